@@ -1,0 +1,155 @@
+//! Which faults heal themselves.
+//!
+//! A fault heals itself when waiting is the whole fix: an upstream that timed
+//! out or answered HTTP 429. Those are logged at WARNING and tell the model to
+//! retry; every other fault is an operator's problem, logged at ERROR.
+//! Recognition goes by type, never by matching error text, and looks at every
+//! error in the source chain, so a timeout wrapped three times still counts.
+
+use std::error::Error;
+use std::sync::RwLock;
+
+/// An error type that can say whether it heals itself.
+///
+/// Implement it for an error of your own (an upstream client's status error,
+/// say) and register the type once with [`recognize_transient`]; from then
+/// on a value of it anywhere in a fault's source chain makes the fault
+/// self-healing when [`is_transient`](Transient::is_transient) says so.
+///
+/// ```
+/// use outcome_runtime::{Transient, recognize_transient};
+///
+/// #[derive(Debug)]
+/// struct Status(u16);
+///
+/// impl std::fmt::Display for Status {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         write!(f, "upstream answered HTTP {}", self.0)
+///     }
+/// }
+///
+/// impl std::error::Error for Status {}
+///
+/// impl Transient for Status {
+///     fn is_transient(&self) -> bool {
+///         self.0 == 429 || self.0 == 503
+///     }
+/// }
+///
+/// recognize_transient::<Status>();
+/// ```
+pub trait Transient: Error + 'static {
+    /// Whether this error goes away if the same call is made again later.
+    fn is_transient(&self) -> bool;
+}
+
+type Recognizer = fn(&(dyn Error + 'static)) -> bool;
+
+static RECOGNIZERS: RwLock<Vec<Recognizer>> = RwLock::new(Vec::new());
+
+/// Registers `E` so that faults whose source chain holds a transient `E`
+/// heal themselves. Registering a type twice is harmless.
+pub fn recognize_transient<E: Transient>() {
+    let recognizer: Recognizer = recognize::<E>;
+    let mut recognizers = RECOGNIZERS.write().unwrap_or_else(|e| e.into_inner());
+    if !recognizers.iter().any(|known| std::ptr::fn_addr_eq(*known, recognizer)) {
+        recognizers.push(recognizer);
+    }
+}
+
+fn recognize<E: Transient>(error: &(dyn Error + 'static)) -> bool {
+    error.downcast_ref::<E>().is_some_and(E::is_transient)
+}
+
+/// Whether any error in the chain starting at `error` heals itself.
+pub(crate) fn heals_itself(error: &(dyn Error + 'static)) -> bool {
+    let recognizers = RECOGNIZERS.read().unwrap_or_else(|e| e.into_inner());
+    let mut next = Some(error);
+    while let Some(error) = next {
+        if is_builtin_transient(error) || recognizers.iter().any(|r| r(error)) {
+            return true;
+        }
+        next = error.source();
+    }
+    false
+}
+
+fn is_builtin_transient(error: &(dyn Error + 'static)) -> bool {
+    if let Some(io) = error.downcast_ref::<std::io::Error>() {
+        return io.kind() == std::io::ErrorKind::TimedOut;
+    }
+    error.is::<tokio::time::error::Elapsed>()
+}
+
+/// The error chain as one line: each error's text, outermost first.
+pub(crate) fn chain_text(error: &(dyn Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut next = error.source();
+    while let Some(error) = next {
+        text.push_str(": ");
+        text.push_str(&error.to_string());
+        next = error.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fmt;
+
+    #[derive(Debug)]
+    struct Wrapper(Box<dyn Error + Send + Sync>);
+
+    impl fmt::Display for Wrapper {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("sync failed")
+        }
+    }
+
+    impl Error for Wrapper {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            Some(&*self.0)
+        }
+    }
+
+    #[derive(Debug)]
+    struct Status(u16);
+
+    impl fmt::Display for Status {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "status {}", self.0)
+        }
+    }
+
+    impl Error for Status {}
+
+    impl Transient for Status {
+        fn is_transient(&self) -> bool {
+            self.0 == 429
+        }
+    }
+
+    #[test]
+    fn a_timeout_deep_in_the_chain_heals_itself() {
+        let timeout = std::io::Error::new(std::io::ErrorKind::TimedOut, "slow");
+        let wrapped = Wrapper(Box::new(Wrapper(Box::new(timeout))));
+        assert!(heals_itself(&wrapped));
+        assert_eq!(chain_text(&wrapped), "sync failed: sync failed: slow");
+    }
+
+    #[test]
+    fn other_io_errors_do_not() {
+        let denied = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "no");
+        assert!(!heals_itself(&Wrapper(Box::new(denied))));
+    }
+
+    #[test]
+    fn registered_types_are_recognized_by_their_own_answer() {
+        recognize_transient::<Status>();
+        recognize_transient::<Status>();
+        assert_eq!(RECOGNIZERS.read().unwrap().len(), 1);
+        assert!(heals_itself(&Wrapper(Box::new(Status(429)))));
+        assert!(!heals_itself(&Wrapper(Box::new(Status(500)))));
+    }
+}

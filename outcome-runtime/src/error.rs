@@ -1,0 +1,348 @@
+//! [`ToolError`]: how a tool call that did not meet its contract ends.
+
+use std::borrow::Cow;
+use std::error::Error;
+use std::fmt::{self, Display};
+
+use rmcp::ErrorData;
+use rmcp::handler::server::tool::IntoCallToolResult;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
+use tracing::Level;
+
+use crate::{classify, logging, message};
+
+/// How a tool call ended: the four outcomes of the design.
+///
+/// The outcome fixes what the model reads, what the message tells it to do
+/// next and the log level, which answers "who must act?".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// 1: the contract is met; the model reads the value. An empty search is
+    /// a result.
+    Result,
+    /// 2: the model must change the request (not found, invalid argument, a
+    /// parameter it must pass, a feature this deployment leaves off). INFO.
+    Invalid,
+    /// 3: the model must refresh what it read, then retry (stale version,
+    /// conflicting change). INFO.
+    Stale,
+    /// 4: the server failed; the request was fine. WARNING when it heals
+    /// itself, ERROR when an operator must act.
+    Fault,
+}
+
+impl Outcome {
+    /// The value of the `outcome` field in log records: `result`, `invalid`,
+    /// `stale` or `fault`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Result => "result",
+            Outcome::Invalid => "invalid",
+            Outcome::Stale => "stale",
+            Outcome::Fault => "fault",
+        }
+    }
+}
+
+impl Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A tool call that did not produce its result, and what the model reads
+/// about it.
+///
+/// Every `#[tool]` returns `Result<T, ToolError>`. Build one for outcomes 2
+/// and 3 at the place where the tool knows what went wrong, with
+/// [`invalid`](Self::invalid) or [`stale`](Self::stale); both need the next
+/// step the model must take. Anything else is a fault: `?` on any
+/// `std::error::Error + Send + Sync + 'static` makes one, which keeps the
+/// error for the log and sends the model a fixed message that never names the
+/// cause.
+///
+/// ```
+/// use outcome_runtime::{Outcome, ToolError, quote};
+///
+/// let path = "inbox/todo.md";
+/// let error = ToolError::invalid(
+///     format_args!("No note at {}", quote(path)),
+///     "Find the path with search_notes",
+/// );
+/// assert_eq!(error.outcome(), Outcome::Invalid);
+/// assert_eq!(error.message(), "No note at 'inbox/todo.md'. Find the path with search_notes.");
+///
+/// fn read(path: &str) -> Result<String, ToolError> {
+///     // A missing file here is a fault: the path came from the server's
+///     // configuration, not from the model.
+///     Ok(std::fs::read_to_string(path)?)
+/// }
+/// assert_eq!(read("/no/such/file").unwrap_err().outcome(), Outcome::Fault);
+/// ```
+///
+/// Like `anyhow::Error`, `ToolError` does not implement `std::error::Error`
+/// itself: that is what lets `?` convert every error type into it.
+pub struct ToolError {
+    inner: Box<Inner>,
+}
+
+struct Inner {
+    kind: Kind,
+    /// What the model reads.
+    message: Cow<'static, str>,
+    /// The error behind a fault, for the log only.
+    source: Option<Box<dyn Error + Send + Sync>>,
+    /// The source's type name, the `error.type` log field.
+    error_type: Option<&'static str>,
+    /// Set once `tool_failed` was written, so a fault is logged exactly once.
+    logged: bool,
+}
+
+#[derive(Debug)]
+enum Kind {
+    Invalid,
+    Stale,
+    Fault { heals: bool },
+    /// A protocol error that must reach the client as itself (-32021).
+    PassThrough(ErrorData),
+}
+
+impl ToolError {
+    /// Outcome 2: the model must change its request.
+    ///
+    /// `problem` says what was wrong, naming the argument and quoting the
+    /// value the model sent (use [`quote`](crate::quote)); `next_step` says
+    /// exactly what to do instead, naming the tool and the parameter. Each
+    /// becomes one sentence. Logged at INFO.
+    ///
+    /// ```
+    /// # use outcome_runtime::{ToolError, quote};
+    /// let error = ToolError::invalid(
+    ///     format_args!("Exporting is turned off in this deployment"),
+    ///     "Read each note with read_note instead",
+    /// );
+    /// assert_eq!(
+    ///     error.message(),
+    ///     "Exporting is turned off in this deployment. Read each note with read_note instead.",
+    /// );
+    /// ```
+    pub fn invalid(problem: impl Display, next_step: impl Display) -> Self {
+        Self::model_facing(Kind::Invalid, message::sentences(&problem, &next_step))
+    }
+
+    /// Outcome 3: what the model read is stale; it must refresh, then retry.
+    ///
+    /// `problem` says what changed, quoting the value the model sent;
+    /// `refresh` says where the fresh value comes from and how to retry. The
+    /// message always adds that resending the same call fails again. Logged
+    /// at INFO.
+    ///
+    /// ```
+    /// # use outcome_runtime::{ToolError, quote};
+    /// let error = ToolError::stale(
+    ///     format_args!("Note {} changed since version {}", quote("plan.md"), quote("a1b2")),
+    ///     "Call read_note for the current text and version, reapply the edit, \
+    ///      and pass the new version as if_match",
+    /// );
+    /// assert_eq!(
+    ///     error.message(),
+    ///     "Note 'plan.md' changed since version 'a1b2', so resending this call fails again. \
+    ///      Call read_note for the current text and version, reapply the edit, and pass the \
+    ///      new version as if_match.",
+    /// );
+    /// ```
+    pub fn stale(problem: impl Display, refresh: impl Display) -> Self {
+        Self::model_facing(Kind::Stale, message::stale_sentences(&problem, &refresh))
+    }
+
+    /// Outcome 4 that heals itself, with a message more precise than the
+    /// generic one ("the index is rebuilding; retry in a minute").
+    ///
+    /// The message must still say that the request was fine and when to
+    /// retry; it must not name the cause's internals. Logged at WARNING.
+    pub fn retry_later(message: impl Display) -> Self {
+        let mut message = message.to_string();
+        let trimmed = message.trim_end().len();
+        message.truncate(trimmed);
+        Self::model_facing(Kind::Fault { heals: true }, message)
+    }
+
+    /// Outcome 4 from an error: the same as `?`, for places where `?` does
+    /// not fit (`map_err(ToolError::fault)`), or from a plain text that only
+    /// the operator reads.
+    ///
+    /// ```
+    /// # use outcome_runtime::{Outcome, ToolError};
+    /// let error = ToolError::fault("NOTES_DIR is not set");
+    /// assert_eq!(error.outcome(), Outcome::Fault);
+    /// assert!(!error.message().contains("NOTES_DIR"));
+    /// ```
+    pub fn fault(source: impl Into<Box<dyn Error + Send + Sync>>) -> Self {
+        let source = source.into();
+        let heals = classify::heals_itself(&*source);
+        Self::from_source(Kind::Fault { heals }, source, None)
+    }
+
+    /// Which outcome this error is.
+    pub fn outcome(&self) -> Outcome {
+        match self.inner.kind {
+            Kind::Invalid => Outcome::Invalid,
+            Kind::Stale => Outcome::Stale,
+            Kind::Fault { .. } | Kind::PassThrough(_) => Outcome::Fault,
+        }
+    }
+
+    /// The log level that matches who must act: INFO for the model,
+    /// WARNING when the fault heals itself, ERROR for an operator.
+    pub fn level(&self) -> Level {
+        match self.inner.kind {
+            Kind::Invalid | Kind::Stale | Kind::PassThrough(_) => Level::INFO,
+            Kind::Fault { heals: true } => Level::WARN,
+            Kind::Fault { heals: false } => Level::ERROR,
+        }
+    }
+
+    /// Whether this is a fault that goes away by itself.
+    pub fn heals_itself(&self) -> bool {
+        matches!(self.inner.kind, Kind::Fault { heals: true })
+    }
+
+    /// The text the model reads.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    /// The error behind a fault, which only the log sees.
+    pub fn source(&self) -> Option<&(dyn Error + Send + Sync + 'static)> {
+        self.inner.source.as_deref()
+    }
+
+    /// The type name of the error behind a fault, logged as `error.type`.
+    pub fn error_type(&self) -> Option<&'static str> {
+        self.inner.error_type
+    }
+
+    /// The JSON-RPC error this passes through unchanged, if it is one: a
+    /// missing client capability (-32021).
+    pub fn protocol_error(&self) -> Option<&ErrorData> {
+        match &self.inner.kind {
+            Kind::PassThrough(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    fn model_facing(kind: Kind, message: String) -> Self {
+        ToolError {
+            inner: Box::new(Inner {
+                kind,
+                message: Cow::Owned(message),
+                source: None,
+                error_type: None,
+                logged: false,
+            }),
+        }
+    }
+
+    fn from_source(
+        kind: Kind,
+        source: Box<dyn Error + Send + Sync>,
+        error_type: Option<&'static str>,
+    ) -> Self {
+        let message = match kind {
+            Kind::Fault { heals: true } => message::RETRY_MESSAGE,
+            _ => message::FAULT_MESSAGE,
+        };
+        ToolError {
+            inner: Box::new(Inner {
+                kind,
+                message: Cow::Borrowed(message),
+                source: Some(source),
+                error_type,
+                logged: false,
+            }),
+        }
+    }
+
+    /// A fault from a caught panic; the panic was logged where it was caught.
+    pub(crate) fn from_panic(detail: String) -> Self {
+        let mut error = Self::from_source(
+            Kind::Fault { heals: false },
+            detail.into(),
+            Some(logging::PANIC_TYPE),
+        );
+        error.inner.logged = true;
+        error
+    }
+
+    /// Writes `tool_failed` for a fault, once, however often it is called.
+    pub(crate) fn log_fault_once(&mut self, tool: &str) {
+        if self.inner.logged || !matches!(self.inner.kind, Kind::Fault { .. }) {
+            return;
+        }
+        self.inner.logged = true;
+        let chain = self
+            .inner
+            .source
+            .as_deref()
+            .map(|source| classify::chain_text(source))
+            .unwrap_or_default();
+        logging::tool_failed(self.level(), tool, self.inner.error_type, &chain, None);
+    }
+}
+
+impl<E> From<E> for ToolError
+where
+    E: Error + Send + Sync + 'static,
+{
+    fn from(error: E) -> Self {
+        let error_type = Some(std::any::type_name::<E>());
+        let boxed: Box<dyn Error + Send + Sync> = Box::new(error);
+        if let Some(data) = boxed.downcast_ref::<ErrorData>()
+            && data.code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+        {
+            let data = data.clone();
+            return Self::from_source(Kind::PassThrough(data), boxed, error_type);
+        }
+        let heals = classify::heals_itself(&*boxed);
+        Self::from_source(Kind::Fault { heals }, boxed, error_type)
+    }
+}
+
+impl fmt::Debug for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut debug = f.debug_struct("ToolError");
+        debug
+            .field("outcome", &self.outcome())
+            .field("level", &self.level())
+            .field("message", &self.message());
+        if let Some(source) = self.source() {
+            debug.field("source", &source);
+        }
+        debug.finish()
+    }
+}
+
+/// Shows what the model reads.
+impl Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+/// How rmcp sends a `ToolError`: an `isError` result with the message as its
+/// only text, or the JSON-RPC error it passes through. It also tells the
+/// request log which outcome the call had.
+impl IntoCallToolResult for ToolError {
+    fn into_call_tool_result(mut self) -> Result<CallToolResponse, ErrorData> {
+        logging::report(&mut self);
+        if let Kind::PassThrough(data) = self.inner.kind {
+            return Err(data);
+        }
+        let text = match self.inner.message {
+            Cow::Borrowed(text) => text.to_owned(),
+            Cow::Owned(text) => text,
+        };
+        Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+    }
+}

@@ -1,0 +1,147 @@
+//! Request logging for `tools/call`, used by `#[tool_handler]`.
+//!
+//! rmcp has no middleware, so this is the `call_tool` that
+//! `#[outcome_runtime::tool_handler]` generates. It runs the router, and for
+//! every call writes `tool_call_completed` or `tool_call_failed` with the
+//! outcome the boundary reported. It also ends the calls that fail before or
+//! around a tool body by the same rules: arguments that do not deserialize,
+//! protocol errors, and panics or errors of tools that skipped the boundary.
+
+use std::cell::Cell;
+use std::pin::pin;
+use std::time::Instant;
+
+use rmcp::handler::server::tool::{ToolCallContext, ToolRouter};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode,
+};
+use rmcp::service::{MaybeSend, RequestContext};
+use rmcp::{ErrorData, RoleServer};
+use tracing::Level;
+
+use crate::boundary::{CatchPanic, caught_panic};
+use crate::logging::{self, CALL, CallScope, Report};
+use crate::{arguments, message};
+
+/// The text rmcp puts before serde's message when arguments do not
+/// deserialize.
+const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters:";
+
+/// Calls a tool through `router` and logs how the call ended.
+pub async fn call_tool<S>(
+    service: &S,
+    router: &ToolRouter<S>,
+    request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData>
+where
+    S: MaybeSend + 'static,
+{
+    let started = Instant::now();
+    let tool = request.name.clone();
+    // Kept to explain arguments that fail to deserialize; the router takes
+    // the request's own copy.
+    let arguments = request.arguments.clone();
+    let scope = CallScope {
+        tool: tool.clone(),
+        report: Cell::new(None),
+    };
+    let call = ToolCallContext::new(service, request, context);
+    let mut running = pin!(CALL.scope(scope, CatchPanic::new(router.call(call))));
+    let ended = running.as_mut().await;
+    let report = running
+        .as_mut()
+        .take_value()
+        .and_then(|scope| scope.report.get());
+    let elapsed = || started.elapsed().as_secs_f64() * 1000.0;
+
+    match ended {
+        Ok(Ok(CallToolResponse::Complete(result))) if result.is_error == Some(true) => {
+            let result = match report {
+                Some(report) => {
+                    failed(&tool, report, elapsed());
+                    result
+                }
+                None if is_argument_error(&result) => {
+                    let schema = router.get(&tool).map(|t| t.input_schema.clone());
+                    let text = match schema {
+                        Some(schema) => arguments::message(&tool, &schema, arguments.as_ref()),
+                        None => arguments::message(&tool, &Default::default(), None),
+                    };
+                    logging::call_failed(Level::INFO, &tool, "invalid", elapsed(), None, None);
+                    CallToolResult::error(vec![ContentBlock::text(text)])
+                }
+                // A tool built an `isError` result by hand: its failure is
+                // not classified, so it is an operator's to look at.
+                None => {
+                    logging::call_failed(Level::ERROR, &tool, "fault", elapsed(), None, None);
+                    result
+                }
+            };
+            Ok(result.into())
+        }
+        Ok(Ok(response)) => {
+            logging::call_completed(&tool, elapsed());
+            Ok(response)
+        }
+        Ok(Err(error)) if passes_through(&error) || report.is_some_and(|r| r.protocol) => {
+            let code = Some(error.code.0);
+            logging::call_failed(Level::INFO, &tool, "protocol", elapsed(), None, code);
+            Err(error)
+        }
+        Ok(Err(error)) => {
+            // A protocol error from inside a tool call (a failed extractor, a
+            // result that did not serialize, a tool that skipped the
+            // boundary) is a fault: the model gets the fixed message.
+            let error_type = Some(std::any::type_name::<ErrorData>());
+            logging::tool_failed(Level::ERROR, &tool, error_type, &error.message, None);
+            logging::call_failed(Level::ERROR, &tool, "fault", elapsed(), error_type, None);
+            Ok(fault_result())
+        }
+        Err(payload) => {
+            // The panic escaped the boundary: the tool is not wrapped, or
+            // rmcp's own code around the body panicked.
+            let error = caught_panic(&tool, payload);
+            logging::call_failed(
+                Level::ERROR,
+                &tool,
+                "fault",
+                elapsed(),
+                error.error_type(),
+                None,
+            );
+            Ok(fault_result())
+        }
+    }
+}
+
+fn failed(tool: &str, report: Report, duration_ms: f64) {
+    logging::call_failed(
+        report.level,
+        tool,
+        report.outcome.as_str(),
+        duration_ms,
+        report.error_type,
+        None,
+    );
+}
+
+/// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a
+/// missing client capability.
+fn passes_through(error: &ErrorData) -> bool {
+    error.code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+        || (error.code == ErrorCode::INVALID_PARAMS && error.message == "tool not found")
+}
+
+fn is_argument_error(result: &CallToolResult) -> bool {
+    match result.content.as_slice() {
+        [only] => only
+            .as_text()
+            .is_some_and(|text| text.text.starts_with(ARGUMENT_ERROR_PREFIX)),
+        _ => false,
+    }
+}
+
+fn fault_result() -> CallToolResponse {
+    CallToolResult::error(vec![ContentBlock::text(message::FAULT_MESSAGE)]).into()
+}

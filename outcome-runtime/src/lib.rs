@@ -1,0 +1,118 @@
+//! Every rmcp tool call ends in one of four outcomes, automatically.
+//!
+//! | # | outcome | who acts | the model reads | log level |
+//! |---|---|---|---|---|
+//! | 1 | a result | nobody | the value | INFO `tool_call_completed` |
+//! | 2 | change the request | the model | what was wrong and the next step | INFO |
+//! | 3 | refresh, then retry | the model | as 2, plus: resending fails, and where the fresh value comes from | INFO |
+//! | 4 | the server failed | nobody (it heals itself) / an operator | the request was fine; retry later, or tell the user | WARNING / ERROR |
+//!
+//! Swap rmcp's `tool`, `tool_router` and `tool_handler` for this crate's,
+//! and have each tool return `Result<T, ToolError>`:
+//!
+//! ```
+//! use outcome_runtime::{ToolError, quote, tool, tool_handler, tool_router};
+//! use rmcp::handler::server::wrapper::{Json, Parameters};
+//! use rmcp::{ServerHandler, schemars};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct ReadNote {
+//!     /// The note's path, as search_notes lists it.
+//!     path: String,
+//! }
+//!
+//! #[derive(serde::Serialize, schemars::JsonSchema)]
+//! struct Note {
+//!     text: String,
+//! }
+//!
+//! struct Notes;
+//!
+//! #[tool_router]
+//! impl Notes {
+//!     /// Return a note's text; look paths up with search_notes first.
+//!     ///
+//!     /// # Errors
+//!     ///
+//!     /// This section stays in rustdoc: the model never reads it.
+//!     #[tool]
+//!     fn read_note(
+//!         &self,
+//!         Parameters(ReadNote { path }): Parameters<ReadNote>,
+//!     ) -> Result<Json<Note>, ToolError> {
+//!         if path != "plan.md" {
+//!             return Err(ToolError::invalid(
+//!                 format_args!("No note at {}", quote(&path)),
+//!                 "Find the path with search_notes",
+//!             ));
+//!         }
+//!         Ok(Json(Note { text: "# Plan".into() }))
+//!     }
+//! }
+//!
+//! #[tool_handler]
+//! impl ServerHandler for Notes {}
+//! ```
+//!
+//! What each piece does:
+//!
+//! - [`tool`]: rmcp's `#[tool]`, with the body inside the [boundary](#the-boundary)
+//!   and the description cut at the doc comment's first heading.
+//! - [`tool_router`]: rmcp's `#[tool_router]`.
+//! - [`tool_handler`]: rmcp's `#[tool_handler]`, plus a request log line for
+//!   every `tools/call`, and a router that is built once, not per call.
+//! - [`ToolError`]: outcomes 2, 3 and 4, with message builders that keep the
+//!   text the model reads to the rules.
+//!
+//! # The boundary
+//!
+//! Every `#[tool]` body runs inside it. A `ToolError` passes with its own
+//! level. Any other error (through `?`) and any panic become outcome 4: the
+//! model reads one fixed message that never names the cause, and the
+//! operator reads one `tool_failed` record with the error chain, or the
+//! panic's message and location. A timeout (`std::io::ErrorKind::TimedOut`,
+//! tokio's `Elapsed`) or a [`Transient`] error anywhere in the source chain
+//! makes the fault heal itself: WARNING, and a message that says to retry.
+//! The server keeps serving after a panic, as long as the binary unwinds
+//! (`panic = "abort"` ends the process, boundary or not).
+//!
+//! # Log records
+//!
+//! All under the target `outcome_runtime`:
+//!
+//! | event | level | fields |
+//! |---|---|---|
+//! | `tool_call_completed` | INFO | `tool`, `outcome` (`result`), `duration_ms` |
+//! | `tool_call_failed` | the outcome's | `tool`, `outcome` (`invalid`, `stale`, `fault`, `protocol`), `duration_ms`, `error.type`, `error.code` |
+//! | `tool_failed` | WARNING or ERROR | `tool`, `error.type`, `error` (the chain or the panic message), `panic.location` |
+//!
+//! `protocol` is a JSON-RPC error that reaches the client as itself (an
+//! unknown tool, a missing client capability): INFO, with `error.code`.
+
+#![warn(missing_docs)]
+
+mod arguments;
+mod boundary;
+mod classify;
+mod error;
+mod handler;
+mod logging;
+mod message;
+pub mod testing;
+
+pub use classify::{Transient, recognize_transient};
+pub use error::{Outcome, ToolError};
+pub use message::{FAULT_MESSAGE, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, quote};
+
+#[doc(inline)]
+pub use outcome_macros::{tool, tool_handler, tool_router};
+
+/// What the macros' expansions call. Not public API: it changes without
+/// notice.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::boundary::{AsyncBoundary, ToolReturn, async_boundary, sync_boundary};
+    pub use crate::handler::call_tool;
+    pub use rmcp;
+    pub use std::sync::OnceLock;
+}

@@ -1,0 +1,117 @@
+//! The log records: `tool_failed` where a fault is classified, and
+//! `tool_call_completed` / `tool_call_failed` for every `tools/call`.
+//!
+//! Every record has the target `outcome_runtime`, so
+//! `RUST_LOG=outcome_runtime=info` shows exactly these lines.
+
+use std::borrow::Cow;
+use std::cell::Cell;
+
+use tracing::Level;
+
+use crate::error::{Outcome, ToolError};
+
+/// The `error.type` of a fault that was a panic.
+pub(crate) const PANIC_TYPE: &str = "panic";
+
+/// Emits one event at a level chosen at run time; `tracing` needs the level
+/// of each call site to be a constant.
+macro_rules! event_at {
+    ($level:expr, $($rest:tt)+) => {
+        match $level {
+            Level::ERROR => tracing::event!(target: "outcome_runtime", Level::ERROR, $($rest)+),
+            Level::WARN => tracing::event!(target: "outcome_runtime", Level::WARN, $($rest)+),
+            Level::INFO => tracing::event!(target: "outcome_runtime", Level::INFO, $($rest)+),
+            Level::DEBUG => tracing::event!(target: "outcome_runtime", Level::DEBUG, $($rest)+),
+            Level::TRACE => tracing::event!(target: "outcome_runtime", Level::TRACE, $($rest)+),
+        }
+    };
+}
+
+/// `tool_failed`: the operator's record of a fault, written once where the
+/// fault is classified, with the error chain or the panic and its location.
+pub(crate) fn tool_failed(
+    level: Level,
+    tool: &str,
+    error_type: Option<&str>,
+    error: &str,
+    location: Option<&str>,
+) {
+    event_at!(
+        level,
+        tool,
+        error.type = error_type,
+        error,
+        panic.location = location,
+        "tool_failed"
+    );
+}
+
+/// `tool_call_completed`, at INFO.
+pub(crate) fn call_completed(tool: &str, duration_ms: f64) {
+    tracing::info!(
+        target: "outcome_runtime",
+        tool,
+        outcome = Outcome::Result.as_str(),
+        duration_ms,
+        "tool_call_completed"
+    );
+}
+
+/// `tool_call_failed`, at the outcome's level.
+pub(crate) fn call_failed(
+    level: Level,
+    tool: &str,
+    outcome: &str,
+    duration_ms: f64,
+    error_type: Option<&str>,
+    error_code: Option<i32>,
+) {
+    event_at!(
+        level,
+        tool,
+        outcome,
+        duration_ms,
+        error.type = error_type,
+        error.code = error_code,
+        "tool_call_failed"
+    );
+}
+
+/// What the boundary tells the request log about the call it ran.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Report {
+    pub(crate) outcome: Outcome,
+    pub(crate) level: Level,
+    pub(crate) error_type: Option<&'static str>,
+    pub(crate) protocol: bool,
+}
+
+/// The request in flight on this task: its tool name and, once the tool has
+/// answered with a `ToolError`, that error's report.
+pub(crate) struct CallScope {
+    pub(crate) tool: Cow<'static, str>,
+    pub(crate) report: Cell<Option<Report>>,
+}
+
+tokio::task_local! {
+    pub(crate) static CALL: CallScope;
+}
+
+/// Records the error's outcome for the request log and makes sure a fault was
+/// logged once, also when the tool did not go through the boundary.
+pub(crate) fn report(error: &mut ToolError) {
+    let report = Report {
+        outcome: error.outcome(),
+        level: error.level(),
+        error_type: error.error_type(),
+        protocol: error.protocol_error().is_some(),
+    };
+    let in_call = CALL.try_with(|call| {
+        error.log_fault_once(&call.tool);
+        call.report.set(Some(report));
+    });
+    if in_call.is_err() {
+        error.log_fault_once("unknown");
+    }
+}

@@ -1,0 +1,159 @@
+//! Test helpers: capture the log records of a call.
+//!
+//! ```
+//! use outcome_runtime::testing::LogCapture;
+//!
+//! let capture = LogCapture::new();
+//! {
+//!     let _guard = capture.set_default();
+//!     tracing::warn!(tool = "reindex", "tool_failed");
+//! }
+//! let records = capture.take();
+//! assert_eq!(records[0].name(), "tool_failed");
+//! assert_eq!(records[0].field("tool"), Some("reindex"));
+//! ```
+//!
+//! The capture is the thread's default subscriber while the guard lives, so
+//! run the server and the client on a current-thread runtime in that thread.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record as SpanRecord};
+use tracing::subscriber::DefaultGuard;
+use tracing::{Event, Level, Metadata, Subscriber};
+
+/// One captured event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// The event's level.
+    pub level: Level,
+    /// The event's target (`outcome_runtime` for the runtime's records).
+    pub target: String,
+    /// The event's message: for the runtime's records, the event name
+    /// (`tool_call_completed`, `tool_call_failed`, `tool_failed`).
+    pub message: String,
+    /// Every other field, formatted, in the order they were recorded.
+    pub fields: Vec<(String, String)>,
+}
+
+impl Record {
+    /// The event name: its message.
+    pub fn name(&self) -> &str {
+        &self.message
+    }
+
+    /// A field's value as text, if the event recorded it.
+    pub fn field(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(field, _)| field == name)
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+impl fmt::Display for Record {
+    /// One line: level, event name, then `field=value` pairs.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:<5} {}", self.level, self.message)?;
+        for (name, value) in &self.fields {
+            write!(f, " {name}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Captures every event at INFO and above, from any target.
+#[derive(Clone, Debug, Default)]
+pub struct LogCapture {
+    records: Arc<Mutex<Vec<Record>>>,
+    next_span: Arc<AtomicU64>,
+}
+
+impl LogCapture {
+    /// An empty capture.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Makes this capture the thread's default subscriber until the guard is
+    /// dropped.
+    pub fn set_default(&self) -> DefaultGuard {
+        tracing::subscriber::set_default(self.clone())
+    }
+
+    /// A copy of the records so far.
+    pub fn records(&self) -> Vec<Record> {
+        self.lock().clone()
+    }
+
+    /// The records so far, leaving the capture empty.
+    pub fn take(&self) -> Vec<Record> {
+        std::mem::take(&mut *self.lock())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Vec<Record>> {
+        self.records.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Subscriber for LogCapture {
+    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+        *metadata.level() <= Level::INFO
+    }
+
+    fn max_level_hint(&self) -> Option<tracing::level_filters::LevelFilter> {
+        Some(tracing::level_filters::LevelFilter::INFO)
+    }
+
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(self.next_span.fetch_add(1, Ordering::Relaxed) + 1)
+    }
+
+    fn record(&self, _: &Id, _: &SpanRecord<'_>) {}
+
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+
+    fn event(&self, event: &Event<'_>) {
+        let metadata = event.metadata();
+        let mut visitor = Fields::default();
+        event.record(&mut visitor);
+        self.lock().push(Record {
+            level: *metadata.level(),
+            target: metadata.target().to_owned(),
+            message: visitor.message,
+            fields: visitor.fields,
+        });
+    }
+
+    fn enter(&self, _: &Id) {}
+
+    fn exit(&self, _: &Id) {}
+}
+
+#[derive(Default)]
+struct Fields {
+    message: String,
+    fields: Vec<(String, String)>,
+}
+
+impl Visit for Fields {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        if field.name() == "message" {
+            self.message = value.to_owned();
+        } else {
+            self.fields.push((field.name().to_owned(), value.to_owned()));
+        }
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        if field.name() == "message" {
+            self.message = format!("{value:?}");
+        } else {
+            self.fields
+                .push((field.name().to_owned(), format!("{value:?}")));
+        }
+    }
+}
