@@ -281,12 +281,12 @@ impl ToolError {
             return;
         }
         self.inner.logged = true;
-        let chain = self
-            .inner
-            .source
-            .as_deref()
-            .map(|source| classify::chain_text(source))
-            .unwrap_or_default();
+        // Without a source, the tool's own message is what the operator
+        // learns (a condition the tool named, such as a rebuilding index).
+        let chain = match self.inner.source.as_deref() {
+            Some(source) => classify::chain_text(source),
+            None => self.inner.message.to_string(),
+        };
         logging::tool_failed(self.level(), tool, self.inner.error_type, &chain, None);
     }
 }

@@ -53,7 +53,7 @@ where
         .as_mut()
         .take_value()
         .and_then(|scope| scope.report.get());
-    let elapsed = || started.elapsed().as_secs_f64() * 1000.0;
+    let elapsed = || started.elapsed().as_micros() as f64 / 1000.0;
 
     match ended {
         Ok(Ok(CallToolResponse::Complete(result))) if result.is_error == Some(true) => {

@@ -1,0 +1,253 @@
+//! `#[tool]`: rmcp's `#[tool]` with the body inside the boundary.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::parse::{Parse, ParseStream};
+use syn::spanned::Spanned;
+use syn::{Attribute, Lit, ReturnType, Signature, Token, Visibility};
+
+use crate::args::{self, Arg, Errors, Kind};
+use crate::description;
+
+/// Every argument rmcp's `#[tool]` takes, and this crate's own.
+const ARGS: &[(&str, Kind)] = &[
+    ("name", Kind::Str),
+    ("title", Kind::Str),
+    ("description", Kind::Expr),
+    ("input_schema", Kind::Expr),
+    ("output_schema", Kind::Expr),
+    ("annotations", Kind::List),
+    ("icons", Kind::Expr),
+    ("meta", Kind::Expr),
+    ("local", Kind::Flag),
+    ("allow_failure_phrases", Kind::Flag),
+];
+
+/// Arguments that are this crate's and not handed on to rmcp.
+const OWN_ARGS: &[&str] = &["allow_failure_phrases"];
+
+/// A method as `#[tool]` needs it: the body stays unparsed tokens, so a body
+/// with a syntax error still expands and rustc reports the real error.
+struct ToolFn {
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+    defaultness: Option<Token![default]>,
+    sig: Signature,
+    body: TokenTree,
+}
+
+impl Parse for ToolFn {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        let vis = input.parse()?;
+        let defaultness = input.parse()?;
+        let sig: Signature = input.parse()?;
+        if !input.peek(syn::token::Brace) {
+            return Err(input.error("a `#[tool]` method needs a body"));
+        }
+        let body = input.parse()?;
+        Ok(ToolFn {
+            attrs,
+            vis,
+            defaultness,
+            sig,
+            body,
+        })
+    }
+}
+
+pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let function = match syn::parse2::<ToolFn>(item.clone()) {
+        Ok(function) => function,
+        Err(error) => {
+            let error = if looks_like_fn(&item) {
+                error
+            } else {
+                syn::Error::new(
+                    item.clone().into_iter().next().map_or(Span::call_site(), |t| t.span()),
+                    "`#[tool]` goes on a method in an `impl` block that `#[tool_router]` reads",
+                )
+            };
+            let error = error.into_compile_error();
+            return quote! { #error #item };
+        }
+    };
+
+    let mut errors = Errors::default();
+    let args = match args::parse("tool", attr, ARGS) {
+        Ok(args) => args,
+        Err(error) => {
+            errors.push(error);
+            Vec::new()
+        }
+    };
+    let arg = |name: &str| args.iter().find(|arg| arg.name == name);
+
+    if function.sig.asyncness.is_none()
+        && let Some(constness) = &function.sig.constness
+    {
+        errors.push(syn::Error::new_spanned(
+            constness,
+            "a `#[tool]` cannot be a `const fn`; remove `const`",
+        ));
+    }
+
+    // The description: an explicit `description = ..`, else the doc comment
+    // up to its first heading.
+    let check_phrases = arg("allow_failure_phrases").is_none();
+    let description = match arg("description") {
+        Some(explicit) => {
+            if let Some(text) = explicit.str_value() {
+                for problem in description::check(&text.value(), check_phrases) {
+                    errors.push(syn::Error::new(text.span(), problem.message()));
+                }
+            }
+            None
+        }
+        None => match description::from_attrs(&function.attrs) {
+            Ok(Some(doc)) if !doc.summary.is_empty() => {
+                for problem in description::check(&doc.summary, check_phrases) {
+                    errors.push(syn::Error::new(doc.span, problem.message()));
+                }
+                Some(doc.summary)
+            }
+            Ok(_) => {
+                errors.push(syn::Error::new_spanned(
+                    &function.sig.ident,
+                    "this tool has no description: write a doc comment that states what \
+                     the tool does and returns (the model reads the text before the first \
+                     `# ` heading), or pass `#[tool(description = \"...\")]`",
+                ));
+                None
+            }
+            Err(error) => {
+                errors.push(error);
+                None
+            }
+        },
+    };
+
+    let wire_name = arg("name")
+        .and_then(Arg::str_value)
+        .map_or_else(|| function.sig.ident.to_string(), |name| name.value());
+
+    let expanded = expand_fn(&function, &args, description.as_deref(), &wire_name);
+    let errors = errors.into_compile_error();
+    quote! { #errors #expanded }
+}
+
+/// Whether the tokens are a function item (so a parse error is the user's to
+/// see), rather than some other item `#[tool]` does not belong on.
+fn looks_like_fn(item: &TokenStream) -> bool {
+    item.clone()
+        .into_iter()
+        .take_while(|token| !matches!(token, TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace))
+        .any(|token| matches!(&token, TokenTree::Ident(ident) if ident == "fn"))
+}
+
+fn expand_fn(
+    function: &ToolFn,
+    args: &[Arg],
+    description: Option<&str>,
+    wire_name: &str,
+) -> TokenStream {
+    let ToolFn {
+        attrs,
+        vis,
+        defaultness,
+        sig,
+        body,
+    } = function;
+
+    let forwarded = args
+        .iter()
+        .filter(|arg| !OWN_ARGS.contains(&arg.name.as_str()))
+        .map(|arg| arg.to_token_stream());
+    let description_arg = description.map(|text| quote! { description = #text });
+    let rmcp_args = forwarded.chain(description_arg);
+
+    let docs = receipt_docs(args, description, wire_name);
+
+    // The declared return type pins the body's type, so a mismatch in the
+    // body points at the signature; `()` when none is written, which the
+    // boundary refuses with a message that says the fix.
+    let return_type = match &sig.output {
+        ReturnType::Type(_, ty) => ty.to_token_stream(),
+        ReturnType::Default => quote_spanned! { sig.ident.span() => () },
+    };
+    let private = quote_spanned! { Span::mixed_site() => ::outcome_runtime::__private };
+    let wrapped = if let Some(asyncness) = &sig.asyncness {
+        let call = quote_spanned! { asyncness.span() =>
+            #private::async_boundary::<#return_type, _>(#wire_name, async move #body).await
+        };
+        quote! { { #call } }
+    } else {
+        let call = quote_spanned! { sig.fn_token.span() =>
+            #private::sync_boundary::<#return_type, _>(#wire_name, move || #body)
+        };
+        quote! { { #call } }
+    };
+
+    quote! {
+        #(#attrs)*
+        #(#[doc = #docs])*
+        #[#private::rmcp::tool(#(#rmcp_args),*)]
+        #vis #defaultness #sig #wrapped
+    }
+}
+
+/// Lines added to the method's rustdoc: what the model receives.
+fn receipt_docs(args: &[Arg], description: Option<&str>, wire_name: &str) -> Vec<String> {
+    let arg = |name: &str| args.iter().find(|arg| arg.name == name);
+    let mut lines = vec![
+        String::new(),
+        "# What the model receives".to_owned(),
+        String::new(),
+        format!("The tool `{wire_name}`, wrapped in the outcome boundary."),
+    ];
+    if let Some(title) = arg("title").and_then(Arg::str_value) {
+        lines.push(String::new());
+        lines.push(format!("Title: {}", title.value()));
+    }
+    if let Some(annotations) = arg("annotations") {
+        lines.push(String::new());
+        lines.push(format!(
+            "Annotations: `{}`",
+            annotations.meta.to_token_stream()
+        ));
+    }
+    lines.push(String::new());
+    match description {
+        Some(text) => {
+            lines.push("Description, as `tools/list` sends it:".to_owned());
+            lines.push(String::new());
+            lines.extend(text.lines().map(|line| format!("> {line}")));
+        }
+        None => match arg("description").and_then(Arg::value) {
+            Some(syn::Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(text),
+                ..
+            })) => {
+                lines.push("Description, as `tools/list` sends it:".to_owned());
+                lines.push(String::new());
+                lines.extend(text.value().lines().map(|line| format!("> {line}")));
+            }
+            _ => lines.push(
+                "Description: the `description = ..` expression, computed at run time."
+                    .to_owned(),
+            ),
+        },
+    }
+    lines.extend(
+        [
+            "",
+            "How the call ends: `Ok` is the result the model reads. `Err` of \
+             `ToolError::invalid` or `ToolError::stale` sends its message as an `isError` \
+             result, logged at INFO. Any other error, and any panic, is a fault: the \
+             model reads the fixed fault message, and the log gets one `tool_failed` \
+             record with the cause, at WARNING when it heals itself, else ERROR.",
+        ]
+        .map(str::to_owned),
+    );
+    lines
+}
