@@ -157,3 +157,59 @@ impl Visit for Fields {
         }
     }
 }
+
+/// Serves `server` and connects `client` to it over an in-memory pipe: a
+/// real rmcp client and server, with no process and no socket. The server
+/// runs on a spawned task until the client goes away.
+///
+/// `client` is any rmcp client handler; `()` is a client with no
+/// capabilities (no sampling, no elicitation).
+///
+/// ```
+/// # use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
+/// # use rmcp::ServerHandler;
+/// # #[derive(Clone)] struct Clock;
+/// # #[tool_router]
+/// # impl Clock {
+/// #     /// Return the time of day.
+/// #     #[tool]
+/// #     fn now(&self) -> Result<String, ToolError> { Ok("12:00".into()) }
+/// # }
+/// # #[tool_handler]
+/// # impl ServerHandler for Clock {}
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// use outcome_runtime::testing::{LogCapture, connect};
+/// use rmcp::model::CallToolRequestParams;
+///
+/// let capture = LogCapture::new();
+/// let _guard = capture.set_default();
+/// let client = connect(Clock, ()).await?;
+/// let result = client.call_tool(CallToolRequestParams::new("now")).await?;
+/// assert_eq!(result.is_error, Some(false));
+/// assert!(capture.records().iter().any(|r| r.name() == "tool_call_completed"));
+/// # Ok(())
+/// # }
+/// ```
+#[cfg(feature = "testing")]
+pub async fn connect<S, C>(
+    server: S,
+    client: C,
+) -> Result<
+    rmcp::service::RunningService<rmcp::RoleClient, C>,
+    rmcp::service::ClientInitializeError,
+>
+where
+    S: rmcp::ServerHandler,
+    C: rmcp::ClientHandler,
+{
+    use rmcp::ServiceExt;
+
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    client.serve(client_io).await
+}

@@ -1,0 +1,252 @@
+//! One test per row of the notes scenario: the wire result the client gets
+//! and the log records of that call.
+
+use outcome_runtime::{FAULT_MESSAGE, RETRY_MESSAGE};
+use outcome_tests::Session;
+use rmcp::model::ErrorCode;
+use rmcp::service::ServiceError;
+use serde_json::json;
+
+#[tokio::test]
+async fn read_note_returns_the_note() {
+    let session = Session::start(false).await;
+    let call = session.call("read_note", json!({ "path": "plan.md" })).await;
+    assert_eq!(call.ok().is_error, Some(false));
+    assert_eq!(
+        call.ok().structured_content,
+        Some(json!({ "text": "# Plan", "version": "v1" }))
+    );
+    assert_eq!(call.events(), ["INFO tool_call_completed"]);
+    let record = call.record("tool_call_completed");
+    assert_eq!(record.field("tool"), Some("read_note"));
+    assert_eq!(record.field("outcome"), Some("result"));
+    assert!(record.field("duration_ms").is_some());
+    assert!(!call.has_error());
+}
+
+#[tokio::test]
+async fn read_note_of_a_missing_path_says_how_to_find_it() {
+    let session = Session::start(false).await;
+    let call = session.call("read_note", json!({ "path": "inbox/todo.md" })).await;
+    assert_eq!(call.ok().is_error, Some(true));
+    assert_eq!(
+        call.text(),
+        "No note at 'inbox/todo.md'. Find the path with search_notes."
+    );
+    assert_eq!(call.events(), ["INFO tool_call_failed"]);
+    assert_eq!(call.record("tool_call_failed").field("outcome"), Some("invalid"));
+    assert!(!call.has_error());
+}
+
+#[tokio::test]
+async fn an_empty_search_is_a_result() {
+    let session = Session::start(false).await;
+    let call = session.call("search_notes", json!({ "query": "zzz" })).await;
+    assert_eq!(call.ok().is_error, Some(false));
+    assert_eq!(call.ok().structured_content, Some(json!({ "paths": [] })));
+    assert_eq!(call.events(), ["INFO tool_call_completed"]);
+    assert!(!call.has_error());
+}
+
+#[tokio::test]
+async fn write_note_creates_a_note_with_a_new_version() {
+    let session = Session::start(false).await;
+    let call = session
+        .call("write_note", json!({ "path": "new.md", "text": "x" }))
+        .await;
+    assert_eq!(call.ok().is_error, Some(false));
+    let version = call.ok().structured_content.as_ref().unwrap()["version"].clone();
+    assert!(version.is_string() && version != "v1", "{version}");
+    assert_eq!(call.events(), ["INFO tool_call_completed"]);
+
+    let read = session.call("read_note", json!({ "path": "new.md" })).await;
+    assert_eq!(
+        read.ok().structured_content,
+        Some(json!({ "text": "x", "version": version }))
+    );
+}
+
+#[tokio::test]
+async fn overwriting_without_if_match_names_if_match_and_read_note() {
+    let session = Session::start(false).await;
+    let call = session
+        .call("write_note", json!({ "path": "plan.md", "text": "x" }))
+        .await;
+    assert_eq!(call.ok().is_error, Some(true));
+    assert_eq!(
+        call.text(),
+        "Note 'plan.md' exists, and replacing it needs its version. Call read_note for the \
+         current version, then call write_note again with it as if_match."
+    );
+    assert_eq!(call.events(), ["INFO tool_call_failed"]);
+    assert_eq!(call.record("tool_call_failed").field("outcome"), Some("invalid"));
+    assert!(!call.has_error());
+}
+
+#[tokio::test]
+async fn a_stale_if_match_says_resending_fails_and_where_to_refresh() {
+    let session = Session::start(false).await;
+    let call = session
+        .call(
+            "write_note",
+            json!({ "path": "plan.md", "text": "x", "if_match": "a1b2" }),
+        )
+        .await;
+    assert_eq!(call.ok().is_error, Some(true));
+    assert_eq!(
+        call.text(),
+        "Note 'plan.md' changed since version 'a1b2', so resending this call fails again. \
+         Call read_note for the current text and version, reapply the edit, and pass the \
+         new version as if_match."
+    );
+    assert_eq!(call.events(), ["INFO tool_call_failed"]);
+    assert_eq!(call.record("tool_call_failed").field("outcome"), Some("stale"));
+    assert!(!call.has_error());
+}
+
+#[tokio::test]
+async fn export_is_off_by_default_and_the_model_learns_what_to_do_instead() {
+    let session = Session::start(false).await;
+    let call = session.call("export_notes", json!({})).await;
+    assert_eq!(call.ok().is_error, Some(true));
+    assert_eq!(
+        call.text(),
+        "Exporting notes is turned off in this deployment. List the paths with search_notes \
+         and read each note with read_note instead."
+    );
+    assert_eq!(call.events(), ["INFO tool_call_failed"]);
+    assert_eq!(call.record("tool_call_failed").field("outcome"), Some("invalid"));
+
+    let session = Session::start(true).await;
+    let call = session.call("export_notes", json!({})).await;
+    assert_eq!(call.ok().structured_content, Some(json!({ "count": 2 })));
+}
+
+#[tokio::test]
+async fn reindex_heals_itself_and_says_to_retry_in_a_minute() {
+    let session = Session::start(false).await;
+    let call = session.call("reindex", json!({})).await;
+    assert_eq!(call.ok().is_error, Some(true));
+    assert_eq!(
+        call.text(),
+        "The search index is rebuilding, and the request itself was fine. Call reindex again \
+         in a minute."
+    );
+    assert_eq!(call.events(), ["WARN tool_failed", "WARN tool_call_failed"]);
+    assert_eq!(call.record("tool_call_failed").field("outcome"), Some("fault"));
+    assert!(!call.has_error());
+}
+
+#[tokio::test]
+async fn an_upstream_timeout_heals_itself() {
+    let session = Session::start(false).await;
+    let call = session.call("sync_notes", json!({ "remote": "timeout" })).await;
+    assert_eq!(call.ok().is_error, Some(true));
+    assert_eq!(call.text(), RETRY_MESSAGE);
+    assert_eq!(call.events(), ["WARN tool_failed", "WARN tool_call_failed"]);
+    let failed = call.record("tool_failed");
+    assert_eq!(failed.field("tool"), Some("sync_notes"));
+    assert!(failed.field("error").unwrap().contains("did not answer within 30s"));
+    assert!(!call.has_error());
+}
+
+#[tokio::test]
+async fn an_upstream_rate_limit_heals_itself() {
+    let session = Session::start(false).await;
+    let call = session.call("sync_notes", json!({ "remote": "rate-limited" })).await;
+    assert_eq!(call.ok().is_error, Some(true));
+    assert_eq!(call.text(), RETRY_MESSAGE);
+    assert_eq!(call.events(), ["WARN tool_failed", "WARN tool_call_failed"]);
+    assert!(call.record("tool_failed").field("error").unwrap().contains("HTTP 429"));
+    assert!(!call.has_error());
+}
+
+#[tokio::test]
+async fn a_broken_upstream_is_an_operator_fault_and_its_cause_stays_in_the_log() {
+    let session = Session::start(false).await;
+    let call = session.call("sync_notes", json!({ "remote": "broken" })).await;
+    assert_eq!(call.ok().is_error, Some(true));
+    assert_eq!(call.text(), FAULT_MESSAGE);
+    for secret in ["/srv/notes", ".secrets", "token", "sk-live", "permission"] {
+        assert!(!call.text().contains(secret), "{secret} reached the model");
+    }
+    assert_eq!(call.events(), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    let failed = call.record("tool_failed");
+    assert_eq!(
+        failed.field("error"),
+        Some(
+            "pulling from remote broken failed: open /srv/notes/.secrets/token: permission \
+             denied (token=sk-live-7f3a9c)"
+        )
+    );
+    assert_eq!(
+        failed.field("error.type"),
+        Some("outcome_tests::notes::SyncError")
+    );
+    let call_failed = call.record("tool_call_failed");
+    assert_eq!(call_failed.field("outcome"), Some("fault"));
+    assert_eq!(call_failed.field("error.type"), failed.field("error.type"));
+}
+
+#[tokio::test]
+async fn a_panic_after_an_await_is_a_fault_and_the_next_call_is_served() {
+    let session = Session::start(false).await;
+    let call = session.call("sync_notes", json!({ "remote": "panic" })).await;
+    assert_eq!(call.ok().is_error, Some(true));
+    assert_eq!(call.text(), FAULT_MESSAGE);
+    assert_eq!(call.events(), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    let failed = call.record("tool_failed");
+    assert_eq!(failed.field("error.type"), Some("panic"));
+    assert_eq!(
+        failed.field("error"),
+        Some("sync state for remote \"panic\" is corrupt")
+    );
+    assert!(failed.field("panic.location").unwrap().contains("server.rs"));
+
+    let next = session.call("read_note", json!({ "path": "plan.md" })).await;
+    assert_eq!(next.ok().is_error, Some(false));
+    assert_eq!(next.events(), ["INFO tool_call_completed"]);
+}
+
+#[tokio::test]
+async fn summarize_without_sampling_passes_the_missing_capability_through() {
+    let session = Session::start(false).await;
+    let call = session.call("summarize_note", json!({ "path": "plan.md" })).await;
+    let Err(ServiceError::McpError(error)) = &call.result else {
+        panic!("expected a JSON-RPC error, got {:?}", call.result);
+    };
+    assert_eq!(error.code, ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY);
+    assert_eq!(call.events(), ["INFO tool_call_failed"]);
+    let record = call.record("tool_call_failed");
+    assert_eq!(record.field("outcome"), Some("protocol"));
+    assert_eq!(record.field("error.code"), Some("-32021"));
+    assert!(!call.has_error());
+}
+
+#[tokio::test]
+async fn read_note_without_a_string_path_names_path_and_what_it_must_be() {
+    let session = Session::start(false).await;
+    let missing = session.call("read_note", json!({})).await;
+    assert_eq!(missing.ok().is_error, Some(true));
+    assert_eq!(
+        missing.text(),
+        "The argument path of read_note is missing, and it must be a string. Call read_note \
+         again with path set."
+    );
+    assert_eq!(missing.events(), ["INFO tool_call_failed"]);
+    assert_eq!(missing.record("tool_call_failed").field("outcome"), Some("invalid"));
+
+    let number = session.call("read_note", json!({ "path": 42 })).await;
+    assert_eq!(
+        number.text(),
+        "The argument path of read_note was '42', but it must be a string. Call read_note \
+         again with path as a string."
+    );
+    assert_eq!(number.events(), ["INFO tool_call_failed"]);
+    for text in [missing.text(), number.text()] {
+        for leak in ["deserialize", "String", "invalid type", "expected"] {
+            assert!(!text.contains(leak), "{leak} in {text}");
+        }
+    }
+    assert!(!missing.has_error() && !number.has_error());
+}
