@@ -31,6 +31,12 @@ impl Session {
         let client = connect(notes::Notes::new(export), ())
             .await
             .expect("the client connects to the in-memory server");
+        // One round trip, so the server has handled `initialized` (and
+        // logged it) before the first call's records are taken.
+        client
+            .list_all_tools()
+            .await
+            .expect("the server lists its tools");
         capture.take();
         Session {
             client,

@@ -1,0 +1,147 @@
+//! The tour: runs the notes server in memory with a real rmcp client, makes
+//! every call of the scenario, and prints for each how it ended, what the
+//! model read and the log lines it left.
+//!
+//! `cargo run --example tour`
+
+use std::fmt::Write;
+
+use outcome_tests::{Call, Session};
+use rmcp::service::ServiceError;
+use serde_json::{Value, json};
+
+struct Row {
+    tool: &'static str,
+    arguments: Value,
+    note: &'static str,
+}
+
+fn rows() -> Vec<Row> {
+    let row = |tool, arguments, note| Row {
+        tool,
+        arguments,
+        note,
+    };
+    vec![
+        row("read_note", json!({ "path": "plan.md" }), ""),
+        row("read_note", json!({ "path": "inbox/todo.md" }), ""),
+        row("search_notes", json!({ "query": "zzz" }), ""),
+        row("write_note", json!({ "path": "new.md", "text": "x" }), ""),
+        row("write_note", json!({ "path": "plan.md", "text": "x" }), "no if_match"),
+        row(
+            "write_note",
+            json!({ "path": "plan.md", "text": "x", "if_match": "a1b2" }),
+            "",
+        ),
+        row("export_notes", json!({}), "without --export"),
+        row("reindex", json!({}), ""),
+        row("sync_notes", json!({ "remote": "timeout" }), "upstream times out"),
+        row("sync_notes", json!({ "remote": "rate-limited" }), "upstream answers HTTP 429"),
+        row("sync_notes", json!({ "remote": "broken" }), "I/O error naming a path and a secret"),
+        row("sync_notes", json!({ "remote": "panic" }), "the body panics"),
+        row("read_note", json!({ "path": "plan.md" }), "the call after the panic"),
+        row("summarize_note", json!({ "path": "plan.md" }), "client without sampling"),
+        row("read_note", json!({}), "path missing"),
+        row("read_note", json!({ "path": 42 }), "path not a string"),
+    ]
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let session = Session::start(false).await;
+    println!("The notes server, in memory, called by a real rmcp client.\n");
+    for (number, row) in rows().iter().enumerate() {
+        let call = session.call(row.tool, row.arguments.clone()).await;
+        print!("{}", describe(number + 1, row, &call));
+    }
+}
+
+fn describe(number: usize, row: &Row, call: &Call) -> String {
+    let mut out = String::new();
+    let arguments = row
+        .arguments
+        .as_object()
+        .map(|object| {
+            object
+                .iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    let note = if row.note.is_empty() {
+        String::new()
+    } else {
+        format!("   ({})", row.note)
+    };
+    let _ = writeln!(out, "{number:>2}. {}({arguments}){note}", row.tool);
+
+    let outcome = call
+        .records
+        .iter()
+        .find(|r| r.name().starts_with("tool_call_"))
+        .and_then(|r| r.field("outcome"))
+        .unwrap_or("?");
+    let outcome = match outcome {
+        "result" => "1 result",
+        "invalid" => "2 change the request",
+        "stale" => "3 refresh, then retry",
+        "fault" if call.records.iter().any(|r| r.level == tracing::Level::ERROR) => {
+            "4 server fault: an operator acts"
+        }
+        "fault" => "4 server fault: heals itself",
+        "protocol" => "protocol error, passed through",
+        other => other,
+    };
+    let _ = writeln!(out, "    outcome  {outcome}");
+
+    let read = match &call.result {
+        Ok(result) => {
+            let text = result
+                .structured_content
+                .as_ref()
+                .map(Value::to_string)
+                .or_else(|| {
+                    result
+                        .content
+                        .first()
+                        .and_then(|c| c.as_text())
+                        .map(|t| t.text.clone())
+                })
+                .unwrap_or_default();
+            let marker = if result.is_error == Some(true) {
+                "isError  "
+            } else {
+                ""
+            };
+            format!("{marker}{text}")
+        }
+        Err(ServiceError::McpError(error)) => {
+            format!("JSON-RPC error {}: {}", error.code.0, error.message)
+        }
+        Err(other) => format!("client error: {other}"),
+    };
+    let _ = writeln!(out, "    model    {read}");
+    for record in &call.records {
+        let prefix = if record.target == "outcome_runtime" {
+            String::new()
+        } else {
+            format!("[{}] ", record.target)
+        };
+        let fields: Vec<String> = record
+            .fields
+            .iter()
+            .filter(|(name, _)| name != "duration_ms")
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    log      {:<5} {prefix}{} {}",
+            record.level,
+            record.name(),
+            fields.join(" ")
+        );
+    }
+    out.push('\n');
+    out
+}

@@ -1,0 +1,235 @@
+//! The boundary and the request log beyond the scenario: sync panics, odd
+//! panic payloads, hand-built error results, unknown tools, tools that skip
+//! the boundary, and the description the model reads.
+
+use outcome_runtime::testing::{LogCapture, connect};
+use outcome_runtime::{FAULT_MESSAGE, Outcome, ToolError, tool, tool_handler, tool_router};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, ErrorCode};
+use rmcp::service::ServiceError;
+use rmcp::{ErrorData, ServerHandler, schemars};
+use serde::Deserialize;
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Count {
+    /// How many.
+    n: u32,
+}
+
+struct Probe {
+    router: ToolRouter<Probe>,
+}
+
+#[tool_router(router = wrapped_tools)]
+impl Probe {
+    /// Panic with a text payload.
+    #[tool]
+    fn sync_panic(&self) -> Result<String, ToolError> {
+        panic!("index {} out of range", 7)
+    }
+
+    /// Panic with a payload that is not text.
+    #[tool]
+    fn odd_panic(&self) -> Result<String, ToolError> {
+        std::panic::panic_any(42_u64)
+    }
+
+    /// Return a number, doubled.
+    ///
+    /// # Errors
+    ///
+    /// Never; this section must not reach the model.
+    #[tool(title = "Double")]
+    fn double(&self, Parameters(Count { n }): Parameters<Count>) -> Result<String, ToolError> {
+        Ok((u64::from(n) * 2).to_string())
+    }
+
+    /// Answer with an error result built by hand.
+    #[tool]
+    fn by_hand(&self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::error(vec![ContentBlock::text("it broke")]))
+    }
+
+    /// Fail with a protocol error that is not a missing capability.
+    #[tool]
+    async fn protocol(&self) -> Result<String, ToolError> {
+        tokio::task::yield_now().await;
+        Err(ErrorData::internal_error("database pool exhausted", None))?
+    }
+}
+
+/// Tools that skip the boundary: rmcp's own `#[tool]`, in a router of
+/// their own.
+#[rmcp::tool_router(router = bare_tools)]
+impl Probe {
+    /// A bare rmcp tool that panics.
+    #[rmcp::tool]
+    fn bare_panic(&self) -> String {
+        panic!("bare tool panicked")
+    }
+
+    /// A bare rmcp tool that returns a JSON-RPC error.
+    #[rmcp::tool]
+    fn bare_error(&self) -> Result<String, ErrorData> {
+        Err(ErrorData::internal_error("bare failure at /srv/secret", None))
+    }
+}
+
+#[tool_handler(router = self.router)]
+impl ServerHandler for Probe {}
+
+fn probe() -> Probe {
+    Probe {
+        router: Probe::wrapped_tools() + Probe::bare_tools(),
+    }
+}
+
+struct Harness {
+    client: rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    capture: LogCapture,
+    _guard: tracing::subscriber::DefaultGuard,
+}
+
+impl Harness {
+    async fn start() -> Harness {
+        let capture = LogCapture::new();
+        let guard = capture.set_default();
+        let client = connect(probe(), ()).await.unwrap();
+        client.list_all_tools().await.unwrap();
+        capture.take();
+        Harness {
+            client,
+            capture,
+            _guard: guard,
+        }
+    }
+
+    async fn call(
+        &self,
+        tool: &'static str,
+    ) -> (
+        Result<CallToolResult, ServiceError>,
+        Vec<outcome_runtime::testing::Record>,
+    ) {
+        let result = self
+            .client
+            .call_tool(CallToolRequestParams::new(tool))
+            .await;
+        (result, self.capture.take())
+    }
+}
+
+fn names(records: &[outcome_runtime::testing::Record]) -> Vec<String> {
+    records
+        .iter()
+        .filter(|r| r.target == "outcome_runtime")
+        .map(|r| format!("{} {}", r.level, r.name()))
+        .collect()
+}
+
+fn failed(records: &[outcome_runtime::testing::Record]) -> &outcome_runtime::testing::Record {
+    records.iter().find(|r| r.name() == "tool_failed").expect("a tool_failed record")
+}
+
+fn text(result: &CallToolResult) -> &str {
+    &result.content[0].as_text().unwrap().text
+}
+
+#[tokio::test]
+async fn a_panic_in_a_sync_body_is_a_fault_and_the_server_keeps_serving() {
+    let harness = Harness::start().await;
+    let (result, records) = harness.call("sync_panic").await;
+    let result = result.unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(text(&result), FAULT_MESSAGE);
+    assert_eq!(names(&records), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    let failed = failed(&records);
+    assert_eq!(failed.field("error"), Some("index 7 out of range"));
+    assert!(failed.field("panic.location").unwrap().contains("boundary.rs"));
+
+    let (again, _) = harness.call("odd_panic").await;
+    assert_eq!(text(&again.unwrap()), FAULT_MESSAGE);
+}
+
+#[tokio::test]
+async fn a_panic_payload_that_is_not_text_is_still_caught() {
+    let harness = Harness::start().await;
+    let (result, records) = harness.call("odd_panic").await;
+    assert_eq!(text(&result.unwrap()), FAULT_MESSAGE);
+    assert_eq!(names(&records), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    assert_eq!(
+        failed(&records).field("error"),
+        Some("a panic whose payload is not text")
+    );
+}
+
+#[tokio::test]
+async fn an_error_result_built_by_hand_is_still_logged_as_failed() {
+    let harness = Harness::start().await;
+    let (result, records) = harness.call("by_hand").await;
+    assert_eq!(result.unwrap().is_error, Some(true));
+    assert_eq!(names(&records), ["ERROR tool_call_failed"]);
+}
+
+#[tokio::test]
+async fn a_protocol_error_from_a_body_is_a_fault() {
+    let harness = Harness::start().await;
+    let (result, records) = harness.call("protocol").await;
+    let result = result.unwrap();
+    assert_eq!(text(&result), FAULT_MESSAGE);
+    assert_eq!(names(&records), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    assert!(failed(&records).field("error").unwrap().contains("database pool exhausted"));
+}
+
+#[tokio::test]
+async fn an_unknown_tool_stays_a_json_rpc_error_logged_at_info() {
+    let harness = Harness::start().await;
+    let (result, records) = harness.call("no_such_tool").await;
+    let Err(ServiceError::McpError(error)) = result else {
+        panic!("expected a JSON-RPC error, got {result:?}");
+    };
+    assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+    assert_eq!(names(&records), ["INFO tool_call_failed"]);
+    assert_eq!(records.iter().find(|r| r.target == "outcome_runtime").unwrap().field("outcome"), Some("protocol"));
+}
+
+#[tokio::test]
+async fn tools_that_skip_the_boundary_still_end_in_an_outcome() {
+    let harness = Harness::start().await;
+    let (result, records) = harness.call("bare_panic").await;
+    assert_eq!(text(&result.unwrap()), FAULT_MESSAGE);
+    assert_eq!(names(&records), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+
+    let (result, records) = harness.call("bare_error").await;
+    let result = result.unwrap();
+    assert_eq!(text(&result), FAULT_MESSAGE);
+    assert!(!text(&result).contains("/srv/secret"));
+    assert_eq!(names(&records), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+}
+
+#[tokio::test]
+async fn the_model_reads_the_doc_text_before_the_first_heading() {
+    let harness = Harness::start().await;
+    let tools = harness.client.list_all_tools().await.unwrap();
+    let double = tools.iter().find(|tool| tool.name == "double").unwrap();
+    assert_eq!(double.description.as_deref(), Some("Return a number, doubled."));
+    assert_eq!(double.title.as_deref(), Some("Double"));
+}
+
+#[tokio::test]
+async fn direct_calls_go_through_the_boundary_too() {
+    let capture = LogCapture::new();
+    let _guard = capture.set_default();
+    let error = probe().sync_panic().unwrap_err();
+    assert_eq!(error.outcome(), Outcome::Fault);
+    assert_eq!(error.message(), FAULT_MESSAGE);
+    let error = probe().protocol().await.unwrap_err();
+    assert_eq!(error.outcome(), Outcome::Fault);
+    let failed: Vec<_> = capture
+        .take()
+        .into_iter()
+        .filter(|r| r.name() == "tool_failed")
+        .collect();
+    assert_eq!(failed.len(), 2, "one tool_failed per fault: {failed:?}");
+}
