@@ -127,11 +127,14 @@ fn unknown(macro_name: &str, name: &str, span: Span, allowed: &[(&str, Kind)]) -
         .map(|(known, _)| (edit_distance(name, known), *known))
         .filter(|(distance, known)| *distance <= known.len().max(name.len()) / 2 + 1)
         .min();
-    let names: Vec<String> = allowed.iter().map(|(known, _)| format!("`{known}`")).collect();
+    let names: Vec<String> = allowed
+        .iter()
+        .map(|(known, _)| format!("`{known}`"))
+        .collect();
     let message = match closest {
-        Some((_, known)) => format!(
-            "`#[{macro_name}]` has no argument `{name}`; did you mean `{known}`?"
-        ),
+        Some((_, known)) => {
+            format!("`#[{macro_name}]` has no argument `{name}`; did you mean `{known}`?")
+        }
         None => format!(
             "`#[{macro_name}]` has no argument `{name}`; it takes {}",
             names.join(", ")
@@ -175,7 +178,9 @@ impl Errors {
     }
 
     pub(crate) fn into_compile_error(self) -> TokenStream {
-        self.0.map(syn::Error::into_compile_error).unwrap_or_default()
+        self.0
+            .map(syn::Error::into_compile_error)
+            .unwrap_or_default()
     }
 }
 

@@ -206,7 +206,10 @@ mod tests {
             before_first_heading(&doc),
             "Return a note.\n\n```\n# not a heading\n```\nMore."
         );
-        assert_eq!(before_first_heading(&lines(" #hashtag stays")), "#hashtag stays");
+        assert_eq!(
+            before_first_heading(&lines(" #hashtag stays")),
+            "#hashtag stays"
+        );
     }
 
     #[test]
@@ -220,7 +223,10 @@ mod tests {
 
     #[test]
     fn finds_failure_phrases_as_words() {
-        assert_eq!(failure_phrase("Fails if the path is taken."), Some("fails if"));
+        assert_eq!(
+            failure_phrase("Fails if the path is taken."),
+            Some("fails if")
+        );
         assert_eq!(failure_phrase("It raises an alarm"), Some("raises"));
         assert_eq!(failure_phrase("Praises the user"), None);
         assert_eq!(failure_phrase("Return a note's text."), None);

@@ -32,9 +32,11 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let forwarded = args.iter().filter(|arg| arg.name != "server_handler");
     let router = match args.iter().find(|arg| arg.name == "router") {
         Some(arg) => match arg.value() {
-            Some(syn::Expr::Path(path)) if path.path.get_ident().is_some() => {
-                path.path.get_ident().cloned().unwrap_or_else(|| format_ident!("tool_router"))
-            }
+            Some(syn::Expr::Path(path)) if path.path.get_ident().is_some() => path
+                .path
+                .get_ident()
+                .cloned()
+                .unwrap_or_else(|| format_ident!("tool_router")),
             _ => {
                 return Err(syn::Error::new_spanned(
                     &arg.meta,

@@ -64,7 +64,10 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 error
             } else {
                 syn::Error::new(
-                    item.clone().into_iter().next().map_or(Span::call_site(), |t| t.span()),
+                    item.clone()
+                        .into_iter()
+                        .next()
+                        .map_or(Span::call_site(), |t| t.span()),
                     "`#[tool]` goes on a method in an `impl` block that `#[tool_router]` reads",
                 )
             };
@@ -233,8 +236,7 @@ fn receipt_docs(args: &[Arg], description: Option<&str>, wire_name: &str) -> Vec
                 lines.extend(text.value().lines().map(|line| format!("> {line}")));
             }
             _ => lines.push(
-                "Description: the `description = ..` expression, computed at run time."
-                    .to_owned(),
+                "Description: the `description = ..` expression, computed at run time.".to_owned(),
             ),
         },
     }

@@ -52,7 +52,10 @@ static RECOGNIZERS: RwLock<Vec<Recognizer>> = RwLock::new(Vec::new());
 pub fn recognize_transient<E: Transient>() {
     let recognizer: Recognizer = recognize::<E>;
     let mut recognizers = RECOGNIZERS.write().unwrap_or_else(|e| e.into_inner());
-    if !recognizers.iter().any(|known| std::ptr::fn_addr_eq(*known, recognizer)) {
+    if !recognizers
+        .iter()
+        .any(|known| std::ptr::fn_addr_eq(*known, recognizer))
+    {
         recognizers.push(recognizer);
     }
 }

@@ -103,7 +103,9 @@ struct Inner {
 enum Kind {
     Invalid,
     Stale,
-    Fault { heals: bool },
+    Fault {
+        heals: bool,
+    },
     /// A protocol error that must reach the client as itself (-32021).
     PassThrough(ErrorData),
 }

@@ -116,3 +116,8 @@ pub mod __private {
     pub use rmcp;
     pub use std::sync::OnceLock;
 }
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -139,7 +139,10 @@ mod tests {
     #[test]
     fn quotes_escape_quotes_backslashes_and_controls() {
         assert_eq!(quote("a'b\\c").to_string(), r"'a\'b\\c'");
-        assert_eq!(quote("x\u{0}y\u{7f}\r\t").to_string(), r"'x\u{0}y\u{7f}\r\t'");
+        assert_eq!(
+            quote("x\u{0}y\u{7f}\r\t").to_string(),
+            r"'x\u{0}y\u{7f}\r\t'"
+        );
         assert_eq!(quote("a\u{2028}b").to_string(), r"'a\u{2028}b'");
     }
 
@@ -156,6 +159,9 @@ mod tests {
     #[test]
     fn sentences_add_one_full_stop() {
         assert_eq!(sentences(&"No note", &"Look it up"), "No note. Look it up.");
-        assert_eq!(sentences(&"No note.", &"Look it up!  "), "No note. Look it up!");
+        assert_eq!(
+            sentences(&"No note.", &"Look it up!  "),
+            "No note. Look it up!"
+        );
     }
 }

@@ -144,7 +144,8 @@ impl Visit for Fields {
         if field.name() == "message" {
             self.message = value.to_owned();
         } else {
-            self.fields.push((field.name().to_owned(), value.to_owned()));
+            self.fields
+                .push((field.name().to_owned(), value.to_owned()));
         }
     }
 
@@ -195,10 +196,7 @@ impl Visit for Fields {
 pub async fn connect<S, C>(
     server: S,
     client: C,
-) -> Result<
-    rmcp::service::RunningService<rmcp::RoleClient, C>,
-    rmcp::service::ClientInitializeError,
->
+) -> Result<rmcp::service::RunningService<rmcp::RoleClient, C>, rmcp::service::ClientInitializeError>
 where
     S: rmcp::ServerHandler,
     C: rmcp::ClientHandler,

@@ -27,7 +27,11 @@ fn rows() -> Vec<Row> {
         row("read_note", json!({ "path": "inbox/todo.md" }), ""),
         row("search_notes", json!({ "query": "zzz" }), ""),
         row("write_note", json!({ "path": "new.md", "text": "x" }), ""),
-        row("write_note", json!({ "path": "plan.md", "text": "x" }), "no if_match"),
+        row(
+            "write_note",
+            json!({ "path": "plan.md", "text": "x" }),
+            "no if_match",
+        ),
         row(
             "write_note",
             json!({ "path": "plan.md", "text": "x", "if_match": "a1b2" }),
@@ -35,12 +39,36 @@ fn rows() -> Vec<Row> {
         ),
         row("export_notes", json!({}), "without --export"),
         row("reindex", json!({}), ""),
-        row("sync_notes", json!({ "remote": "timeout" }), "upstream times out"),
-        row("sync_notes", json!({ "remote": "rate-limited" }), "upstream answers HTTP 429"),
-        row("sync_notes", json!({ "remote": "broken" }), "I/O error naming a path and a secret"),
-        row("sync_notes", json!({ "remote": "panic" }), "the body panics"),
-        row("read_note", json!({ "path": "plan.md" }), "the call after the panic"),
-        row("summarize_note", json!({ "path": "plan.md" }), "client without sampling"),
+        row(
+            "sync_notes",
+            json!({ "remote": "timeout" }),
+            "upstream times out",
+        ),
+        row(
+            "sync_notes",
+            json!({ "remote": "rate-limited" }),
+            "upstream answers HTTP 429",
+        ),
+        row(
+            "sync_notes",
+            json!({ "remote": "broken" }),
+            "I/O error naming a path and a secret",
+        ),
+        row(
+            "sync_notes",
+            json!({ "remote": "panic" }),
+            "the body panics",
+        ),
+        row(
+            "read_note",
+            json!({ "path": "plan.md" }),
+            "the call after the panic",
+        ),
+        row(
+            "summarize_note",
+            json!({ "path": "plan.md" }),
+            "client without sampling",
+        ),
         row("read_note", json!({}), "path missing"),
         row("read_note", json!({ "path": 42 }), "path not a string"),
     ]
@@ -86,7 +114,12 @@ fn describe(number: usize, row: &Row, call: &Call) -> String {
         "result" => "1 result",
         "invalid" => "2 change the request",
         "stale" => "3 refresh, then retry",
-        "fault" if call.records.iter().any(|r| r.level == tracing::Level::ERROR) => {
+        "fault"
+            if call
+                .records
+                .iter()
+                .any(|r| r.level == tracing::Level::ERROR) =>
+        {
             "4 server fault: an operator acts"
         }
         "fault" => "4 server fault: heals itself",

@@ -90,8 +90,14 @@ impl Call {
     /// The record named `name`; panics unless there is exactly one.
     pub fn record(&self, name: &str) -> &Record {
         let mut found = self.records.iter().filter(|record| record.name() == name);
-        let record = found.next().unwrap_or_else(|| panic!("no {name} in {:?}", self.records));
-        assert!(found.next().is_none(), "more than one {name}: {:?}", self.records);
+        let record = found
+            .next()
+            .unwrap_or_else(|| panic!("no {name} in {:?}", self.records));
+        assert!(
+            found.next().is_none(),
+            "more than one {name}: {:?}",
+            self.records
+        );
         record
     }
 

@@ -72,7 +72,10 @@ impl Probe {
     /// A bare rmcp tool that returns a JSON-RPC error.
     #[rmcp::tool]
     fn bare_error(&self) -> Result<String, ErrorData> {
-        Err(ErrorData::internal_error("bare failure at /srv/secret", None))
+        Err(ErrorData::internal_error(
+            "bare failure at /srv/secret",
+            None,
+        ))
     }
 }
 
@@ -129,7 +132,10 @@ fn names(records: &[outcome_runtime::testing::Record]) -> Vec<String> {
 }
 
 fn failed(records: &[outcome_runtime::testing::Record]) -> &outcome_runtime::testing::Record {
-    records.iter().find(|r| r.name() == "tool_failed").expect("a tool_failed record")
+    records
+        .iter()
+        .find(|r| r.name() == "tool_failed")
+        .expect("a tool_failed record")
 }
 
 fn text(result: &CallToolResult) -> &str {
@@ -143,10 +149,18 @@ async fn a_panic_in_a_sync_body_is_a_fault_and_the_server_keeps_serving() {
     let result = result.unwrap();
     assert_eq!(result.is_error, Some(true));
     assert_eq!(text(&result), FAULT_MESSAGE);
-    assert_eq!(names(&records), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    assert_eq!(
+        names(&records),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
     let failed = failed(&records);
     assert_eq!(failed.field("error"), Some("index 7 out of range"));
-    assert!(failed.field("panic.location").unwrap().contains("boundary.rs"));
+    assert!(
+        failed
+            .field("panic.location")
+            .unwrap()
+            .contains("boundary.rs")
+    );
 
     let (again, _) = harness.call("odd_panic").await;
     assert_eq!(text(&again.unwrap()), FAULT_MESSAGE);
@@ -157,7 +171,10 @@ async fn a_panic_payload_that_is_not_text_is_still_caught() {
     let harness = Harness::start().await;
     let (result, records) = harness.call("odd_panic").await;
     assert_eq!(text(&result.unwrap()), FAULT_MESSAGE);
-    assert_eq!(names(&records), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    assert_eq!(
+        names(&records),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
     assert_eq!(
         failed(&records).field("error"),
         Some("a panic whose payload is not text")
@@ -178,8 +195,16 @@ async fn a_protocol_error_from_a_body_is_a_fault() {
     let (result, records) = harness.call("protocol").await;
     let result = result.unwrap();
     assert_eq!(text(&result), FAULT_MESSAGE);
-    assert_eq!(names(&records), ["ERROR tool_failed", "ERROR tool_call_failed"]);
-    assert!(failed(&records).field("error").unwrap().contains("database pool exhausted"));
+    assert_eq!(
+        names(&records),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
+    assert!(
+        failed(&records)
+            .field("error")
+            .unwrap()
+            .contains("database pool exhausted")
+    );
 }
 
 #[tokio::test]
@@ -191,7 +216,14 @@ async fn an_unknown_tool_stays_a_json_rpc_error_logged_at_info() {
     };
     assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
     assert_eq!(names(&records), ["INFO tool_call_failed"]);
-    assert_eq!(records.iter().find(|r| r.target == "outcome_runtime").unwrap().field("outcome"), Some("protocol"));
+    assert_eq!(
+        records
+            .iter()
+            .find(|r| r.target == "outcome_runtime")
+            .unwrap()
+            .field("outcome"),
+        Some("protocol")
+    );
 }
 
 #[tokio::test]
@@ -199,13 +231,19 @@ async fn tools_that_skip_the_boundary_still_end_in_an_outcome() {
     let harness = Harness::start().await;
     let (result, records) = harness.call("bare_panic").await;
     assert_eq!(text(&result.unwrap()), FAULT_MESSAGE);
-    assert_eq!(names(&records), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    assert_eq!(
+        names(&records),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
 
     let (result, records) = harness.call("bare_error").await;
     let result = result.unwrap();
     assert_eq!(text(&result), FAULT_MESSAGE);
     assert!(!text(&result).contains("/srv/secret"));
-    assert_eq!(names(&records), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    assert_eq!(
+        names(&records),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
 }
 
 #[tokio::test]
@@ -213,7 +251,10 @@ async fn the_model_reads_the_doc_text_before_the_first_heading() {
     let harness = Harness::start().await;
     let tools = harness.client.list_all_tools().await.unwrap();
     let double = tools.iter().find(|tool| tool.name == "double").unwrap();
-    assert_eq!(double.description.as_deref(), Some("Return a number, doubled."));
+    assert_eq!(
+        double.description.as_deref(),
+        Some("Return a number, doubled.")
+    );
     assert_eq!(double.title.as_deref(), Some("Double"));
 }
 

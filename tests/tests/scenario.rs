@@ -10,7 +10,9 @@ use serde_json::json;
 #[tokio::test]
 async fn read_note_returns_the_note() {
     let session = Session::start(false).await;
-    let call = session.call("read_note", json!({ "path": "plan.md" })).await;
+    let call = session
+        .call("read_note", json!({ "path": "plan.md" }))
+        .await;
     assert_eq!(call.ok().is_error, Some(false));
     assert_eq!(
         call.ok().structured_content,
@@ -27,21 +29,28 @@ async fn read_note_returns_the_note() {
 #[tokio::test]
 async fn read_note_of_a_missing_path_says_how_to_find_it() {
     let session = Session::start(false).await;
-    let call = session.call("read_note", json!({ "path": "inbox/todo.md" })).await;
+    let call = session
+        .call("read_note", json!({ "path": "inbox/todo.md" }))
+        .await;
     assert_eq!(call.ok().is_error, Some(true));
     assert_eq!(
         call.text(),
         "No note at 'inbox/todo.md'. Find the path with search_notes."
     );
     assert_eq!(call.events(), ["INFO tool_call_failed"]);
-    assert_eq!(call.record("tool_call_failed").field("outcome"), Some("invalid"));
+    assert_eq!(
+        call.record("tool_call_failed").field("outcome"),
+        Some("invalid")
+    );
     assert!(!call.has_error());
 }
 
 #[tokio::test]
 async fn an_empty_search_is_a_result() {
     let session = Session::start(false).await;
-    let call = session.call("search_notes", json!({ "query": "zzz" })).await;
+    let call = session
+        .call("search_notes", json!({ "query": "zzz" }))
+        .await;
     assert_eq!(call.ok().is_error, Some(false));
     assert_eq!(call.ok().structured_content, Some(json!({ "paths": [] })));
     assert_eq!(call.events(), ["INFO tool_call_completed"]);
@@ -79,7 +88,10 @@ async fn overwriting_without_if_match_names_if_match_and_read_note() {
          current version, then call write_note again with it as if_match."
     );
     assert_eq!(call.events(), ["INFO tool_call_failed"]);
-    assert_eq!(call.record("tool_call_failed").field("outcome"), Some("invalid"));
+    assert_eq!(
+        call.record("tool_call_failed").field("outcome"),
+        Some("invalid")
+    );
     assert!(!call.has_error());
 }
 
@@ -100,7 +112,10 @@ async fn a_stale_if_match_says_resending_fails_and_where_to_refresh() {
          new version as if_match."
     );
     assert_eq!(call.events(), ["INFO tool_call_failed"]);
-    assert_eq!(call.record("tool_call_failed").field("outcome"), Some("stale"));
+    assert_eq!(
+        call.record("tool_call_failed").field("outcome"),
+        Some("stale")
+    );
     assert!(!call.has_error());
 }
 
@@ -115,7 +130,10 @@ async fn export_is_off_by_default_and_the_model_learns_what_to_do_instead() {
          and read each note with read_note instead."
     );
     assert_eq!(call.events(), ["INFO tool_call_failed"]);
-    assert_eq!(call.record("tool_call_failed").field("outcome"), Some("invalid"));
+    assert_eq!(
+        call.record("tool_call_failed").field("outcome"),
+        Some("invalid")
+    );
 
     let session = Session::start(true).await;
     let call = session.call("export_notes", json!({})).await;
@@ -133,44 +151,66 @@ async fn reindex_heals_itself_and_says_to_retry_in_a_minute() {
          in a minute."
     );
     assert_eq!(call.events(), ["WARN tool_failed", "WARN tool_call_failed"]);
-    assert_eq!(call.record("tool_call_failed").field("outcome"), Some("fault"));
+    assert_eq!(
+        call.record("tool_call_failed").field("outcome"),
+        Some("fault")
+    );
     assert!(!call.has_error());
 }
 
 #[tokio::test]
 async fn an_upstream_timeout_heals_itself() {
     let session = Session::start(false).await;
-    let call = session.call("sync_notes", json!({ "remote": "timeout" })).await;
+    let call = session
+        .call("sync_notes", json!({ "remote": "timeout" }))
+        .await;
     assert_eq!(call.ok().is_error, Some(true));
     assert_eq!(call.text(), RETRY_MESSAGE);
     assert_eq!(call.events(), ["WARN tool_failed", "WARN tool_call_failed"]);
     let failed = call.record("tool_failed");
     assert_eq!(failed.field("tool"), Some("sync_notes"));
-    assert!(failed.field("error").unwrap().contains("did not answer within 30s"));
+    assert!(
+        failed
+            .field("error")
+            .unwrap()
+            .contains("did not answer within 30s")
+    );
     assert!(!call.has_error());
 }
 
 #[tokio::test]
 async fn an_upstream_rate_limit_heals_itself() {
     let session = Session::start(false).await;
-    let call = session.call("sync_notes", json!({ "remote": "rate-limited" })).await;
+    let call = session
+        .call("sync_notes", json!({ "remote": "rate-limited" }))
+        .await;
     assert_eq!(call.ok().is_error, Some(true));
     assert_eq!(call.text(), RETRY_MESSAGE);
     assert_eq!(call.events(), ["WARN tool_failed", "WARN tool_call_failed"]);
-    assert!(call.record("tool_failed").field("error").unwrap().contains("HTTP 429"));
+    assert!(
+        call.record("tool_failed")
+            .field("error")
+            .unwrap()
+            .contains("HTTP 429")
+    );
     assert!(!call.has_error());
 }
 
 #[tokio::test]
 async fn a_broken_upstream_is_an_operator_fault_and_its_cause_stays_in_the_log() {
     let session = Session::start(false).await;
-    let call = session.call("sync_notes", json!({ "remote": "broken" })).await;
+    let call = session
+        .call("sync_notes", json!({ "remote": "broken" }))
+        .await;
     assert_eq!(call.ok().is_error, Some(true));
     assert_eq!(call.text(), FAULT_MESSAGE);
     for secret in ["/srv/notes", ".secrets", "token", "sk-live", "permission"] {
         assert!(!call.text().contains(secret), "{secret} reached the model");
     }
-    assert_eq!(call.events(), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    assert_eq!(
+        call.events(),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
     let failed = call.record("tool_failed");
     assert_eq!(
         failed.field("error"),
@@ -191,19 +231,31 @@ async fn a_broken_upstream_is_an_operator_fault_and_its_cause_stays_in_the_log()
 #[tokio::test]
 async fn a_panic_after_an_await_is_a_fault_and_the_next_call_is_served() {
     let session = Session::start(false).await;
-    let call = session.call("sync_notes", json!({ "remote": "panic" })).await;
+    let call = session
+        .call("sync_notes", json!({ "remote": "panic" }))
+        .await;
     assert_eq!(call.ok().is_error, Some(true));
     assert_eq!(call.text(), FAULT_MESSAGE);
-    assert_eq!(call.events(), ["ERROR tool_failed", "ERROR tool_call_failed"]);
+    assert_eq!(
+        call.events(),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
     let failed = call.record("tool_failed");
     assert_eq!(failed.field("error.type"), Some("panic"));
     assert_eq!(
         failed.field("error"),
         Some("sync state for remote \"panic\" is corrupt")
     );
-    assert!(failed.field("panic.location").unwrap().contains("server.rs"));
+    assert!(
+        failed
+            .field("panic.location")
+            .unwrap()
+            .contains("server.rs")
+    );
 
-    let next = session.call("read_note", json!({ "path": "plan.md" })).await;
+    let next = session
+        .call("read_note", json!({ "path": "plan.md" }))
+        .await;
     assert_eq!(next.ok().is_error, Some(false));
     assert_eq!(next.events(), ["INFO tool_call_completed"]);
 }
@@ -211,7 +263,9 @@ async fn a_panic_after_an_await_is_a_fault_and_the_next_call_is_served() {
 #[tokio::test]
 async fn summarize_without_sampling_passes_the_missing_capability_through() {
     let session = Session::start(false).await;
-    let call = session.call("summarize_note", json!({ "path": "plan.md" })).await;
+    let call = session
+        .call("summarize_note", json!({ "path": "plan.md" }))
+        .await;
     let Err(ServiceError::McpError(error)) = &call.result else {
         panic!("expected a JSON-RPC error, got {:?}", call.result);
     };
@@ -234,7 +288,10 @@ async fn read_note_without_a_string_path_names_path_and_what_it_must_be() {
          again with path set."
     );
     assert_eq!(missing.events(), ["INFO tool_call_failed"]);
-    assert_eq!(missing.record("tool_call_failed").field("outcome"), Some("invalid"));
+    assert_eq!(
+        missing.record("tool_call_failed").field("outcome"),
+        Some("invalid")
+    );
 
     let number = session.call("read_note", json!({ "path": 42 })).await;
     assert_eq!(

@@ -41,8 +41,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .with_writer(std::io::stderr)
         .with_ansi(false);
     if log_json {
-        let json = fmt.json().flatten_event(true).with_current_span(false).with_span_list(false);
-        tracing_subscriber::registry().with(json).with(filter).init();
+        let json = fmt
+            .json()
+            .flatten_event(true)
+            .with_current_span(false)
+            .with_span_list(false);
+        tracing_subscriber::registry()
+            .with(json)
+            .with(filter)
+            .init();
     } else {
         tracing_subscriber::registry().with(fmt).with(filter).init();
     }

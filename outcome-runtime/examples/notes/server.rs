@@ -181,13 +181,20 @@ impl Notes {
         match (store.get(&path), &if_match) {
             (Some(_), None) => {
                 return Err(ToolError::invalid(
-                    format_args!("Note {} exists, and replacing it needs its version", quote(&path)),
+                    format_args!(
+                        "Note {} exists, and replacing it needs its version",
+                        quote(&path)
+                    ),
                     "Call read_note for the current version, then call write_note again with it as if_match",
                 ));
             }
             (Some(current), Some(expected)) if current.version != *expected => {
                 return Err(ToolError::stale(
-                    format_args!("Note {} changed since version {}", quote(&path), quote(expected)),
+                    format_args!(
+                        "Note {} changed since version {}",
+                        quote(&path),
+                        quote(expected)
+                    ),
                     "Call read_note for the current text and version, reapply the edit, \
                      and pass the new version as if_match",
                 ));
@@ -290,7 +297,10 @@ impl Notes {
     }
 }
 
-#[tool_handler(name = "notes", instructions = "Notes kept by path. Search, read, write.")]
+#[tool_handler(
+    name = "notes",
+    instructions = "Notes kept by path. Search, read, write."
+)]
 impl ServerHandler for Notes {}
 
 /// An upstream answered with an HTTP error status.
