@@ -33,7 +33,10 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         Some(arg) => arg.value().cloned().unwrap_or_else(default_router),
         None => default_router(),
     };
-    let router = cached(&router, &item_impl).unwrap_or_else(|| quote! { (#router) });
+    let (router, cache) = match cached(&router, &item_impl) {
+        Some((access, cache)) => (access, cache),
+        None => (quote! { (#router) }, TokenStream::new()),
+    };
     let forwarded = args.iter().filter(|arg| arg.name != "router");
 
     let has_call_tool = item_impl
@@ -53,6 +56,7 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         });
     }
     Ok(quote! {
+        #cache
         #[::outcome_runtime::__private::rmcp::tool_handler(router = #router, #(#forwarded),*)]
         #item_impl
     })
@@ -64,9 +68,11 @@ fn default_router() -> Expr {
 
 /// A router built by a call without arguments (`Self::tool_router()`), which
 /// rmcp's `#[tool_handler]` would build again for every request, is built
-/// once into a static instead. Only for a self type without generics: a
-/// static cannot depend on them.
-fn cached(router: &Expr, item_impl: &ItemImpl) -> Option<TokenStream> {
+/// once into a static instead, shared by `call_tool`, `list_tools` and
+/// `get_tool`. Only for a self type without generics: a static cannot depend
+/// on them. Returns the expression that reads the router and the item that
+/// holds it.
+fn cached(router: &Expr, item_impl: &ItemImpl) -> Option<(TokenStream, TokenStream)> {
     let Expr::Call(call) = router else {
         return None;
     };
@@ -78,14 +84,20 @@ fn cached(router: &Expr, item_impl: &ItemImpl) -> Option<TokenStream> {
     }
     let self_ty = &item_impl.self_ty;
     let private = quote! { ::outcome_runtime::__private };
-    Some(quote! {
-        (*{
-            static ROUTER: #private::OnceLock<
-                #private::rmcp::handler::server::tool::ToolRouter<#self_ty>,
-            > = #private::OnceLock::new();
-            ROUTER.get_or_init(|| #router)
-        })
-    })
+    let cache = quote! {
+        impl #self_ty {
+            #[doc(hidden)]
+            fn __outcome_cached_router()
+                -> &'static #private::rmcp::handler::server::tool::ToolRouter<Self>
+            {
+                static ROUTER: #private::OnceLock<
+                    #private::rmcp::handler::server::tool::ToolRouter<#self_ty>,
+                > = #private::OnceLock::new();
+                ROUTER.get_or_init(|| #router)
+            }
+        }
+    };
+    Some((quote! { (*Self::__outcome_cached_router()) }, cache))
 }
 
 fn mentions_self(ty: &Type) -> bool {

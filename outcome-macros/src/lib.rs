@@ -10,21 +10,19 @@ mod tool;
 
 use proc_macro::TokenStream;
 
-/// rmcp's `#[tool]`, with the body inside the outcome boundary. See
-/// `outcome_runtime::tool`.
+/// rmcp's `#[tool]`, with the body inside the outcome boundary.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()
 }
 
-/// rmcp's `#[tool_router]`. See `outcome_runtime::tool_router`.
+/// rmcp's `#[tool_router]`.
 #[proc_macro_attribute]
 pub fn tool_router(attr: TokenStream, item: TokenStream) -> TokenStream {
     router::expand(attr.into(), item.into()).into()
 }
 
-/// rmcp's `#[tool_handler]`, with request logging. See
-/// `outcome_runtime::tool_handler`.
+/// rmcp's `#[tool_handler]`, with request logging.
 #[proc_macro_attribute]
 pub fn tool_handler(attr: TokenStream, item: TokenStream) -> TokenStream {
     handler::expand(attr.into(), item.into()).into()

@@ -105,7 +105,16 @@ pub use error::{Outcome, ToolError};
 pub use message::{FAULT_MESSAGE, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, quote};
 
 #[doc(inline)]
-pub use outcome_macros::{tool, tool_handler, tool_router};
+#[doc = include_str!("docs/tool.md")]
+pub use outcome_macros::tool;
+
+#[doc(inline)]
+#[doc = include_str!("docs/tool_router.md")]
+pub use outcome_macros::tool_router;
+
+#[doc(inline)]
+#[doc = include_str!("docs/tool_handler.md")]
+pub use outcome_macros::tool_handler;
 
 /// What the macros' expansions call. Not public API: it changes without
 /// notice.

@@ -274,3 +274,50 @@ async fn direct_calls_go_through_the_boundary_too() {
         .collect();
     assert_eq!(failed.len(), 2, "one tool_failed per fault: {failed:?}");
 }
+
+mod router_cache {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use outcome_runtime::testing::connect;
+    use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
+    use rmcp::ServerHandler;
+    use rmcp::handler::server::router::tool::ToolRouter;
+    use rmcp::model::CallToolRequestParams;
+
+    static BUILT: AtomicUsize = AtomicUsize::new(0);
+
+    struct Counted;
+
+    #[tool_router(router = built_tools)]
+    impl Counted {
+        /// Say hello.
+        #[tool]
+        fn hello(&self) -> Result<String, ToolError> {
+            Ok("hello".to_owned())
+        }
+    }
+
+    impl Counted {
+        fn counted_router() -> ToolRouter<Self> {
+            BUILT.fetch_add(1, Ordering::Relaxed);
+            Self::built_tools()
+        }
+    }
+
+    #[tool_handler(router = Self::counted_router())]
+    impl ServerHandler for Counted {}
+
+    #[tokio::test]
+    async fn a_router_built_by_a_call_is_built_once() {
+        let client = connect(Counted, ()).await.unwrap();
+        for _ in 0..3 {
+            client.list_all_tools().await.unwrap();
+            let result = client
+                .call_tool(CallToolRequestParams::new("hello"))
+                .await
+                .unwrap();
+            assert_eq!(result.is_error, Some(false));
+        }
+        assert_eq!(BUILT.load(Ordering::Relaxed), 1);
+    }
+}
