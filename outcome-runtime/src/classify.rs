@@ -142,6 +142,21 @@ mod tests {
     }
 
     #[test]
+    fn a_tokio_timeout_heals_itself() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let elapsed = runtime
+            .block_on(async {
+                let never = std::future::pending::<()>();
+                tokio::time::timeout(std::time::Duration::from_millis(1), never).await
+            })
+            .unwrap_err();
+        assert!(heals_itself(&Wrapper(Box::new(elapsed))));
+    }
+
+    #[test]
     fn other_io_errors_do_not() {
         let denied = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "no");
         assert!(!heals_itself(&Wrapper(Box::new(denied))));
