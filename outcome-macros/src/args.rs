@@ -65,17 +65,36 @@ impl ToTokens for Arg {
     }
 }
 
+/// The arguments of one attribute: those written correctly, and the names
+/// the others were probably meant to be.
+pub(crate) struct Parsed {
+    pub(crate) args: Vec<Arg>,
+    /// For each misspelled argument, the allowed name closest to it.
+    pub(crate) meant: Vec<&'static str>,
+}
+
 /// Parses `attr` as arguments of `macro_name`, which takes `allowed`.
 /// Unknown names get the closest allowed one; duplicates and values of the
-/// wrong shape are errors on their own tokens. All errors are combined.
+/// wrong shape are errors on their own tokens. Every error goes to `errors`;
+/// the arguments that were fine are returned, so the macro can go on and
+/// report the item's other problems too.
 pub(crate) fn parse(
     macro_name: &str,
     attr: TokenStream,
-    allowed: &[(&str, Kind)],
-) -> syn::Result<Vec<Arg>> {
-    let metas = Punctuated::<Meta, Token![,]>::parse_terminated.parse2(attr)?;
-    let mut args: Vec<Arg> = Vec::new();
-    let mut errors = Errors::default();
+    allowed: &[(&'static str, Kind)],
+    errors: &mut Errors,
+) -> Parsed {
+    let mut parsed = Parsed {
+        args: Vec::new(),
+        meant: Vec::new(),
+    };
+    let metas = match Punctuated::<Meta, Token![,]>::parse_terminated.parse2(attr) {
+        Ok(metas) => metas,
+        Err(error) => {
+            errors.push(error);
+            return parsed;
+        }
+    };
     for meta in metas {
         let path = meta.path();
         let Some(name) = path.get_ident().map(ToString::to_string) else {
@@ -86,10 +105,12 @@ pub(crate) fn parse(
             continue;
         };
         let Some(&(_, kind)) = allowed.iter().find(|(known, _)| *known == name) else {
-            errors.push(unknown(macro_name, &name, path.span(), allowed));
+            let closest = closest(&name, allowed);
+            parsed.meant.extend(closest);
+            errors.push(unknown(macro_name, &name, path.span(), closest, allowed));
             continue;
         };
-        if args.iter().any(|arg| arg.name == name) {
+        if parsed.args.iter().any(|arg| arg.name == name) {
             errors.push(syn::Error::new_spanned(
                 path,
                 format!("`{name}` is given twice; keep one"),
@@ -115,30 +136,38 @@ pub(crate) fn parse(
             ));
             continue;
         }
-        args.push(Arg { name, meta });
+        parsed.args.push(Arg { name, meta });
     }
-    errors.finish()?;
-    Ok(args)
+    parsed
 }
 
-fn unknown(macro_name: &str, name: &str, span: Span, allowed: &[(&str, Kind)]) -> syn::Error {
-    let closest = allowed
+fn closest(name: &str, allowed: &[(&'static str, Kind)]) -> Option<&'static str> {
+    allowed
         .iter()
         .map(|(known, _)| (edit_distance(name, known), *known))
-        .filter(|(distance, known)| *distance <= known.len().max(name.len()) / 2 + 1)
-        .min();
-    let names: Vec<String> = allowed
-        .iter()
-        .map(|(known, _)| format!("`{known}`"))
-        .collect();
+        .filter(|(distance, known)| *distance <= known.len().max(name.len()) / 3 + 1)
+        .min()
+        .map(|(_, known)| known)
+}
+
+fn unknown(
+    macro_name: &str,
+    name: &str,
+    span: Span,
+    closest: Option<&str>,
+    allowed: &[(&str, Kind)],
+) -> syn::Error {
     let message = match closest {
-        Some((_, known)) => {
+        Some(known) => {
             format!("`#[{macro_name}]` has no argument `{name}`; did you mean `{known}`?")
         }
-        None => format!(
-            "`#[{macro_name}]` has no argument `{name}`; it takes {}",
-            names.join(", ")
-        ),
+        None => {
+            let names: Vec<String> = allowed.iter().map(|(known, _)| format!("`{known}`")).collect();
+            format!(
+                "`#[{macro_name}]` has no argument `{name}`; it takes {}",
+                names.join(", ")
+            )
+        }
     };
     syn::Error::new(span, message)
 }

@@ -5,10 +5,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Expr, ImplItem, ItemImpl, Type};
 
-use crate::args::{self, Kind};
+use crate::args::{self, Errors, Kind};
 
 /// Every argument rmcp's `#[tool_handler]` takes.
-const ARGS: &[(&str, Kind)] = &[
+const ARGS: &[(&'static str, Kind)] = &[
     ("router", Kind::Expr),
     ("meta", Kind::Expr),
     ("name", Kind::Str),
@@ -27,7 +27,9 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let args = args::parse("tool_handler", attr, ARGS)?;
+    let mut errors = Errors::default();
+    let args = args::parse("tool_handler", attr, ARGS, &mut errors).args;
+    errors.finish()?;
     let mut item_impl: ItemImpl = syn::parse2(item)?;
     let router = match args.iter().find(|arg| arg.name == "router") {
         Some(arg) => arg.value().cloned().unwrap_or_else(default_router),

@@ -1,14 +1,14 @@
 //! `#[tool_router]`: rmcp's `#[tool_router]`, whose `server_handler` form
 //! uses this crate's `#[tool_handler]`.
 
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
-use syn::ItemImpl;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::{Ident, ImplItem, ItemImpl};
 
-use crate::args::{self, Kind};
+use crate::args::{self, Errors, Kind};
 
 /// Every argument rmcp's `#[tool_router]` takes.
-const ARGS: &[(&str, Kind)] = &[
+const ARGS: &[(&'static str, Kind)] = &[
     ("router", Kind::Expr),
     ("vis", Kind::Str),
     ("server_handler", Kind::Flag),
@@ -26,8 +26,21 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let args = args::parse("tool_router", attr, ARGS)?;
-    let item_impl: ItemImpl = syn::parse2(item)?;
+    let mut errors = Errors::default();
+    let args = args::parse("tool_router", attr, ARGS, &mut errors).args;
+    errors.finish()?;
+    let mut item_impl: ItemImpl = syn::parse2(item)?;
+    let functions: Vec<Ident> = item_impl
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            ImplItem::Fn(function) => Some(function.sig.ident.clone()),
+            _ => None,
+        })
+        .collect();
+    if item_impl.trait_.is_none() {
+        item_impl.items.push(check_every_tool_is_wrapped(&functions));
+    }
     let server_handler = args.iter().find(|arg| arg.name == "server_handler");
     let forwarded = args.iter().filter(|arg| arg.name != "server_handler");
     let router = match args.iter().find(|arg| arg.name == "router") {
@@ -67,4 +80,71 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         });
     }
     Ok(tokens)
+}
+
+/// The router check: a hidden function whose type checks fail for any
+/// method of the impl block that is a tool (rmcp generated its
+/// `<name>_tool_attr`) but not wrapped (this crate's `#[tool]` generated its
+/// `__outcome_wrapped_<name>`).
+///
+/// Attributes cannot resolve paths, so `#[tool]` alone does not say whose
+/// macro it is (`use rmcp::tool;`, `use rmcp::tool as t;`, `use rmcp::*`).
+/// Types can: each name below resolves to the method the macros generated
+/// if it exists, and to the fallback trait's otherwise, since inherent
+/// functions come first. Every method is checked, not only those with an
+/// attribute named `tool`, so a renamed import is caught too.
+fn check_every_tool_is_wrapped(functions: &[Ident]) -> ImplItem {
+    let private = quote! { ::outcome_runtime::__private };
+    let checks = functions.iter().map(|function| {
+        let tool_attr = format_ident!("{}_tool_attr", function);
+        let wrapped = format_ident!("__outcome_wrapped_{}", function);
+        let name = function.to_string();
+        let message = format!("the tool `{name}` is not inside the outcome boundary");
+        let note = format!(
+            "rmcp's own `#[tool]` made `{name}` a tool: its failures and panics would skip \
+             the outcome rules. Use `outcome_runtime::tool` in its place (`use \
+             outcome_runtime::tool;` or `#[outcome_runtime::tool]`); it takes the same \
+             arguments"
+        );
+        let local = Span::mixed_site();
+        let marker = Ident::new("Wrapped", local);
+        let fallback = Ident::new("Fallback", local);
+        let check = Ident::new("check", local);
+        let call = quote_spanned! { function.span() =>
+            #check((Self::#tool_attr(), Self::#wrapped()));
+        };
+        quote! {
+            {
+                #[diagnostic::on_unimplemented(
+                    message = #message,
+                    label = "this tool skips the boundary",
+                    note = #note
+                )]
+                trait #marker {}
+                #[diagnostic::do_not_recommend]
+                impl<W> #marker for (#private::NotATool, W) {}
+                #[diagnostic::do_not_recommend]
+                impl #marker for (#private::rmcp::model::Tool, #private::IsWrapped) {}
+                trait #fallback {
+                    fn #tool_attr() -> #private::NotATool {
+                        #private::NotATool
+                    }
+                    fn #wrapped() -> #private::NotWrapped {
+                        #private::NotWrapped
+                    }
+                }
+                impl<T: ?::core::marker::Sized> #fallback for T {}
+                // Never called: it only has to type-check.
+                fn #check<T: #marker>(_: T) {}
+                #call
+            }
+        }
+    });
+    syn::parse_quote! {
+        #[doc(hidden)]
+        #[allow(non_snake_case, dead_code, clippy::all)]
+        fn __outcome_router_check() {
+            #(#checks)*
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! `#[tool]`: rmcp's `#[tool]` with the body inside the boundary.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::{ToTokens, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
 use syn::{Attribute, Lit, ReturnType, Signature, Token, Visibility};
@@ -10,7 +10,7 @@ use crate::args::{self, Arg, Errors, Kind};
 use crate::description;
 
 /// Every argument rmcp's `#[tool]` takes, and this crate's own.
-const ARGS: &[(&str, Kind)] = &[
+const ARGS: &[(&'static str, Kind)] = &[
     ("name", Kind::Str),
     ("title", Kind::Str),
     ("description", Kind::Expr),
@@ -64,10 +64,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 error
             } else {
                 syn::Error::new(
-                    item.clone()
-                        .into_iter()
-                        .next()
-                        .map_or(Span::call_site(), |t| t.span()),
+                    item_keyword_span(&item),
                     "`#[tool]` goes on a method in an `impl` block that `#[tool_router]` reads",
                 )
             };
@@ -77,23 +74,32 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
 
     let mut errors = Errors::default();
-    let args = match args::parse("tool", attr, ARGS) {
-        Ok(args) => args,
-        Err(error) => {
-            errors.push(error);
-            Vec::new()
-        }
-    };
+    let args::Parsed { args, meant } = args::parse("tool", attr, ARGS, &mut errors);
     let arg = |name: &str| args.iter().find(|arg| arg.name == name);
 
-    if function.sig.asyncness.is_none()
-        && let Some(constness) = &function.sig.constness
-    {
+    let mut function = function;
+    if let Some(constness) = function.sig.constness.take() {
         errors.push(syn::Error::new_spanned(
             constness,
             "a `#[tool]` cannot be a `const fn`; remove `const`",
         ));
     }
+    // A second `#[tool]` would register the method twice; report it and
+    // drop it, so the compiler does not add errors of its own.
+    function.attrs.retain(|attr| {
+        let path = attr.path();
+        let is_tool = path.segments.last().is_some_and(|segment| segment.ident == "tool");
+        if is_tool {
+            let message = if path.segments.first().is_some_and(|s| s.ident == "rmcp") {
+                "rmcp's `#[tool]` is applied here as well; remove it: \
+                 `outcome_runtime::tool` already hands the method to rmcp's"
+            } else {
+                "`#[tool]` is applied twice to this method; remove one"
+            };
+            errors.push(syn::Error::new_spanned(attr, message));
+        }
+        !is_tool
+    });
 
     // The description: an explicit `description = ..`, else the doc comment
     // up to its first heading.
@@ -114,6 +120,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 }
                 Some(doc.summary)
             }
+            // A misspelled `description` was already reported.
+            Ok(_) if meant.contains(&"description") => None,
             Ok(_) => {
                 errors.push(syn::Error::new_spanned(
                     &function.sig.ident,
@@ -137,6 +145,19 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let expanded = expand_fn(&function, &args, description.as_deref(), &wire_name);
     let errors = errors.into_compile_error();
     quote! { #errors #expanded }
+}
+
+/// The span of the item's first token after its attributes and visibility:
+/// `struct`, `const`, `mod`...
+fn item_keyword_span(item: &TokenStream) -> Span {
+    let parser = |input: ParseStream| {
+        input.call(Attribute::parse_outer)?;
+        input.parse::<Visibility>()?;
+        let span = input.span();
+        input.parse::<TokenStream>()?;
+        Ok(span)
+    };
+    syn::parse::Parser::parse2(parser, item.clone()).unwrap_or_else(|_: syn::Error| Span::call_site())
 }
 
 /// Whether the tokens are a function item (so a parse error is the user's to
@@ -174,14 +195,25 @@ fn expand_fn(
     // The declared return type pins the body's type, so a mismatch in the
     // body points at the signature; `()` when none is written, which the
     // boundary refuses with a message that says the fix.
+    let local = args.iter().any(|arg| arg.name == "local");
     let return_type = match &sig.output {
         ReturnType::Type(_, ty) => ty.to_token_stream(),
         ReturnType::Default => quote_spanned! { sig.ident.span() => () },
     };
     let private = quote_spanned! { Span::mixed_site() => ::outcome_runtime::__private };
     let wrapped = if let Some(asyncness) = &sig.asyncness {
-        let call = quote_spanned! { asyncness.span() =>
-            #private::async_boundary::<#return_type, _>(#wire_name, async move #body).await
+        // Checked here, at the user's `async`, so that a body that is not
+        // `Send` is reported at the method rather than inside rmcp's boxing.
+        let call = if local {
+            quote_spanned! { asyncness.span() =>
+                #private::async_boundary::<#return_type, _>(#wire_name, async move #body).await
+            }
+        } else {
+            quote_spanned! { asyncness.span() =>
+                #private::assert_send(
+                    #private::async_boundary::<#return_type, _>(#wire_name, async move #body)
+                ).await
+            }
         };
         quote! { { #call } }
     } else {
@@ -191,7 +223,17 @@ fn expand_fn(
         quote! { { #call } }
     };
 
+    // Proves to the router check that this tool is wrapped. It names `Self`
+    // so that `#[tool]` outside an impl block fails at the method's name.
+    let marker = format_ident!("__outcome_wrapped_{}", sig.ident);
+    let self_ty = quote_spanned! { sig.ident.span() => Self };
     quote! {
+        #[doc(hidden)]
+        #[allow(non_snake_case, dead_code)]
+        fn #marker() -> #private::IsWrapped {
+            let _: ::core::marker::PhantomData<#self_ty>;
+            #private::IsWrapped
+        }
         #(#attrs)*
         #(#[doc = #docs])*
         #[#private::rmcp::tool(#(#rmcp_args),*)]

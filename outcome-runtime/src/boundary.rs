@@ -85,6 +85,13 @@ where
     }
 }
 
+/// Requires a tool's future to be `Send`, as rmcp's router does, so the
+/// compiler reports a body that is not at the user's `async fn`.
+#[inline(always)]
+pub fn assert_send<F: Future + Send>(future: F) -> F {
+    future
+}
+
 pin_project_lite::pin_project! {
     /// The future [`async_boundary`] returns.
     #[must_use = "a tool body does nothing unless awaited"]

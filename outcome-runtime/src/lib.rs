@@ -120,8 +120,18 @@ pub use outcome_macros::tool_handler;
 /// notice.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::boundary::{AsyncBoundary, ToolReturn, async_boundary, sync_boundary};
+    pub use crate::boundary::{
+        AsyncBoundary, ToolReturn, assert_send, async_boundary, sync_boundary,
+    };
     pub use crate::handler::call_tool;
+
+    /// The router check's markers: which methods are tools, and which of
+    /// those `#[tool]` wrapped.
+    pub struct IsWrapped;
+    #[allow(missing_docs)]
+    pub struct NotWrapped;
+    #[allow(missing_docs)]
+    pub struct NotATool;
     pub use rmcp;
     pub use std::sync::OnceLock;
 }

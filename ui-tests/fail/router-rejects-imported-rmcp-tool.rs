@@ -1,0 +1,15 @@
+use outcome_runtime::tool_router;
+use rmcp::tool;
+
+struct Server;
+
+#[tool_router]
+impl Server {
+    /// Return the time of day.
+    #[tool]
+    fn now(&self) -> String {
+        "12:00".to_owned()
+    }
+}
+
+fn main() {}

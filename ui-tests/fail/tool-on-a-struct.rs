@@ -1,0 +1,7 @@
+use outcome_runtime::tool;
+
+/// A clock.
+#[tool]
+struct Clock;
+
+fn main() {}
