@@ -162,7 +162,10 @@ fn unknown(
             format!("`#[{macro_name}]` has no argument `{name}`; did you mean `{known}`?")
         }
         None => {
-            let names: Vec<String> = allowed.iter().map(|(known, _)| format!("`{known}`")).collect();
+            let names: Vec<String> = allowed
+                .iter()
+                .map(|(known, _)| format!("`{known}`"))
+                .collect();
             format!(
                 "`#[{macro_name}]` has no argument `{name}`; it takes {}",
                 names.join(", ")

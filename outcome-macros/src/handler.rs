@@ -8,7 +8,7 @@ use syn::{Expr, ImplItem, ItemImpl, Type};
 use crate::args::{self, Errors, Kind};
 
 /// Every argument rmcp's `#[tool_handler]` takes.
-const ARGS: &[(&'static str, Kind)] = &[
+const ARGS: &[(&str, Kind)] = &[
     ("router", Kind::Expr),
     ("meta", Kind::Expr),
     ("name", Kind::Str),

@@ -27,3 +27,167 @@ pub fn tool_router(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn tool_handler(attr: TokenStream, item: TokenStream) -> TokenStream {
     handler::expand(attr.into(), item.into()).into()
 }
+
+#[cfg(test)]
+mod robustness {
+    //! No input makes the expansions panic: malformed token streams come back
+    //! as compile errors.
+
+    use proc_macro2::{
+        Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree,
+    };
+
+    type Expand = fn(TokenStream, TokenStream) -> TokenStream;
+
+    const MACROS: [(&str, Expand); 3] = [
+        ("tool", crate::tool::expand),
+        ("tool_router", crate::router::expand),
+        ("tool_handler", crate::handler::expand),
+    ];
+
+    #[test]
+    fn malformed_input_is_a_compile_error() {
+        let attrs = [
+            "",
+            "name",
+            "name =",
+            "= \"x\"",
+            "name = \"a\" name = \"b\"",
+            "name(,)",
+            "annotations(read_only_hint)",
+            "router = ",
+            "router = 1 + ",
+            "vis = pub",
+            "description = \"Fails if it fails.\"",
+            "::a::b",
+            "a::b = 1",
+            ",,,",
+        ];
+        let items = [
+            "",
+            "fn",
+            "fn f",
+            "fn f(",
+            "fn f() ->",
+            "fn f() -> Result<",
+            "struct S;",
+            "impl",
+            "impl S",
+            "impl S {",
+            "impl S { fn }",
+            "impl S { #[tool] fn f(&self) }",
+            "#[doc = 1] fn f(&self) {}",
+            "#[doc = include_str!(\"x\")] fn f(&self) {}",
+            "/// # Only\n fn f(&self) {}",
+            "async fn f(&self) -> {}",
+            "const fn f() {}",
+            "impl<T> ServerHandler for S<T> {}",
+            "trait T {}",
+            "fn f(&self) { ) }",
+        ];
+        for (name, expand) in MACROS {
+            for attr in attrs {
+                let attr: TokenStream = attr.parse().expect("the attribute lexes");
+                for item in items {
+                    let Ok(item) = item.parse::<TokenStream>() else {
+                        continue;
+                    };
+                    let output = std::panic::catch_unwind(|| expand(attr.clone(), item.clone()))
+                        .unwrap_or_else(|_| panic!("#[{name}({attr})] on `{item}` panicked"));
+                    // Either an error, or an expansion: never nothing for
+                    // input that was not empty.
+                    assert!(
+                        item.is_empty() || !output.is_empty(),
+                        "{name}: {attr} / {item}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A small generator of random token trees; xorshift, so every run sees
+    /// the same cases and a failure reproduces.
+    struct Random(u64);
+
+    impl Random {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: u64) -> usize {
+            (self.next() % n) as usize
+        }
+
+        fn stream(&mut self, depth: u32) -> TokenStream {
+            let length = self.below(12);
+            (0..length).map(|_| self.tree(depth)).collect()
+        }
+
+        fn tree(&mut self, depth: u32) -> TokenTree {
+            const WORDS: [&str; 18] = [
+                "fn",
+                "impl",
+                "async",
+                "self",
+                "Self",
+                "tool",
+                "doc",
+                "name",
+                "description",
+                "Result",
+                "ToolError",
+                "pub",
+                "const",
+                "router",
+                "annotations",
+                "local",
+                "S",
+                "for",
+            ];
+            const PUNCT: [char; 10] = ['#', '=', ',', ':', '&', '<', '>', '-', '!', ';'];
+            match self.below(if depth == 0 { 4 } else { 5 }) {
+                0 => TokenTree::Ident(Ident::new(WORDS[self.below(18)], Span::call_site())),
+                1 => {
+                    let spacing = if self.below(2) == 0 {
+                        Spacing::Alone
+                    } else {
+                        Spacing::Joint
+                    };
+                    TokenTree::Punct(Punct::new(PUNCT[self.below(10)], spacing))
+                }
+                2 => TokenTree::Literal(Literal::string("Return a value. Fails if not.")),
+                3 => TokenTree::Literal(Literal::u64_unsuffixed(self.next() % 100)),
+                _ => {
+                    let delimiter = [Delimiter::Brace, Delimiter::Bracket, Delimiter::Parenthesis]
+                        [self.below(3)];
+                    TokenTree::Group(Group::new(delimiter, self.stream(depth - 1)))
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_token_trees_never_panic() {
+        let mut random = Random(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..3000 {
+            let attr = random.stream(2);
+            let mut item = random.stream(3);
+            if random.below(2) == 0 {
+                // Half the cases look like a method, to get past the first
+                // checks and into the deeper ones.
+                item = format!("/// Doc.\nfn f(&self) -> Result<(), E> {{ {item} }}")
+                    .parse()
+                    .unwrap_or(item);
+            }
+            for (name, expand) in MACROS {
+                let (attr, item) = (attr.clone(), item.clone());
+                let shown = format!("#[{name}({attr})] {item}");
+                std::panic::catch_unwind(move || expand(attr, item))
+                    .unwrap_or_else(|_| panic!("panicked on {shown}"));
+            }
+        }
+    }
+}

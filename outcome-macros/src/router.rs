@@ -8,7 +8,7 @@ use syn::{Ident, ImplItem, ItemImpl};
 use crate::args::{self, Errors, Kind};
 
 /// Every argument rmcp's `#[tool_router]` takes.
-const ARGS: &[(&'static str, Kind)] = &[
+const ARGS: &[(&str, Kind)] = &[
     ("router", Kind::Expr),
     ("vis", Kind::Str),
     ("server_handler", Kind::Flag),
@@ -39,7 +39,9 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         })
         .collect();
     if item_impl.trait_.is_none() {
-        item_impl.items.push(check_every_tool_is_wrapped(&functions));
+        item_impl
+            .items
+            .push(check_every_tool_is_wrapped(&functions));
     }
     let server_handler = args.iter().find(|arg| arg.name == "server_handler");
     let forwarded = args.iter().filter(|arg| arg.name != "server_handler");

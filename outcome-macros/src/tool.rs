@@ -10,7 +10,7 @@ use crate::args::{self, Arg, Errors, Kind};
 use crate::description;
 
 /// Every argument rmcp's `#[tool]` takes, and this crate's own.
-const ARGS: &[(&'static str, Kind)] = &[
+const ARGS: &[(&str, Kind)] = &[
     ("name", Kind::Str),
     ("title", Kind::Str),
     ("description", Kind::Expr),
@@ -88,7 +88,10 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     // drop it, so the compiler does not add errors of its own.
     function.attrs.retain(|attr| {
         let path = attr.path();
-        let is_tool = path.segments.last().is_some_and(|segment| segment.ident == "tool");
+        let is_tool = path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "tool");
         if is_tool {
             let message = if path.segments.first().is_some_and(|s| s.ident == "rmcp") {
                 "rmcp's `#[tool]` is applied here as well; remove it: \
@@ -157,7 +160,8 @@ fn item_keyword_span(item: &TokenStream) -> Span {
         input.parse::<TokenStream>()?;
         Ok(span)
     };
-    syn::parse::Parser::parse2(parser, item.clone()).unwrap_or_else(|_: syn::Error| Span::call_site())
+    syn::parse::Parser::parse2(parser, item.clone())
+        .unwrap_or_else(|_: syn::Error| Span::call_site())
 }
 
 /// Whether the tokens are a function item (so a parse error is the user's to
