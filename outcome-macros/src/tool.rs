@@ -252,18 +252,15 @@ fn receipt_docs(args: &[Arg], description: Option<&str>, wire_name: &str) -> Vec
         String::new(),
         "# What the model receives".to_owned(),
         String::new(),
-        format!("The tool `{wire_name}`, wrapped in the outcome boundary."),
+        format!("Wire name: `{wire_name}`, in the outcome boundary."),
     ];
     if let Some(title) = arg("title").and_then(Arg::str_value) {
         lines.push(String::new());
         lines.push(format!("Title: {}", title.value()));
     }
-    if let Some(annotations) = arg("annotations") {
+    if let Some(syn::Meta::List(list)) = arg("annotations").map(|arg| &arg.meta) {
         lines.push(String::new());
-        lines.push(format!(
-            "Annotations: `{}`",
-            annotations.meta.to_token_stream()
-        ));
+        lines.push(format!("Annotations: `{}`", list.tokens));
     }
     lines.push(String::new());
     match description {

@@ -35,11 +35,22 @@ impl Probe {
         std::panic::panic_any(42_u64)
     }
 
-    /// Return a number, doubled.
+    /// Return a number,
+    /// doubled.
+    ///
+    /// Numbers past 4294967295 do not fit.
     ///
     /// # Errors
     ///
     /// Never; this section must not reach the model.
+    ///
+    /// # Panics
+    ///
+    /// Never either.
+    ///
+    /// # Examples
+    ///
+    /// `double(2)` is `4`.
     #[tool(title = "Double")]
     fn double(&self, Parameters(Count { n }): Parameters<Count>) -> Result<String, ToolError> {
         Ok((u64::from(n) * 2).to_string())
@@ -253,7 +264,7 @@ async fn the_model_reads_the_doc_text_before_the_first_heading() {
     let double = tools.iter().find(|tool| tool.name == "double").unwrap();
     assert_eq!(
         double.description.as_deref(),
-        Some("Return a number, doubled.")
+        Some("Return a number, doubled.\n\nNumbers past 4294967295 do not fit.")
     );
     assert_eq!(double.title.as_deref(), Some("Double"));
 }

@@ -134,7 +134,7 @@ impl Notes {
 impl Notes {
     /// Return a note's text and version; look paths up with search_notes first.
     #[tool(annotations(read_only_hint = true))]
-    fn read_note(
+    pub fn read_note(
         &self,
         Parameters(PathArgs { path }): Parameters<PathArgs>,
     ) -> Result<Json<NoteText>, ToolError> {
@@ -148,7 +148,7 @@ impl Notes {
     /// List the paths of the notes whose path or text contains the query. No
     /// match is an empty list.
     #[tool(annotations(read_only_hint = true))]
-    fn search_notes(
+    pub fn search_notes(
         &self,
         Parameters(SearchArgs { query }): Parameters<SearchArgs>,
     ) -> Result<Json<Paths>, ToolError> {
@@ -169,7 +169,7 @@ impl Notes {
     /// Outcome 2 without `if_match` for an existing note, outcome 3 when
     /// `if_match` is not the current version. This section stays in rustdoc.
     #[tool(annotations(destructive_hint = true, idempotent_hint = false))]
-    fn write_note(
+    pub fn write_note(
         &self,
         Parameters(WriteArgs {
             path,
@@ -223,7 +223,7 @@ impl Notes {
 
     /// Count every note and hand the export to the operator's archive.
     #[tool]
-    fn export_notes(&self) -> Result<Json<Count>, ToolError> {
+    pub fn export_notes(&self) -> Result<Json<Count>, ToolError> {
         if !self.export {
             return Err(ToolError::invalid(
                 "Exporting notes is turned off in this deployment",
@@ -236,7 +236,7 @@ impl Notes {
 
     /// Rebuild the search index over every note; returns how many it indexed.
     #[tool]
-    fn reindex(&self) -> Result<Json<Indexed>, ToolError> {
+    pub fn reindex(&self) -> Result<Json<Indexed>, ToolError> {
         // The simulated index is always in the middle of a rebuild: a fault
         // the tool can name more precisely than the generic message, and
         // one that heals itself.
@@ -248,7 +248,7 @@ impl Notes {
 
     /// Pull the notes that changed on a remote; returns how many it pulled.
     #[tool]
-    async fn sync_notes(
+    pub async fn sync_notes(
         &self,
         Parameters(SyncArgs { remote }): Parameters<SyncArgs>,
     ) -> Result<Json<Pulled>, ToolError> {
@@ -265,7 +265,7 @@ impl Notes {
     /// Summarize a note in one paragraph, written by the client's model.
     #[allow(deprecated)] // Sampling is the scenario's subject.
     #[tool(annotations(read_only_hint = true))]
-    async fn summarize_note(
+    pub async fn summarize_note(
         &self,
         Parameters(PathArgs { path }): Parameters<PathArgs>,
         context: RequestContext<RoleServer>,
