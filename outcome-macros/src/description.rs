@@ -56,7 +56,11 @@ pub(crate) fn from_attrs(attrs: &[Attribute]) -> syn::Result<Option<DocText>> {
                 // `split`, not `lines`: an empty `///` line is a paragraph
                 // break and must stay.
                 let value = text.value();
-                lines.extend(value.split('\n').map(|line| line.trim_end_matches('\r').to_owned()));
+                lines.extend(
+                    value
+                        .split('\n')
+                        .map(|line| line.trim_end_matches('\r').to_owned()),
+                );
             }
             other => {
                 return Err(syn::Error::new_spanned(

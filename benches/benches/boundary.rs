@@ -1,0 +1,335 @@
+//! What the boundary and the request log cost, measured side by side in one
+//! run: each wrapped variant against the same body without them.
+//!
+//! `cargo bench -p outcome-benches` runs everything and ends with a table of
+//! ratios and allocation counts.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use criterion::Criterion;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
+use tokio::runtime::Runtime;
+
+/// Counts heap allocations, to show the boundary adds none.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The same tool body three ways.
+mod servers {
+    use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
+    use rmcp::ServerHandler;
+    use rmcp::handler::server::router::tool::ToolRouter;
+    use rmcp::handler::server::wrapper::Json;
+
+    fn body(x: u64) -> u64 {
+        x.wrapping_mul(31).wrapping_add(7)
+    }
+
+    /// Wrapped in the boundary, served with the request log.
+    #[derive(Clone)]
+    pub struct Wrapped;
+
+    #[tool_router]
+    impl Wrapped {
+        /// Return a number.
+        #[tool]
+        pub fn sync_tool(&self) -> Result<Json<u64>, ToolError> {
+            Ok(Json(body(std::hint::black_box(3))))
+        }
+
+        /// Return a number, later.
+        #[tool]
+        pub async fn async_tool(&self) -> Result<Json<u64>, ToolError> {
+            Ok(Json(body(std::hint::black_box(3))))
+        }
+
+        /// Return a number as text.
+        #[tool]
+        pub fn echo(&self) -> Result<String, ToolError> {
+            Ok("42".to_owned())
+        }
+
+        /// Fail with an I/O error.
+        #[tool]
+        pub fn fault(&self) -> Result<Json<u64>, ToolError> {
+            Err(std::io::Error::other("disk on fire"))?
+        }
+
+        /// Panic.
+        #[tool]
+        pub fn panics(&self) -> Result<Json<u64>, ToolError> {
+            panic!("boom")
+        }
+    }
+
+    #[tool_handler]
+    impl ServerHandler for Wrapped {}
+
+    /// rmcp alone, with the router in a field.
+    #[derive(Clone)]
+    pub struct Bare {
+        pub tool_router: ToolRouter<Bare>,
+    }
+
+    #[rmcp::tool_router(vis = "pub")]
+    impl Bare {
+        #[rmcp::tool(description = "Return a number.")]
+        pub fn sync_tool(&self) -> Result<Json<u64>, ToolError> {
+            Ok(Json(body(std::hint::black_box(3))))
+        }
+
+        #[rmcp::tool(description = "Return a number, later.")]
+        pub async fn async_tool(&self) -> Result<Json<u64>, ToolError> {
+            Ok(Json(body(std::hint::black_box(3))))
+        }
+
+        #[rmcp::tool(description = "Return a number as text.")]
+        pub fn echo(&self) -> Result<String, ToolError> {
+            Ok("42".to_owned())
+        }
+
+        #[rmcp::tool(
+            description = "Return a number as text, and log a line as the request log would."
+        )]
+        pub fn echo_logged(&self) -> Result<String, ToolError> {
+            tracing::info!(
+                target: "outcome_runtime",
+                tool = "echo",
+                outcome = "result",
+                duration_ms = 0.012,
+                "tool_call_completed"
+            );
+            Ok("42".to_owned())
+        }
+    }
+
+    #[rmcp::tool_handler(router = self.tool_router)]
+    impl ServerHandler for Bare {}
+
+    /// rmcp alone, with its plain `#[tool_handler]`: the router is built for
+    /// every call.
+    #[derive(Clone)]
+    pub struct Rebuilt;
+
+    #[rmcp::tool_router]
+    impl Rebuilt {
+        #[rmcp::tool(description = "Return a number as text.")]
+        pub fn echo(&self) -> Result<String, ToolError> {
+            Ok("42".to_owned())
+        }
+    }
+
+    #[rmcp::tool_handler]
+    impl ServerHandler for Rebuilt {}
+}
+
+use servers::{Bare, Rebuilt, Wrapped};
+
+fn direct(c: &mut Criterion, runtime: &Runtime) {
+    let wrapped = Wrapped;
+    let bare = Bare {
+        tool_router: ToolRouter::new(),
+    };
+    let mut group = c.benchmark_group("direct");
+    group.bench_function("sync_wrapped", |b| b.iter(|| wrapped.sync_tool()));
+    group.bench_function("sync_bare", |b| b.iter(|| bare.sync_tool()));
+    group.bench_function("async_wrapped", |b| {
+        b.iter(|| runtime.block_on(wrapped.async_tool()))
+    });
+    group.bench_function("async_bare", |b| {
+        b.iter(|| runtime.block_on(bare.async_tool()))
+    });
+    group.finish();
+}
+
+fn fault_paths(c: &mut Criterion) {
+    let wrapped = Wrapped;
+    let _quiet = tracing::subscriber::set_default(Discard);
+    let mut group = c.benchmark_group("fault");
+    group.bench_function("error", |b| b.iter(|| wrapped.fault().err()));
+    group.bench_function("panic", |b| b.iter(|| wrapped.panics().err()));
+    group.finish();
+}
+
+async fn client<S: rmcp::ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
+    outcome_runtime::testing::connect(server, ())
+        .await
+        .expect("the client connects")
+}
+
+fn round_trip(c: &mut Criterion, runtime: &Runtime, group_name: &str) {
+    let wrapped = runtime.block_on(client(Wrapped));
+    let bare = runtime.block_on(client(Bare {
+        tool_router: Bare::tool_router(),
+    }));
+    let rebuilt = runtime.block_on(client(Rebuilt));
+    let call = |client: &RunningService<RoleClient, ()>, tool: &'static str| {
+        let result = runtime
+            .block_on(client.call_tool(CallToolRequestParams::new(tool)))
+            .expect("the call is answered");
+        assert_eq!(result.is_error, Some(false));
+    };
+    let mut group = c.benchmark_group(group_name);
+    group.bench_function("wrapped_logged", |b| b.iter(|| call(&wrapped, "echo")));
+    group.bench_function("bare_router_in_field", |b| b.iter(|| call(&bare, "echo")));
+    group.bench_function("bare_one_log_line", |b| {
+        b.iter(|| call(&bare, "echo_logged"))
+    });
+    group.bench_function("bare_router_rebuilt", |b| b.iter(|| call(&rebuilt, "echo")));
+    group.finish();
+}
+
+/// Heap allocations per call of `f`, averaged over many calls.
+fn allocations_per_call(mut f: impl FnMut()) -> f64 {
+    const CALLS: u64 = 10_000;
+    f();
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..CALLS {
+        f();
+    }
+    (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / CALLS as f64
+}
+
+/// A subscriber that takes every event and keeps none of it.
+struct Discard;
+
+impl tracing::Subscriber for Discard {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        black_box(event);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// The mean time of one benchmark, in nanoseconds, from criterion's output.
+fn mean_ns(dir: &Path, group: &str, name: &str) -> Option<f64> {
+    let path = dir.join(group).join(name).join("new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    json["mean"]["point_estimate"].as_f64()
+}
+
+fn main() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("criterion");
+    let mut c = Criterion::default()
+        .output_directory(&dir)
+        .configure_from_args();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+
+    direct(&mut c, &runtime);
+    fault_paths(&mut c);
+
+    // The request log on, at INFO, into a non-blocking writer, as a server
+    // in production would have it.
+    let (writer, _flush) = tracing_appender::non_blocking(std::io::sink());
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(writer)
+        .with_max_level(tracing::Level::INFO)
+        .finish();
+    let logged = tracing::subscriber::set_default(subscriber);
+    round_trip(&mut c, &runtime, "round_trip");
+    drop(logged);
+    // The same with a subscriber that takes every event and formats none:
+    // what the boundary and the request log add, without the writer's cost.
+    let discarded = tracing::subscriber::set_default(Discard);
+    round_trip(&mut c, &runtime, "round_trip_discard");
+    drop(discarded);
+    c.final_summary();
+
+    let wrapped = Wrapped;
+    let bare = Bare {
+        tool_router: ToolRouter::new(),
+    };
+    let allocations = [
+        (
+            "sync_wrapped",
+            allocations_per_call(|| drop(black_box(wrapped.sync_tool()))),
+        ),
+        (
+            "sync_bare",
+            allocations_per_call(|| drop(black_box(bare.sync_tool()))),
+        ),
+        (
+            "async_wrapped",
+            allocations_per_call(|| drop(runtime.block_on(wrapped.async_tool()))),
+        ),
+        (
+            "async_bare",
+            allocations_per_call(|| drop(runtime.block_on(bare.async_tool()))),
+        ),
+    ];
+
+    let ratio = |group: &str, a: &str, b: &str| -> String {
+        match (mean_ns(&dir, group, a), mean_ns(&dir, group, b)) {
+            (Some(a_ns), Some(b_ns)) => format!(
+                "{group}: {a} / {b} = {:.3}x ({a_ns:.1} ns vs {b_ns:.1} ns, {:+.1} ns)",
+                a_ns / b_ns,
+                a_ns - b_ns
+            ),
+            _ => format!("{group}: {a} / {b}: not measured in this run"),
+        }
+    };
+    println!("\nRatios, measured in this run:");
+    println!("  {}", ratio("direct", "sync_wrapped", "sync_bare"));
+    println!("  {}", ratio("direct", "async_wrapped", "async_bare"));
+    println!(
+        "  {}",
+        ratio("round_trip", "wrapped_logged", "bare_router_in_field")
+    );
+    println!(
+        "  {}",
+        ratio("round_trip", "wrapped_logged", "bare_one_log_line")
+    );
+    println!(
+        "  {}",
+        ratio("round_trip", "wrapped_logged", "bare_router_rebuilt")
+    );
+    println!(
+        "  {}",
+        ratio(
+            "round_trip_discard",
+            "wrapped_logged",
+            "bare_router_in_field"
+        )
+    );
+    for name in ["error", "panic"] {
+        if let Some(ns) = mean_ns(&dir, "fault", name) {
+            println!("  fault: {name} costs {ns:.0} ns per call");
+        }
+    }
+    println!("Heap allocations per call:");
+    for (name, count) in allocations {
+        println!("  {name}: {count:.2}");
+    }
+}
