@@ -13,8 +13,6 @@ use std::pin::Pin;
 use std::sync::Once;
 use std::task::{Context, Poll};
 
-use tracing::Level;
-
 use crate::error::ToolError;
 use crate::logging;
 
@@ -155,16 +153,39 @@ impl<F: Future> Future for CatchPanic<F> {
     }
 }
 
+/// What the panic hook saw of the last panic inside a boundary.
+struct PanicSite {
+    /// The panic's message, to match the site with the payload that is
+    /// caught: a panic that user code caught and re-raised with
+    /// `resume_unwind` runs no hook and must not take this site.
+    message: Option<String>,
+    location: Option<String>,
+    backtrace: Option<String>,
+}
+
 thread_local! {
     /// How many boundaries are running a body on this thread right now.
     static DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// Whether `LAST_PANIC` holds something; checked on every entry, so a
+    /// site left by a panic that user code caught itself is never reported
+    /// for a later one.
+    static SITE_PENDING: Cell<bool> = const { Cell::new(false) };
     /// Where the last panic inside a boundary happened on this thread.
-    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+    static LAST_PANIC: RefCell<Option<PanicSite>> = const { RefCell::new(None) };
 }
 
 #[inline(always)]
 fn enter() {
     DEPTH.with(|depth| depth.set(depth.get() + 1));
+    if SITE_PENDING.with(Cell::get) {
+        forget_site();
+    }
+}
+
+#[cold]
+fn forget_site() {
+    SITE_PENDING.with(|pending| pending.set(false));
+    LAST_PANIC.with(|last| last.borrow_mut().take());
 }
 
 #[inline(always)]
@@ -173,19 +194,35 @@ fn leave() {
 }
 
 /// Installs, once per process, a panic hook that keeps panics inside a
-/// boundary off stderr and remembers where they happened, so `tool_failed`
-/// can carry the location. Panics elsewhere go to the hook that was there.
+/// boundary off stderr and remembers where they happened (and the
+/// backtrace, when `RUST_BACKTRACE` asks for one), so `tool_failed` can
+/// carry them. Every other panic goes to the hook that was there: panics
+/// outside a boundary, and panics no boundary can catch (a panic while
+/// another unwinds, or a binary built with `panic = "abort"`), so that an
+/// abort is never silent.
 #[inline(always)]
 fn install_panic_hook() {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
-            if DEPTH.with(Cell::get) == 0 {
+            // A site still pending means this panic began while another
+            // one unwinds (a panic in `Drop`): the process aborts.
+            let caught = DEPTH.with(Cell::get) > 0
+                && !cfg!(panic = "abort")
+                && !SITE_PENDING.with(Cell::get);
+            if !caught {
                 return previous(info);
             }
-            let location = info.location().map(ToString::to_string);
-            LAST_PANIC.with(|last| *last.borrow_mut() = location);
+            let backtrace = std::backtrace::Backtrace::capture();
+            let site = PanicSite {
+                message: text_of(info.payload()),
+                location: info.location().map(ToString::to_string),
+                backtrace: (backtrace.status() == std::backtrace::BacktraceStatus::Captured)
+                    .then(|| backtrace.to_string()),
+            };
+            LAST_PANIC.with(|last| *last.borrow_mut() = Some(site));
+            SITE_PENDING.with(|pending| pending.set(true));
         }));
     });
 }
@@ -195,14 +232,15 @@ fn install_panic_hook() {
 #[inline(never)]
 pub(crate) fn caught_panic(tool: &str, payload: Box<dyn Any + Send>) -> ToolError {
     let message = panic_message(&*payload);
-    let location = LAST_PANIC.with(|last| last.borrow_mut().take());
-    logging::tool_failed(
-        Level::ERROR,
-        tool,
-        Some(logging::PANIC_TYPE),
-        &message,
-        location.as_deref(),
-    );
+    let site = LAST_PANIC.with(|last| last.borrow_mut().take());
+    SITE_PENDING.with(|pending| pending.set(false));
+    let (location, backtrace) = match site {
+        Some(site) if site.message.as_deref().is_none_or(|m| m == message) => {
+            (site.location, site.backtrace)
+        }
+        _ => (None, None),
+    };
+    logging::panic_failed(tool, &message, location.as_deref(), backtrace.as_deref());
     // The payload's own drop may panic; it is a value the tool chose, so
     // keep that out of the server.
     let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(payload)));
@@ -213,11 +251,13 @@ pub(crate) fn caught_panic(tool: &str, payload: Box<dyn Any + Send>) -> ToolErro
 }
 
 pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    text_of(payload).unwrap_or_else(|| "a panic whose payload is not text".to_owned())
+}
+
+fn text_of(payload: &(dyn Any + Send)) -> Option<String> {
     if let Some(text) = payload.downcast_ref::<&'static str>() {
-        (*text).to_owned()
-    } else if let Some(text) = payload.downcast_ref::<String>() {
-        text.clone()
+        Some((*text).to_owned())
     } else {
-        "a panic whose payload is not text".to_owned()
+        payload.downcast_ref::<String>().cloned()
     }
 }

@@ -67,10 +67,29 @@ fn recognize<E: Transient>(error: &(dyn Error + 'static)) -> bool {
 /// Whether any error in the chain starting at `error` heals itself.
 pub(crate) fn heals_itself(error: &(dyn Error + 'static)) -> bool {
     let recognizers = RECOGNIZERS.read().unwrap_or_else(|e| e.into_inner());
+    any_in_chain(error, &|error| {
+        is_builtin_transient(error) || recognizers.iter().any(|r| r(error))
+    })
+}
+
+/// Walks the source chain. An `io::Error` that wraps a custom error reports
+/// that error's *source* as its own, skipping the wrapped error itself, so
+/// the wrapped error is visited explicitly.
+fn any_in_chain(
+    error: &(dyn Error + 'static),
+    test: &dyn Fn(&(dyn Error + 'static)) -> bool,
+) -> bool {
     let mut next = Some(error);
     while let Some(error) = next {
-        if is_builtin_transient(error) || recognizers.iter().any(|r| r(error)) {
+        if test(error) {
             return true;
+        }
+        if let Some(inner) = error
+            .downcast_ref::<std::io::Error>()
+            .and_then(std::io::Error::get_ref)
+        {
+            let inner: &(dyn Error + 'static) = inner;
+            return any_in_chain(inner, test);
         }
         next = error.source();
     }
@@ -157,6 +176,16 @@ mod tests {
     }
 
     #[test]
+    fn errors_wrapped_in_io_errors_are_seen() {
+        recognize_transient::<Status>();
+        assert!(heals_itself(&std::io::Error::other(Status(429))));
+        let timeout = std::io::Error::new(std::io::ErrorKind::TimedOut, "slow");
+        assert!(heals_itself(&std::io::Error::other(Wrapper(Box::new(
+            timeout
+        )))));
+    }
+
+    #[test]
     fn other_io_errors_do_not() {
         let denied = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "no");
         assert!(!heals_itself(&Wrapper(Box::new(denied))));
@@ -166,7 +195,13 @@ mod tests {
     fn registered_types_are_recognized_by_their_own_answer() {
         recognize_transient::<Status>();
         recognize_transient::<Status>();
-        assert_eq!(RECOGNIZERS.read().unwrap().len(), 1);
+        let same = RECOGNIZERS
+            .read()
+            .unwrap()
+            .iter()
+            .filter(|r| std::ptr::fn_addr_eq(**r, recognize::<Status> as Recognizer))
+            .count();
+        assert_eq!(same, 1);
         assert!(heals_itself(&Wrapper(Box::new(Status(429)))));
         assert!(!heals_itself(&Wrapper(Box::new(Status(500)))));
     }

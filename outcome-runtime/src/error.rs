@@ -130,6 +130,10 @@ impl ToolError {
     /// );
     /// ```
     pub fn invalid(problem: impl Display, next_step: impl Display) -> Self {
+        debug_assert!(
+            !next_step.to_string().trim().is_empty(),
+            "ToolError::invalid needs the next step the model must take"
+        );
         Self::model_facing(Kind::Invalid, message::sentences(&problem, &next_step))
     }
 
@@ -155,6 +159,10 @@ impl ToolError {
     /// );
     /// ```
     pub fn stale(problem: impl Display, refresh: impl Display) -> Self {
+        debug_assert!(
+            !refresh.to_string().trim().is_empty(),
+            "ToolError::stale needs the step that refreshes what the model read"
+        );
         Self::model_facing(Kind::Stale, message::stale_sentences(&problem, &refresh))
     }
 
@@ -170,9 +178,10 @@ impl ToolError {
         Self::model_facing(Kind::Fault { heals: true }, message)
     }
 
-    /// Outcome 4 from an error: the same as `?`, for places where `?` does
+    /// Outcome 4 from an error: what `?` does, for places where `?` does
     /// not fit (`map_err(ToolError::fault)`), or from a plain text that only
-    /// the operator reads.
+    /// the operator reads. The one difference: the error arrives boxed, so
+    /// its type name is not known for the `error.type` log field.
     ///
     /// ```
     /// # use outcome_runtime::{Outcome, ToolError};
@@ -181,9 +190,7 @@ impl ToolError {
     /// assert!(!error.message().contains("NOTES_DIR"));
     /// ```
     pub fn fault(source: impl Into<Box<dyn Error + Send + Sync>>) -> Self {
-        let source = source.into();
-        let heals = classify::heals_itself(&*source);
-        Self::from_source(Kind::Fault { heals }, source, None)
+        Self::from_boxed(source.into(), None)
     }
 
     /// Which outcome this error is.
@@ -289,7 +296,7 @@ impl ToolError {
             Some(source) => classify::chain_text(source),
             None => self.inner.message.to_string(),
         };
-        logging::tool_failed(self.level(), tool, self.inner.error_type, &chain, None);
+        logging::tool_failed(self.level(), tool, self.inner.error_type, &chain);
     }
 }
 
@@ -298,16 +305,22 @@ where
     E: Error + Send + Sync + 'static,
 {
     fn from(error: E) -> Self {
-        let error_type = Some(std::any::type_name::<E>());
-        let boxed: Box<dyn Error + Send + Sync> = Box::new(error);
-        if let Some(data) = boxed.downcast_ref::<ErrorData>()
+        Self::from_boxed(Box::new(error), Some(std::any::type_name::<E>()))
+    }
+}
+
+impl ToolError {
+    /// A fault from an error, or the missing client capability it passes
+    /// through.
+    fn from_boxed(source: Box<dyn Error + Send + Sync>, error_type: Option<&'static str>) -> Self {
+        if let Some(data) = source.downcast_ref::<ErrorData>()
             && data.code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
         {
             let data = data.clone();
-            return Self::from_source(Kind::PassThrough(data), boxed, error_type);
+            return Self::from_source(Kind::PassThrough(data), source, error_type);
         }
-        let heals = classify::heals_itself(&*boxed);
-        Self::from_source(Kind::Fault { heals }, boxed, error_type)
+        let heals = classify::heals_itself(&*source);
+        Self::from_source(Kind::Fault { heals }, source, error_type)
     }
 }
 

@@ -38,21 +38,20 @@ where
     S: MaybeSend + 'static,
 {
     let started = Instant::now();
-    let tool = request.name.clone();
     // Kept to explain arguments that fail to deserialize; the router takes
     // the request's own copy.
     let arguments = request.arguments.clone();
     let scope = CallScope {
-        tool: tool.clone(),
+        tool: request.name.clone(),
         report: Cell::new(None),
     };
     let call = ToolCallContext::new(service, request, context);
     let mut running = pin!(CALL.scope(scope, CatchPanic::new(router.call(call))));
     let ended = running.as_mut().await;
-    let report = running
-        .as_mut()
-        .take_value()
-        .and_then(|scope| scope.report.get());
+    let Some(CallScope { tool, report }) = running.as_mut().take_value() else {
+        unreachable!("the scope is taken once, after the call ended");
+    };
+    let report = report.get();
     let elapsed = || started.elapsed().as_micros() as f64 / 1000.0;
 
     match ended {
@@ -94,7 +93,7 @@ where
             // result that did not serialize, a tool that skipped the
             // boundary) is a fault: the model gets the fixed message.
             let error_type = Some(std::any::type_name::<ErrorData>());
-            logging::tool_failed(Level::ERROR, &tool, error_type, &error.message, None);
+            logging::tool_failed(Level::ERROR, &tool, error_type, &error.message);
             logging::call_failed(Level::ERROR, &tool, "fault", elapsed(), error_type, None);
             Ok(fault_result())
         }

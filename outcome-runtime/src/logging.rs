@@ -29,26 +29,62 @@ macro_rules! event_at {
 }
 
 /// `tool_failed`: the operator's record of a fault, written once where the
-/// fault is classified, with the error chain or the panic and its location.
-pub(crate) fn tool_failed(
-    level: Level,
-    tool: &str,
-    error_type: Option<&str>,
-    error: &str,
-    location: Option<&str>,
-) {
+/// fault is classified, with the error chain.
+pub(crate) fn tool_failed(level: Level, tool: &str, error_type: Option<&str>, error: &str) {
+    let tool = &*bounded(tool);
     event_at!(
         level,
         tool,
+        outcome = "fault",
         error.type = error_type,
         error,
-        panic.location = location,
         "tool_failed"
     );
 }
 
+/// `tool_failed` for a caught panic: its message, location and, when
+/// `RUST_BACKTRACE` asks for one, its backtrace.
+pub(crate) fn panic_failed(
+    tool: &str,
+    message: &str,
+    location: Option<&str>,
+    backtrace: Option<&str>,
+) {
+    let tool = &*bounded(tool);
+    tracing::error!(
+        target: "outcome_runtime",
+        tool,
+        outcome = "fault",
+        error.type = PANIC_TYPE,
+        error = message,
+        panic.location = location,
+        panic.backtrace = backtrace,
+        "tool_failed"
+    );
+}
+
+/// A tool name fit for a log line. Names of registered tools pass as they
+/// are; an unknown name is the model's text, so it is cut to 128
+/// characters and its control characters escaped.
+pub(crate) fn bounded(tool: &str) -> Cow<'_, str> {
+    const LIMIT: usize = 128;
+    if tool.len() <= LIMIT && !tool.chars().any(char::is_control) {
+        return Cow::Borrowed(tool);
+    }
+    let mut text: String = tool
+        .chars()
+        .take(LIMIT)
+        .flat_map(char::escape_default)
+        .collect();
+    if tool.chars().nth(LIMIT).is_some() {
+        text.push_str("...");
+    }
+    Cow::Owned(text)
+}
+
 /// `tool_call_completed`, at INFO.
 pub(crate) fn call_completed(tool: &str, duration_ms: f64) {
+    let tool = &*bounded(tool);
     tracing::info!(
         target: "outcome_runtime",
         tool,
@@ -67,6 +103,7 @@ pub(crate) fn call_failed(
     error_type: Option<&str>,
     error_code: Option<i32>,
 ) {
+    let tool = &*bounded(tool);
     event_at!(
         level,
         tool,

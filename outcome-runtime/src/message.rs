@@ -29,9 +29,11 @@ pub const RETRY_MESSAGE: &str = "A service this server depends on is busy or did
 /// Quotes a value the model sent, for use inside a message.
 ///
 /// The result displays as the value between single quotes, with `'` and `\`
-/// escaped, newlines, tabs and every other control character written as
-/// escapes, and anything past [`QUOTE_LIMIT`] characters cut and marked with
-/// `...`. Formatting it allocates nothing.
+/// escaped; newlines, tabs, every other control character and the invisible
+/// characters that reorder or hide text (bidirectional overrides,
+/// zero-width spaces) written as escapes; and cut, marked with `...`, once
+/// the escaped text would pass [`QUOTE_LIMIT`] characters. Formatting it
+/// allocates nothing.
 ///
 /// ```
 /// use outcome_runtime::quote;
@@ -77,26 +79,56 @@ struct Escaper<'a, 'b> {
 impl Write for Escaper<'_, '_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         for c in s.chars() {
-            if self.written == QUOTE_LIMIT {
+            if self.cut {
+                return Ok(());
+            }
+            let short = match c {
+                '\'' => Some("\\'"),
+                '\\' => Some("\\\\"),
+                '\n' => Some("\\n"),
+                '\r' => Some("\\r"),
+                '\t' => Some("\\t"),
+                _ => None,
+            };
+            // `\u{hex}`: four characters around the hex digits.
+            let hex_digits = (32 - (c as u32 | 1).leading_zeros()).div_ceil(4) as usize;
+            let length = match short {
+                Some(escape) => escape.len(),
+                None if needs_escape(c) => hex_digits + 4,
+                None => 1,
+            };
+            if self.written + length > QUOTE_LIMIT {
                 self.cut = true;
                 return Ok(());
             }
-            self.written += 1;
-            match c {
-                '\'' => self.out.write_str("\\'")?,
-                '\\' => self.out.write_str("\\\\")?,
-                '\n' => self.out.write_str("\\n")?,
-                '\r' => self.out.write_str("\\r")?,
-                '\t' => self.out.write_str("\\t")?,
-                // Line and paragraph separators break lines in many renderers.
-                c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
-                    write!(self.out, "\\u{{{:x}}}", c as u32)?
-                }
-                c => self.out.write_char(c)?,
+            self.written += length;
+            match short {
+                Some(escape) => self.out.write_str(escape)?,
+                None if needs_escape(c) => write!(self.out, "\\u{{{:x}}}", c as u32)?,
+                None => self.out.write_char(c)?,
             }
         }
         Ok(())
     }
+}
+
+/// Characters that would change how the text around them reads, or hide:
+/// control characters, line and paragraph separators, bidirectional
+/// overrides and isolates, and zero-width characters.
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00ad}'
+                | '\u{061c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+        )
 }
 
 /// Joins two parts into sentences: a full stop after each unless it already
@@ -144,6 +176,18 @@ mod tests {
             r"'x\u{0}y\u{7f}\r\t'"
         );
         assert_eq!(quote("a\u{2028}b").to_string(), r"'a\u{2028}b'");
+        assert_eq!(quote("evil\u{202e}txt").to_string(), r"'evil\u{202e}txt'");
+        assert_eq!(
+            quote("a\u{200b}\u{feff}b").to_string(),
+            r"'a\u{200b}\u{feff}b'"
+        );
+    }
+
+    #[test]
+    fn the_limit_counts_escaped_characters() {
+        let quoted = quote("\n".repeat(100)).to_string();
+        assert!(quoted.chars().count() <= QUOTE_LIMIT + 2 + 3, "{quoted}");
+        assert!(quoted.ends_with("...'"));
     }
 
     #[test]

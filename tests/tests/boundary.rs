@@ -62,6 +62,13 @@ impl Probe {
         Ok(CallToolResult::error(vec![ContentBlock::text("it broke")]))
     }
 
+    /// Catch a panic of its own, then fail with another one.
+    #[tool]
+    fn second_panic(&self) -> Result<String, ToolError> {
+        let _ = std::panic::catch_unwind(|| panic!("caught inside the tool"));
+        std::panic::resume_unwind(Box::new("re-raised"))
+    }
+
     /// Fail with a protocol error that is not a missing capability.
     #[tool]
     async fn protocol(&self) -> Result<String, ToolError> {
@@ -190,6 +197,32 @@ async fn a_panic_payload_that_is_not_text_is_still_caught() {
         failed(&records).field("error"),
         Some("a panic whose payload is not text")
     );
+}
+
+#[tokio::test]
+async fn a_panic_is_never_reported_with_another_panics_location() {
+    let harness = Harness::start().await;
+    let (result, records) = harness.call("second_panic").await;
+    assert_eq!(text(&result.unwrap()), FAULT_MESSAGE);
+    let failed = failed(&records);
+    assert_eq!(failed.field("error"), Some("re-raised"));
+    // `resume_unwind` runs no hook, so there is no location to report, and
+    // the caught panic's must not stand in for it.
+    assert_eq!(failed.field("panic.location"), None);
+}
+
+#[tokio::test]
+async fn a_long_unknown_tool_name_is_cut_in_the_log() {
+    let harness = Harness::start().await;
+    let name: &'static str = Box::leak("x\n".repeat(5000).into_boxed_str());
+    let (result, records) = harness.call(name).await;
+    assert!(result.is_err());
+    let logged = records
+        .iter()
+        .find(|r| r.name() == "tool_call_failed")
+        .and_then(|r| r.field("tool"))
+        .unwrap();
+    assert!(logged.len() < 400 && !logged.contains('\n'), "{logged}");
 }
 
 #[tokio::test]

@@ -212,6 +212,7 @@ async fn a_broken_upstream_is_an_operator_fault_and_its_cause_stays_in_the_log()
         ["ERROR tool_failed", "ERROR tool_call_failed"]
     );
     let failed = call.record("tool_failed");
+    assert_eq!(failed.field("outcome"), Some("fault"));
     assert_eq!(
         failed.field("error"),
         Some(
