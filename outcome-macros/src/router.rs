@@ -29,22 +29,6 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let mut errors = Errors::default();
     let args = args::parse("tool_router", attr, ARGS, &mut errors).args;
     errors.finish()?;
-    let mut item_impl: ItemImpl = syn::parse2(item)?;
-    let functions: Vec<Ident> = item_impl
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            ImplItem::Fn(function) => Some(function.sig.ident.clone()),
-            _ => None,
-        })
-        .collect();
-    if item_impl.trait_.is_none() {
-        item_impl
-            .items
-            .push(check_every_tool_is_wrapped(&functions));
-    }
-    let server_handler = args.iter().find(|arg| arg.name == "server_handler");
-    let forwarded = args.iter().filter(|arg| arg.name != "server_handler");
     let router = match args.iter().find(|arg| arg.name == "router") {
         Some(arg) => match arg.value() {
             Some(syn::Expr::Path(path)) if path.path.get_ident().is_some() => path
@@ -62,6 +46,21 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         None => format_ident!("tool_router"),
     };
 
+    let mut item_impl: ItemImpl = syn::parse2(item)?;
+    let functions: Vec<Ident> = item_impl
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            ImplItem::Fn(function) => Some(function.sig.ident.clone()),
+            _ => None,
+        })
+        .collect();
+    if item_impl.trait_.is_none() {
+        let check = check_every_tool_is_wrapped(&functions, &router);
+        item_impl.items.push(check);
+    }
+    let server_handler = args.iter().find(|arg| arg.name == "server_handler");
+    let forwarded = args.iter().filter(|arg| arg.name != "server_handler");
     let mut tokens = quote! {
         #[::outcome_runtime::__private::rmcp::tool_router(#(#forwarded),*)]
         #item_impl
@@ -95,7 +94,7 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
 /// if it exists, and to the fallback trait's otherwise, since inherent
 /// functions come first. Every method is checked, not only those with an
 /// attribute named `tool`, so a renamed import is caught too.
-fn check_every_tool_is_wrapped(functions: &[Ident]) -> ImplItem {
+fn check_every_tool_is_wrapped(functions: &[Ident], router: &Ident) -> ImplItem {
     let private = quote! { ::outcome_runtime::__private };
     let checks = functions.iter().map(|function| {
         let tool_attr = format_ident!("{}_tool_attr", function);
@@ -142,10 +141,13 @@ fn check_every_tool_is_wrapped(functions: &[Ident]) -> ImplItem {
             }
         }
     });
+    // Named for the router, so that several routers of one type (combined
+    // with `+`) each have their own.
+    let name = format_ident!("__outcome_router_check_{}", router);
     syn::parse_quote! {
         #[doc(hidden)]
         #[allow(non_snake_case, dead_code, clippy::all)]
-        fn __outcome_router_check() {
+        fn #name() {
             #(#checks)*
         }
     }

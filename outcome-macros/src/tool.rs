@@ -186,6 +186,7 @@ fn expand_fn(
         sig,
         body,
     } = function;
+    let (inner_attrs, body) = split_inner_attributes(body);
 
     let forwarded = args
         .iter()
@@ -239,10 +240,41 @@ fn expand_fn(
             #private::IsWrapped
         }
         #(#attrs)*
+        #(#inner_attrs)*
         #(#[doc = #docs])*
         #[#private::rmcp::tool(#(#rmcp_args),*)]
         #vis #defaultness #sig #wrapped
     }
+}
+
+/// Takes the inner attributes (`#![allow(..)]`) off the front of a body:
+/// a closure or an async block cannot carry them, so they become outer
+/// attributes of the method, where they mean the same.
+fn split_inner_attributes(body: &TokenTree) -> (Vec<TokenStream>, TokenTree) {
+    let TokenTree::Group(group) = body else {
+        return (Vec::new(), body.clone());
+    };
+    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+    let mut attrs = Vec::new();
+    let mut rest = &tokens[..];
+    while let [TokenTree::Punct(pound), TokenTree::Punct(bang), TokenTree::Group(attr), tail @ ..] =
+        rest
+    {
+        if pound.as_char() != '#'
+            || bang.as_char() != '!'
+            || attr.delimiter() != proc_macro2::Delimiter::Bracket
+        {
+            break;
+        }
+        attrs.push(quote! { #pound #attr });
+        rest = tail;
+    }
+    if attrs.is_empty() {
+        return (attrs, body.clone());
+    }
+    let mut stripped = proc_macro2::Group::new(group.delimiter(), rest.iter().cloned().collect());
+    stripped.set_span(group.span());
+    (attrs, TokenTree::Group(stripped))
 }
 
 /// Lines added to the method's rustdoc: what the model receives.
