@@ -75,6 +75,10 @@ fn default_router() -> Expr {
 /// on them. Returns the expression that reads the router and the item that
 /// holds it.
 fn cached(router: &Expr, item_impl: &ItemImpl) -> Option<(TokenStream, TokenStream)> {
+    // Under `local` a router is not `Sync`, so it cannot live in a static.
+    if cfg!(feature = "local") {
+        return None;
+    }
     let Expr::Call(call) = router else {
         return None;
     };

@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Lit, ReturnType, Signature, Token, Visibility};
 
 use crate::args::{self, Arg, Errors, Kind};
-use crate::description;
+use crate::description::{self, Doc};
 
 /// Every argument rmcp's `#[tool]` takes, and this crate's own.
 const ARGS: &[(&str, Kind)] = &[
@@ -107,6 +107,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     // The description: an explicit `description = ..`, else the doc comment
     // up to its first heading.
     let check_phrases = arg("allow_failure_phrases").is_none();
+    let mut computed = None;
     let description = match arg("description") {
         Some(explicit) => {
             if let Some(text) = explicit.str_value() {
@@ -117,25 +118,27 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             None
         }
         None => match description::from_attrs(&function.attrs) {
-            Ok(Some(doc)) if !doc.summary.is_empty() => {
+            Doc::Text(doc) if !doc.summary.is_empty() => {
                 for problem in description::check(&doc.summary, check_phrases) {
                     errors.push(syn::Error::new(doc.span, problem.message()));
                 }
                 Some(doc.summary)
             }
+            // Read whole, as rmcp would; passed explicitly so the lines
+            // added below for rustdoc stay out of it.
+            Doc::Computed(whole) => {
+                computed = Some(whole);
+                None
+            }
             // A misspelled `description` was already reported.
-            Ok(_) if meant.contains(&"description") => None,
-            Ok(_) => {
+            _ if meant.contains(&"description") => None,
+            _ => {
                 errors.push(syn::Error::new_spanned(
                     &function.sig.ident,
                     "this tool has no description: write a doc comment that states what \
                      the tool does and returns (the model reads the text before the first \
                      `# ` heading), or pass `#[tool(description = \"...\")]`",
                 ));
-                None
-            }
-            Err(error) => {
-                errors.push(error);
                 None
             }
         },
@@ -145,7 +148,13 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         .and_then(Arg::str_value)
         .map_or_else(|| function.sig.ident.to_string(), |name| name.value());
 
-    let expanded = expand_fn(&function, &args, description.as_deref(), &wire_name);
+    let expanded = expand_fn(
+        &function,
+        &args,
+        description.as_deref(),
+        computed,
+        &wire_name,
+    );
     let errors = errors.into_compile_error();
     quote! { #errors #expanded }
 }
@@ -177,6 +186,7 @@ fn expand_fn(
     function: &ToolFn,
     args: &[Arg],
     description: Option<&str>,
+    computed: Option<TokenStream>,
     wire_name: &str,
 ) -> TokenStream {
     let ToolFn {
@@ -192,7 +202,11 @@ fn expand_fn(
         .iter()
         .filter(|arg| !OWN_ARGS.contains(&arg.name.as_str()))
         .map(|arg| arg.to_token_stream());
-    let description_arg = description.map(|text| quote! { description = #text });
+    let description_arg = match (description, computed) {
+        (Some(text), _) => Some(quote! { description = #text }),
+        (None, Some(whole)) => Some(quote! { description = #whole }),
+        (None, None) => None,
+    };
     let rmcp_args = forwarded.chain(description_arg);
 
     let docs = receipt_docs(args, description, wire_name);
@@ -200,7 +214,7 @@ fn expand_fn(
     // The declared return type pins the body's type, so a mismatch in the
     // body points at the signature; `()` when none is written, which the
     // boundary refuses with a message that says the fix.
-    let local = args.iter().any(|arg| arg.name == "local");
+    let local = cfg!(feature = "local") || args.iter().any(|arg| arg.name == "local");
     let return_type = match &sig.output {
         ReturnType::Type(_, ty) => ty.to_token_stream(),
         ReturnType::Default => quote_spanned! { sig.ident.span() => () },
@@ -257,8 +271,12 @@ fn split_inner_attributes(body: &TokenTree) -> (Vec<TokenStream>, TokenTree) {
     let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
     let mut attrs = Vec::new();
     let mut rest = &tokens[..];
-    while let [TokenTree::Punct(pound), TokenTree::Punct(bang), TokenTree::Group(attr), tail @ ..] =
-        rest
+    while let [
+        TokenTree::Punct(pound),
+        TokenTree::Punct(bang),
+        TokenTree::Group(attr),
+        tail @ ..,
+    ] = rest
     {
         if pound.as_char() != '#'
             || bang.as_char() != '!'

@@ -192,7 +192,7 @@ impl Visit for Fields {
 /// # Ok(())
 /// # }
 /// ```
-#[cfg(feature = "testing")]
+#[cfg(all(feature = "testing", not(feature = "local")))]
 pub async fn connect<S, C>(
     server: S,
     client: C,
