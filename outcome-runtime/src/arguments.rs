@@ -6,8 +6,6 @@
 //! the arguments the model sent with it and names the first one that is wrong,
 //! the value it sent and what it must be.
 
-use std::fmt::Write;
-
 use rmcp::model::JsonObject;
 use serde_json::Value;
 
@@ -17,46 +15,113 @@ use crate::message::quote;
 pub(crate) fn message(tool: &str, schema: &JsonObject, arguments: Option<&JsonObject>) -> String {
     let empty = JsonObject::new();
     let arguments = arguments.unwrap_or(&empty);
+    match object_problem(schema, schema, arguments, "") {
+        Some(Problem::Missing { name, what }) => format!(
+            "The argument {name} of {tool} is missing, and it must be {what}. \
+             Call {tool} again with {name} set."
+        ),
+        Some(Problem::Wrong { name, sent, what }) => format!(
+            "The argument {name} of {tool} was {sent}, but it must be {what}. \
+             Call {tool} again with {name} as {what}."
+        ),
+        Some(Problem::Unknown { name, known }) => format!(
+            "{tool} takes no argument {}. Call {tool} again with only {known}.",
+            quote(&name)
+        ),
+        None => format!(
+            "The arguments of {tool} do not fit the parameters it takes. \
+             Call {tool} again with each argument of the type its input schema gives."
+        ),
+    }
+}
+
+/// The first thing wrong with one object of the arguments.
+enum Problem {
+    Missing { name: String, what: String },
+    Wrong { name: String, sent: String, what: String },
+    Unknown { name: String, known: String },
+}
+
+/// Finds the first problem in `object` against the object schema `schema`:
+/// a required property missing, a property of the wrong type (looking
+/// inside nested objects), or a property the schema does not allow. `path`
+/// names the object within the arguments (`""` at the top, then `inner.`).
+fn object_problem(
+    root: &JsonObject,
+    schema: &JsonObject,
+    object: &JsonObject,
+    path: &str,
+) -> Option<Problem> {
+    let schema = resolve(root, schema);
     let properties = schema.get("properties").and_then(Value::as_object);
     let property = |name: &str| properties.and_then(|p| p.get(name));
 
     let required = schema.get("required").and_then(Value::as_array);
     for name in required.into_iter().flatten().filter_map(Value::as_str) {
-        let missing = match arguments.get(name) {
+        let missing = match object.get(name) {
             None => true,
-            Some(Value::Null) => !property(name).is_some_and(|p| accepts(schema, p, &Value::Null)),
+            Some(Value::Null) => !property(name).is_some_and(|p| accepts(root, p, &Value::Null)),
             Some(_) => false,
         };
         if missing {
-            let what = property(name).map_or_else(|| "given".to_owned(), |p| describe(schema, p));
-            return format!(
-                "The argument {name} of {tool} is missing, and it must be {what}. \
-                 Call {tool} again with {name} set."
-            );
+            let what = property(name).map_or_else(|| "given".to_owned(), |p| describe(root, p));
+            return Some(Problem::Missing {
+                name: format!("{path}{name}"),
+                what,
+            });
         }
     }
 
-    for (name, value) in arguments {
+    for (name, value) in object {
         let Some(expected) = property(name) else {
             continue;
         };
-        if !accepts(schema, expected, value) {
-            let what = describe(schema, expected);
+        if let (Some(nested), Value::Object(inner)) = (object_schema(root, expected), value)
+            && let Some(problem) = object_problem(root, nested, inner, &format!("{path}{name}."))
+        {
+            return Some(problem);
+        }
+        if !accepts(root, expected, value) {
             let sent = match value {
                 Value::String(text) => quote(text).to_string(),
                 other => quote(other).to_string(),
             };
-            return format!(
-                "The argument {name} of {tool} was {sent}, but it must be {what}. \
-                 Call {tool} again with {name} as {what}."
-            );
+            return Some(Problem::Wrong {
+                name: format!("{path}{name}"),
+                sent,
+                what: describe(root, expected),
+            });
         }
     }
 
-    format!(
-        "The arguments of {tool} do not fit the parameters it takes. \
-         Call {tool} again with each argument of the type its input schema gives."
-    )
+    let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+    if closed && let Some(name) = object.keys().find(|name| property(name).is_none()) {
+        let known: Vec<String> = properties
+            .into_iter()
+            .flat_map(|p| p.keys())
+            .map(|known| format!("{path}{known}"))
+            .collect();
+        return Some(Problem::Unknown {
+            name: format!("{path}{name}"),
+            known: join_and(&known),
+        });
+    }
+    None
+}
+
+/// The schema of an object property, if it is one (after `$ref`).
+fn object_schema<'a>(root: &'a JsonObject, schema: &'a Value) -> Option<&'a JsonObject> {
+    let schema = resolve(root, schema.as_object()?);
+    let is_object = types(schema) == ["object"] || schema.contains_key("properties");
+    is_object.then_some(schema)
+}
+
+fn join_and(parts: &[String]) -> String {
+    match parts {
+        [] => "the arguments its input schema lists".to_owned(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 /// Follows a local `$ref` ("#/$defs/Name") to the schema it names.
@@ -142,22 +207,39 @@ fn describe(root: &JsonObject, schema: &Value) -> String {
     };
     let schema = resolve(root, schema);
     if let Some(options) = alternatives(schema) {
-        let described: Vec<String> = options.iter().map(|o| describe(root, o)).collect();
+        // An enum with documented variants: one `const` per option.
+        let constants: Option<Vec<Value>> = options
+            .iter()
+            .map(|option| {
+                let option = resolve(root, option.as_object()?);
+                option.get("const").cloned().or_else(|| {
+                    match option.get("enum").and_then(Value::as_array)?.as_slice() {
+                        [one] => Some(one.clone()),
+                        _ => None,
+                    }
+                })
+            })
+            .collect();
+        if let Some(constants) = constants {
+            return one_of(&constants);
+        }
+        let mut described: Vec<String> = Vec::new();
+        for option in options {
+            let text = describe(root, option);
+            if !described.contains(&text) {
+                described.push(text);
+            }
+        }
         return join_or(&described);
     }
+    if let Some(constant) = schema.get("const") {
+        return match constant {
+            Value::String(text) => quote(text).to_string(),
+            other => quote(other).to_string(),
+        };
+    }
     if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
-        let mut text = String::from("one of ");
-        for (i, value) in allowed.iter().enumerate() {
-            if i > 0 {
-                text.push_str(", ");
-            }
-            match value {
-                Value::String(s) => write!(text, "{}", quote(s)),
-                other => write!(text, "{}", quote(other)),
-            }
-            .expect("writing to a String cannot fail");
-        }
-        return text;
+        return one_of(allowed);
     }
     let kinds: Vec<String> = types(schema)
         .into_iter()
@@ -168,6 +250,22 @@ fn describe(root: &JsonObject, schema: &Value) -> String {
     } else {
         join_or(&kinds)
     }
+}
+
+/// "one of 'draft', 'final'".
+fn one_of(values: &[Value]) -> String {
+    let mut text = String::from("one of ");
+    for (i, value) in values.iter().enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        let quoted = match value {
+            Value::String(s) => quote(s).to_string(),
+            other => quote(other).to_string(),
+        };
+        text.push_str(&quoted);
+    }
+    text
 }
 
 fn describe_type(schema: &JsonObject, kind: &str) -> String {
@@ -247,6 +345,55 @@ mod tests {
         );
         let args = object(json!({ "path": 42, "limit": 1 }));
         assert!(message("search", &schema(), Some(&args)).contains("path of search was '42'"));
+    }
+
+    #[test]
+    fn documented_enum_variants_are_listed_by_value() {
+        let schema = object(json!({
+            "type": "object",
+            "properties": { "mode": { "oneOf": [
+                { "type": "string", "const": "draft", "description": "Unpublished." },
+                { "type": "string", "const": "final", "description": "Published." }
+            ] } },
+        }));
+        let args = object(json!({ "mode": "done" }));
+        assert!(
+            message("publish", &schema, Some(&args)).contains("must be one of 'draft', 'final'.")
+        );
+    }
+
+    #[test]
+    fn unknown_arguments_of_a_closed_schema_are_named() {
+        let mut closed = schema();
+        closed.insert("additionalProperties".into(), json!(false));
+        let args = object(json!({ "path": "a", "limit": 1, "lmit": 3 }));
+        assert_eq!(
+            message("search", &closed, Some(&args)),
+            "search takes no argument 'lmit'. Call search again with only limit, mode, path \
+             and tag."
+        );
+    }
+
+    #[test]
+    fn nested_objects_are_checked_inside() {
+        let schema = object(json!({
+            "type": "object",
+            "properties": { "inner": { "$ref": "#/$defs/Inner" } },
+            "required": ["inner"],
+            "$defs": { "Inner": {
+                "type": "object",
+                "properties": { "limit": { "type": "integer" } },
+                "required": ["limit"]
+            } }
+        }));
+        let args = object(json!({ "inner": { "limit": "ten" } }));
+        assert!(
+            message("search", &schema, Some(&args)).starts_with(
+                "The argument inner.limit of search was 'ten', but it must be a whole number."
+            )
+        );
+        let args = object(json!({ "inner": {} }));
+        assert!(message("search", &schema, Some(&args)).contains("inner.limit of search is missing"));
     }
 
     #[test]
