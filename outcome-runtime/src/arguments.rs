@@ -37,9 +37,19 @@ pub(crate) fn message(tool: &str, schema: &JsonObject, arguments: Option<&JsonOb
 
 /// The first thing wrong with one object of the arguments.
 enum Problem {
-    Missing { name: String, what: String },
-    Wrong { name: String, sent: String, what: String },
-    Unknown { name: String, known: String },
+    Missing {
+        name: String,
+        what: String,
+    },
+    Wrong {
+        name: String,
+        sent: String,
+        what: String,
+    },
+    Unknown {
+        name: String,
+        known: String,
+    },
 }
 
 /// Finds the first problem in `object` against the object schema `schema`:
@@ -387,13 +397,13 @@ mod tests {
             } }
         }));
         let args = object(json!({ "inner": { "limit": "ten" } }));
-        assert!(
-            message("search", &schema, Some(&args)).starts_with(
-                "The argument inner.limit of search was 'ten', but it must be a whole number."
-            )
-        );
+        assert!(message("search", &schema, Some(&args)).starts_with(
+            "The argument inner.limit of search was 'ten', but it must be a whole number."
+        ));
         let args = object(json!({ "inner": {} }));
-        assert!(message("search", &schema, Some(&args)).contains("inner.limit of search is missing"));
+        assert!(
+            message("search", &schema, Some(&args)).contains("inner.limit of search is missing")
+        );
     }
 
     #[test]

@@ -54,9 +54,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         tracing_subscriber::registry().with(fmt).with(filter).init();
     }
 
-    let server = server::Notes::new(export)
-        .serve(rmcp::transport::stdio())
-        .await?;
-    server.waiting().await?;
+    // Failures of the server itself go to the log too, so that `--log-json`
+    // output stays one JSON object per line.
+    let served = async {
+        let server = server::Notes::new(export)
+            .serve(rmcp::transport::stdio())
+            .await?;
+        server.waiting().await?;
+        Ok::<_, Box<dyn std::error::Error>>(())
+    };
+    if let Err(error) = served.await {
+        tracing::error!(error = %error, "server_stopped");
+        std::process::exit(1);
+    }
     Ok(())
 }

@@ -15,7 +15,7 @@ use rmcp::handler::server::wrapper::{Json, Parameters};
 #[allow(deprecated)] // Sampling is the scenario's subject.
 use rmcp::model::{ClientCapabilities, CreateMessageRequestParams, SamplingMessage};
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, schemars};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceError, schemars};
 use serde::{Deserialize, Serialize};
 
 /// The notes server's state.
@@ -279,20 +279,34 @@ impl Notes {
         }
         let note = self.note(&path)?;
         let prompt = format!("Summarize this note in one paragraph:\n\n{}", note.text);
-        let reply = context
-            .peer
-            .create_message(CreateMessageRequestParams::new(
-                vec![SamplingMessage::user_text(prompt)],
-                300,
-            ))
-            .await?;
-        let summary = reply
+        let request =
+            CreateMessageRequestParams::new(vec![SamplingMessage::user_text(prompt)], 300);
+        let reply = match context.peer.create_message(request).await {
+            Ok(reply) => reply,
+            // The client answered, and said no: its user declined, or its
+            // model refused. The model can still work without a summary.
+            Err(ServiceError::McpError(_)) => {
+                return Err(ToolError::invalid(
+                    "The client declined to write the summary",
+                    "Read the note with read_note and summarize it yourself, or ask the user \
+                     to allow sampling",
+                ));
+            }
+            // The connection failed or timed out: a fault, logged by `?`.
+            Err(other) => return Err(other.into()),
+        };
+        let text = reply
             .message
             .content
             .first()
-            .and_then(|content| content.as_text())
-            .map(|text| text.text.clone())
-            .unwrap_or_default();
+            .and_then(|content| content.as_text());
+        let Some(text) = text else {
+            return Err(ToolError::retry_later(
+                "The client's model answered without text, and the request itself was fine. \
+                 Call summarize_note again.",
+            ));
+        };
+        let summary = text.text.clone();
         Ok(Json(Summary { summary }))
     }
 }
