@@ -8,7 +8,9 @@
 //! protocol errors, and panics or errors of tools that skipped the boundary.
 
 use std::cell::Cell;
+use std::future::{Future, poll_fn};
 use std::pin::pin;
+use std::task::Poll;
 use std::time::Instant;
 
 use rmcp::handler::server::tool::{ToolCallContext, ToolRouter};
@@ -45,11 +47,28 @@ where
         tool: request.name.clone(),
         report: Cell::new(None),
     };
+    let cancellation = context.ct.clone();
     let call = ToolCallContext::new(service, request, context);
     let mut running = pin!(CALL.scope(scope, CatchPanic::new(router.call(call))));
-    let ended = running.as_mut().await;
+    let mut cancelled = pin!(cancellation.cancelled());
+    // rmcp only flags a cancelled request; the body would run on. Polling
+    // the call first keeps the flag off the path of a call that is ready.
+    let ended = poll_fn(|cx| {
+        if let Poll::Ready(ended) = running.as_mut().poll(cx) {
+            return Poll::Ready(Some(ended));
+        }
+        cancelled.as_mut().poll(cx).map(|()| None)
+    })
+    .await;
     let Some(CallScope { tool, report }) = running.as_mut().take_value() else {
         unreachable!("the scope is taken once, after the call ended");
+    };
+    let Some(ended) = ended else {
+        // The client cancelled: drop the body, and log no failure.
+        drop(running);
+        logging::call_cancelled(&tool, started.elapsed().as_micros() as f64 / 1000.0);
+        let text = "The call was cancelled.";
+        return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
     };
     let report = report.get();
     let elapsed = || started.elapsed().as_micros() as f64 / 1000.0;

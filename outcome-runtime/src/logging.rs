@@ -94,6 +94,19 @@ pub(crate) fn call_completed(tool: &str, duration_ms: f64) {
     );
 }
 
+/// `tool_call_cancelled`, at INFO: the client withdrew the call, and its
+/// body was dropped.
+pub(crate) fn call_cancelled(tool: &str, duration_ms: f64) {
+    let tool = &*bounded(tool);
+    tracing::info!(
+        target: "outcome_runtime",
+        tool,
+        outcome = "cancelled",
+        duration_ms,
+        "tool_call_cancelled"
+    );
+}
+
 /// `tool_call_failed`, at the outcome's level.
 pub(crate) fn call_failed(
     level: Level,
