@@ -64,8 +64,8 @@ where
         unreachable!("the scope is taken once, after the call ended");
     };
     let Some(ended) = ended else {
-        // The client cancelled: drop the body, and log no failure.
-        drop(running);
+        // The client cancelled: log no failure; the body is dropped when
+        // this function returns, which is next.
         logging::call_cancelled(&tool, started.elapsed().as_micros() as f64 / 1000.0);
         let text = "The call was cancelled.";
         return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
