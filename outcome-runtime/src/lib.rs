@@ -84,7 +84,8 @@
 //! |---|---|---|
 //! | `tool_call_completed` | INFO | `tool`, `outcome` (`result`), `duration_ms` |
 //! | `tool_call_failed` | the outcome's | `tool`, `outcome` (`invalid`, `stale`, `fault`, `protocol`), `duration_ms`, `error.type`, `error.code` |
-//! | `tool_failed` | WARNING or ERROR | `tool`, `error.type`, `error` (the chain or the panic message), `panic.location` |
+//! | `tool_call_cancelled` | INFO | `tool`, `outcome` (`cancelled`), `duration_ms` |
+//! | `tool_failed` | WARNING or ERROR | `tool`, `outcome` (`fault`), `error.type`, `error` (the chain or the panic message), `panic.location`, `panic.backtrace` (when `RUST_BACKTRACE` asks for one) |
 //!
 //! `protocol` is a JSON-RPC error that reaches the client as itself (an
 //! unknown tool, a missing client capability): INFO, with `error.code`.
