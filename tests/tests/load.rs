@@ -30,7 +30,10 @@ struct Mixed;
 fn outcome(kind: &str) -> Result<String, ToolError> {
     match kind {
         "result" => Ok("done".to_owned()),
-        "invalid" => Err(ToolError::invalid("No such thing", "Call list_things first")),
+        "invalid" => Err(ToolError::invalid(
+            "No such thing",
+            "Call list_things first",
+        )),
         "stale" => Err(ToolError::stale(
             "The thing changed since version 'v1'",
             "Call read_thing for the current version",
@@ -94,7 +97,11 @@ async fn ten_thousand_calls_each_end_in_their_outcome() {
             }
             let peer = client.peer().clone();
             // Sync and async bodies alternate within each kind.
-            let tool = if (i / 10) % 2 == 0 { "sync_call" } else { "async_call" };
+            let tool = if (i / 10) % 2 == 0 {
+                "sync_call"
+            } else {
+                "async_call"
+            };
             let kind = kind_of(i);
             running.spawn(async move {
                 let arguments = json!({ "kind": kind }).as_object().unwrap().clone();
