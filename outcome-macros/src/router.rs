@@ -47,16 +47,9 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     };
 
     let mut item_impl: ItemImpl = syn::parse2(item)?;
-    let functions: Vec<Ident> = item_impl
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            ImplItem::Fn(function) => Some(function.sig.ident.clone()),
-            _ => None,
-        })
-        .collect();
+    let representatives = representatives(&item_impl);
     if item_impl.trait_.is_none() {
-        let check = check_every_tool_is_wrapped(&functions, &router);
+        let check = check_every_tool_is_wrapped(&representatives, &router);
         item_impl.items.push(check);
     }
     let server_handler = args.iter().find(|arg| arg.name == "server_handler");
@@ -83,34 +76,112 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     Ok(tokens)
 }
 
-/// The router check: a hidden function whose type checks fail for any
-/// method of the impl block that is a tool (rmcp generated its
-/// `<name>_tool_attr`) but not wrapped (this crate's `#[tool]` generated its
+/// Attributes that are never a tool macro: rustc's own, and tool lints.
+const INERT: &[&str] = &[
+    "doc",
+    "allow",
+    "warn",
+    "deny",
+    "forbid",
+    "expect",
+    "cfg",
+    "cfg_attr",
+    "inline",
+    "cold",
+    "must_use",
+    "deprecated",
+    "track_caller",
+    "diagnostic",
+    "rustfmt",
+    "clippy",
+];
+
+/// The methods that decide the router check: for each attribute path that
+/// could be a tool macro, the first method carrying it, with the others
+/// that carry it too.
+///
+/// All uses of one path in one impl block resolve to the same macro, so
+/// checking one method per path decides them all, and keeps the check's
+/// cost flat however many tools the block holds.
+fn representatives(item_impl: &ItemImpl) -> Vec<(Ident, Vec<Ident>)> {
+    let mut groups: Vec<(String, Ident, Vec<Ident>)> = Vec::new();
+    for item in &item_impl.items {
+        let ImplItem::Fn(function) = item else {
+            continue;
+        };
+        for attr in &function.attrs {
+            let path = attr.path();
+            let first = path.segments.first().map(|s| s.ident.to_string());
+            if first.is_some_and(|first| INERT.contains(&first.as_str())) {
+                continue;
+            }
+            let key = quote!(#path).to_string();
+            let ident = function.sig.ident.clone();
+            match groups.iter_mut().find(|(known, _, _)| *known == key) {
+                Some((_, _, others)) => others.push(ident),
+                None => groups.push((key, ident, Vec::new())),
+            }
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, first, others)| (first, others))
+        .collect()
+}
+
+/// The router check: a hidden function whose type checks fail for a method
+/// of the impl block that is a tool (rmcp generated its `<name>_tool_attr`)
+/// but not wrapped (this crate's `#[tool]` generated its
 /// `__outcome_wrapped_<name>`).
 ///
 /// Attributes cannot resolve paths, so `#[tool]` alone does not say whose
 /// macro it is (`use rmcp::tool;`, `use rmcp::tool as t;`, `use rmcp::*`).
 /// Types can: each name below resolves to the method the macros generated
 /// if it exists, and to the fallback trait's otherwise, since inherent
-/// functions come first. Every method is checked, not only those with an
-/// attribute named `tool`, so a renamed import is caught too.
-fn check_every_tool_is_wrapped(functions: &[Ident], router: &Ident) -> ImplItem {
+/// functions come first. Methods are grouped by attribute, not picked by the
+/// name `tool`, so a renamed import is caught too.
+fn check_every_tool_is_wrapped(
+    representatives: &[(Ident, Vec<Ident>)],
+    router: &Ident,
+) -> ImplItem {
     let private = quote! { ::outcome_runtime::__private };
-    let checks = functions.iter().map(|function| {
+    let local = Span::mixed_site();
+    let fallback = Ident::new("Fallback", local);
+    let marker = Ident::new("Wrapped", local);
+    let check = Ident::new("check", local);
+    let fallbacks = representatives.iter().map(|(function, _)| {
+        let tool_attr = format_ident!("{}_tool_attr", function);
+        let wrapped = format_ident!("__outcome_wrapped_{}", function);
+        quote! {
+            fn #tool_attr() -> #private::NotATool {
+                #private::NotATool
+            }
+            fn #wrapped() -> #private::NotWrapped {
+                #private::NotWrapped
+            }
+        }
+    });
+    let checks = representatives.iter().map(|(function, others)| {
         let tool_attr = format_ident!("{}_tool_attr", function);
         let wrapped = format_ident!("__outcome_wrapped_{}", function);
         let name = function.to_string();
         let message = format!("the tool `{name}` is not inside the outcome boundary");
+        let also = match others.as_slice() {
+            [] => String::new(),
+            others => {
+                let names: Vec<String> = others.iter().map(|o| format!("`{o}`")).collect();
+                format!(
+                    " The same attribute makes tools of {} too.",
+                    names.join(", ")
+                )
+            }
+        };
         let note = format!(
             "rmcp's own `#[tool]` made `{name}` a tool: its failures and panics would skip \
              the outcome rules. Use `outcome_runtime::tool` in its place (`use \
              outcome_runtime::tool;` or `#[outcome_runtime::tool]`); it takes the same \
-             arguments"
+             arguments.{also}"
         );
-        let local = Span::mixed_site();
-        let marker = Ident::new("Wrapped", local);
-        let fallback = Ident::new("Fallback", local);
-        let check = Ident::new("check", local);
         let call = quote_spanned! { function.span() =>
             #check((Self::#tool_attr(), Self::#wrapped()));
         };
@@ -126,15 +197,6 @@ fn check_every_tool_is_wrapped(functions: &[Ident], router: &Ident) -> ImplItem 
                 impl<W> #marker for (#private::NotATool, W) {}
                 #[diagnostic::do_not_recommend]
                 impl #marker for (#private::rmcp::model::Tool, #private::IsWrapped) {}
-                trait #fallback {
-                    fn #tool_attr() -> #private::NotATool {
-                        #private::NotATool
-                    }
-                    fn #wrapped() -> #private::NotWrapped {
-                        #private::NotWrapped
-                    }
-                }
-                impl<T: ?::core::marker::Sized> #fallback for T {}
                 // Never called: it only has to type-check.
                 fn #check<T: #marker>(_: T) {}
                 #call
@@ -148,6 +210,10 @@ fn check_every_tool_is_wrapped(functions: &[Ident], router: &Ident) -> ImplItem 
         #[doc(hidden)]
         #[allow(non_snake_case, dead_code, clippy::all)]
         fn #name() {
+            trait #fallback {
+                #(#fallbacks)*
+            }
+            impl<T: ?::core::marker::Sized> #fallback for T {}
             #(#checks)*
         }
     }

@@ -10,6 +10,14 @@ impl Server {
     fn now(&self) -> String {
         "12:00".to_owned()
     }
+
+    /// Return the date.
+    #[tool]
+    fn today(&self) -> String {
+        "2026-11-30".to_owned()
+    }
+
+    fn helper(&self) {}
 }
 
 fn main() {}
