@@ -2,7 +2,7 @@
 //! uses this crate's `#[tool_handler]`.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{Ident, ImplItem, ItemImpl};
 
 use crate::args::{self, Errors, Kind};
@@ -52,10 +52,42 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         let check = check_every_tool_is_wrapped(&representatives, &router);
         item_impl.items.push(check);
     }
+    let allow_empty = args.iter().any(|arg| arg.name == "allow_empty");
+    if representatives.is_empty() && !allow_empty {
+        return Err(syn::Error::new_spanned(
+            &item_impl.self_ty,
+            format!(
+                "`#[tool_router]` found no `#[tool]` method in this impl block, so \
+                 `Self::{router}()` would serve no tools; add `allow_empty` if that is meant"
+            ),
+        ));
+    }
+    // rmcp builds the router under another name; the function the user
+    // named marks its routes as inside the boundary, for
+    // `testing::assert_wrapped`, as it hands the router on.
+    let unmarked = format_ident!("__outcome_unmarked_{}", router);
+    let vis = match args
+        .iter()
+        .find(|arg| arg.name == "vis")
+        .and_then(|arg| arg.str_value())
+    {
+        Some(vis) => vis.parse::<syn::Visibility>()?.into_token_stream(),
+        None => TokenStream::new(),
+    };
+    if item_impl.trait_.is_none() {
+        let private = quote! { ::outcome_runtime::__private };
+        item_impl.items.push(syn::parse_quote! {
+            #vis fn #router() -> #private::rmcp::handler::server::tool::ToolRouter<Self> {
+                #private::mark_router(Self::#unmarked())
+            }
+        });
+    }
     let server_handler = args.iter().find(|arg| arg.name == "server_handler");
-    let forwarded = args.iter().filter(|arg| arg.name != "server_handler");
+    let forwarded = args
+        .iter()
+        .filter(|arg| !matches!(arg.name.as_str(), "server_handler" | "router" | "vis"));
     let mut tokens = quote! {
-        #[::outcome_runtime::__private::rmcp::tool_router(#(#forwarded),*)]
+        #[::outcome_runtime::__private::rmcp::tool_router(router = #unmarked, #(#forwarded),*)]
         #item_impl
     };
     if server_handler.is_some() {

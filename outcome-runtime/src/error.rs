@@ -361,3 +361,30 @@ impl IntoCallToolResult for ToolError {
         Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
     }
 }
+
+/// A `ToolError` where rmcp wants an `ErrorData`: the error type of its
+/// trait-based tools (`ToolBase::Error`).
+///
+/// Under this crate's `#[tool_handler]` or [`wrap_router`](crate::wrap_router)
+/// the call still ends as the `ToolError` says: the `isError` result with its
+/// message, at its level. Elsewhere the `ErrorData` carries the same
+/// model-facing message as a JSON-RPC error (invalid params for outcomes 2
+/// and 3, internal error for outcome 4).
+impl From<ToolError> for ErrorData {
+    fn from(error: ToolError) -> ErrorData {
+        let outcome = error.outcome();
+        let message = error.message().to_owned();
+        let response = match error.into_call_tool_result() {
+            Ok(response) => response,
+            Err(pass_through) => return pass_through,
+        };
+        let stand_in = match outcome {
+            Outcome::Invalid | Outcome::Stale => ErrorData::invalid_params(message, None),
+            _ => ErrorData::internal_error(message, None),
+        };
+        let _ = logging::CALL.try_with(|call| {
+            call.stashed.set(Some((response, stand_in.clone())));
+        });
+        stand_in
+    }
+}

@@ -46,6 +46,7 @@ where
     let scope = CallScope {
         tool: request.name.clone(),
         report: Cell::new(None),
+        stashed: Cell::new(None),
     };
     let cancellation = context.ct.clone();
     let call = ToolCallContext::new(service, request, context);
@@ -60,7 +61,12 @@ where
         cancelled.as_mut().poll(cx).map(|()| None)
     })
     .await;
-    let Some(CallScope { tool, report }) = running.as_mut().take_value() else {
+    let Some(CallScope {
+        tool,
+        report,
+        stashed,
+    }) = running.as_mut().take_value()
+    else {
         unreachable!("the scope is taken once, after the call ended");
     };
     let Some(ended) = ended else {
@@ -71,6 +77,11 @@ where
         return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
     };
     let report = report.get();
+    // A `ToolError` that travelled as an `ErrorData` ends as itself.
+    let ended = match (ended, stashed.into_inner()) {
+        (Ok(Err(error)), Some((response, stand_in))) if error == stand_in => Ok(Ok(response)),
+        (ended, _) => ended,
+    };
     let elapsed = || started.elapsed().as_micros() as f64 / 1000.0;
 
     match ended {
@@ -146,9 +157,28 @@ fn failed(tool: &str, report: Report, duration_ms: f64) {
 
 /// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a
 /// missing client capability.
-fn passes_through(error: &ErrorData) -> bool {
+pub(crate) fn passes_through(error: &ErrorData) -> bool {
     error.code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
         || (error.code == ErrorCode::INVALID_PARAMS && error.message == "tool not found")
+}
+
+/// rmcp's error for arguments that do not deserialize, before its router
+/// turns it into an `isError` result.
+pub(crate) fn is_rmcp_argument_error(error: &ErrorData) -> bool {
+    error.code == ErrorCode::INVALID_PARAMS && error.message.starts_with(ARGUMENT_ERROR_PREFIX)
+}
+
+/// The answer stashed for `error`, if it stands in for a `ToolError`.
+pub(crate) fn take_stashed(error: &ErrorData) -> Option<CallToolResponse> {
+    CALL.try_with(|call| match call.stashed.take() {
+        Some((response, stand_in)) if stand_in == *error => Some(response),
+        other => {
+            call.stashed.set(other);
+            None
+        }
+    })
+    .ok()
+    .flatten()
 }
 
 fn is_argument_error(result: &CallToolResult) -> bool {

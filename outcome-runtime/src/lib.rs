@@ -99,11 +99,13 @@ mod error;
 mod handler;
 mod logging;
 mod message;
+mod routes;
 pub mod testing;
 
 pub use classify::{Transient, recognize_transient};
 pub use error::{Outcome, ToolError};
 pub use message::{FAULT_MESSAGE, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, quote};
+pub use routes::{wrap_route, wrap_router};
 
 #[doc(inline)]
 #[doc = include_str!("docs/tool.md")]
@@ -125,6 +127,7 @@ pub mod __private {
         AsyncBoundary, ToolReturn, assert_send, async_boundary, sync_boundary,
     };
     pub use crate::handler::call_tool;
+    pub use crate::routes::mark_router;
 
     /// The router check's markers: which methods are tools, and which of
     /// those `#[tool]` wrapped.

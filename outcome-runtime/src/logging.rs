@@ -7,6 +7,8 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
+use rmcp::ErrorData;
+use rmcp::model::CallToolResponse;
 use tracing::Level;
 
 use crate::error::{Outcome, ToolError};
@@ -142,6 +144,9 @@ pub(crate) struct Report {
 pub(crate) struct CallScope {
     pub(crate) tool: Cow<'static, str>,
     pub(crate) report: Cell<Option<Report>>,
+    /// The answer of a `ToolError` that had to travel as an `ErrorData`
+    /// (rmcp's trait-based tools), and the stand-in error it travels as.
+    pub(crate) stashed: Cell<Option<(CallToolResponse, ErrorData)>>,
 }
 
 tokio::task_local! {

@@ -211,3 +211,30 @@ where
     });
     client.serve(client_io).await
 }
+
+/// Fails, naming them, if any route of `router` is outside the boundary:
+/// disabled routes, routes added by hand and trait-based tools included.
+///
+/// Routes are inside when `#[tool_router]` built them from `#[tool]`
+/// methods, or when [`wrap_router`](crate::wrap_router) or
+/// [`wrap_route`](crate::wrap_route) put them there.
+///
+/// # Panics
+///
+/// When a route is not inside the boundary: that is the test failing.
+pub fn assert_wrapped<S: 'static>(router: &rmcp::handler::server::tool::ToolRouter<S>) {
+    let mut outside: Vec<&str> = router
+        .map
+        .values()
+        .filter(|route| !crate::routes::is_wrapped(&route.call))
+        .map(|route| &*route.attr.name)
+        .collect();
+    outside.sort_unstable();
+    assert!(
+        outside.is_empty(),
+        "tools outside the outcome boundary: {}; build them with `#[outcome_runtime::tool]` \
+         under `#[outcome_runtime::tool_router]`, or pass the router through \
+         `outcome_runtime::wrap_router`",
+        outside.join(", ")
+    );
+}

@@ -1,0 +1,166 @@
+//! Tools that are not `#[tool]` methods: routes added by hand
+//! (`ToolRouter::with_route`, `ToolRoute::new_dyn`) and rmcp's trait-based
+//! tools (`with_sync_tool`, `with_async_tool`).
+//!
+//! [`wrap_router`] and [`wrap_route`] put such routes inside the boundary: a
+//! panic becomes outcome 4, a `ToolError` keeps its outcome, any other
+//! protocol error from inside the call is a fault, and a fault is logged
+//! once. [`testing::assert_wrapped`](crate::testing::assert_wrapped) fails
+//! for a route that is not.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, Weak};
+
+use rmcp::ErrorData;
+use rmcp::handler::server::tool::IntoCallToolResult;
+use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext, ToolRoute, ToolRouter};
+use rmcp::model::CallToolResponse;
+use rmcp::service::MaybeSend;
+
+use crate::boundary::{CatchPanic, caught_panic};
+
+/// What a route's handler returns: rmcp's `MaybeBoxFuture`, which it does not
+/// export.
+#[cfg(not(feature = "local"))]
+type RouteFuture<'a> = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<CallToolResponse, ErrorData>> + Send + 'a>,
+>;
+#[cfg(feature = "local")]
+type RouteFuture<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<CallToolResponse, ErrorData>> + 'a>>;
+use crate::error::ToolError;
+use crate::handler;
+
+/// Puts every route of `router` inside the boundary, disabled routes
+/// included; routes already inside are left as they are.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use outcome_runtime::{ToolError, wrap_router};
+/// use rmcp::handler::server::router::tool::{SyncTool, ToolBase, ToolRouter};
+/// use rmcp::schemars;
+///
+/// struct Server;
+/// struct Add;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema, Default)]
+/// struct Numbers { left: u32, right: u32 }
+///
+/// impl ToolBase for Add {
+///     type Parameter = Numbers;
+///     type Output = u32;
+///     type Error = ToolError;
+///     fn name() -> Cow<'static, str> { "add".into() }
+///     fn description() -> Option<Cow<'static, str>> { Some("Add two numbers.".into()) }
+/// }
+///
+/// impl SyncTool<Server> for Add {
+///     fn invoke(_: &Server, Numbers { left, right }: Numbers) -> Result<u32, ToolError> {
+///         left.checked_add(right).ok_or_else(|| {
+///             ToolError::invalid("The sum is past 4294967295", "Call add with smaller numbers")
+///         })
+///     }
+/// }
+///
+/// let router = wrap_router(ToolRouter::<Server>::new().with_sync_tool::<Add>());
+/// outcome_runtime::testing::assert_wrapped(&router);
+/// ```
+pub fn wrap_router<S: MaybeSend + 'static>(mut router: ToolRouter<S>) -> ToolRouter<S> {
+    for route in router.map.values_mut() {
+        wrap_in_place(route);
+    }
+    router
+}
+
+/// Puts one route inside the boundary; see [`wrap_router`].
+pub fn wrap_route<S: MaybeSend + 'static>(mut route: ToolRoute<S>) -> ToolRoute<S> {
+    wrap_in_place(&mut route);
+    route
+}
+
+fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
+    if is_wrapped(&route.call) {
+        return;
+    }
+    let inner = route.call.clone();
+    let tool: Arc<str> = Arc::from(&*route.attr.name);
+    let call: Arc<DynCallToolHandler<S>> =
+        Arc::new(move |context: ToolCallContext<'_, S>| -> RouteFuture<'_> {
+            // The route may panic before it returns its future.
+            let started = panic::catch_unwind(AssertUnwindSafe(|| inner(context)));
+            let tool = tool.clone();
+            Box::pin(async move {
+                let ended = match started {
+                    Ok(future) => CatchPanic::new(future).await,
+                    Err(payload) => Err(payload),
+                };
+                end(&tool, ended)
+            })
+        });
+    mark(&call);
+    route.call = call;
+}
+
+/// How a wrapped route's call ends.
+fn end(
+    tool: &str,
+    ended: Result<Result<CallToolResponse, ErrorData>, Box<dyn Any + Send>>,
+) -> Result<CallToolResponse, ErrorData> {
+    match ended {
+        Ok(Ok(response)) => Ok(response),
+        // rmcp's own errors around the body: arguments that do not
+        // deserialize, and the ones that stay JSON-RPC errors.
+        Ok(Err(error))
+            if handler::is_rmcp_argument_error(&error) || handler::passes_through(&error) =>
+        {
+            Err(error)
+        }
+        Ok(Err(error)) => match handler::take_stashed(&error) {
+            Some(response) => Ok(response),
+            None => ToolError::from(error).into_call_tool_result(),
+        },
+        Err(payload) => caught_panic(tool, payload).into_call_tool_result(),
+    }
+}
+
+type Alive = Box<dyn Fn() -> bool + Send>;
+
+/// The routes inside the boundary, by the address of their handler. Each
+/// entry keeps a `Weak` to its handler, so the address cannot be reused
+/// while the entry exists, and entries of dropped routes are pruned.
+static WRAPPED: Mutex<Option<HashMap<usize, Alive>>> = Mutex::new(None);
+
+fn address<S>(call: &Arc<DynCallToolHandler<S>>) -> usize {
+    Arc::as_ptr(call).cast::<()>() as usize
+}
+
+/// Records a route handler as inside the boundary.
+pub(crate) fn mark<S: 'static>(call: &Arc<DynCallToolHandler<S>>) {
+    let weak: Weak<DynCallToolHandler<S>> = Arc::downgrade(call);
+    let mut wrapped = WRAPPED.lock().unwrap_or_else(|e| e.into_inner());
+    let wrapped = wrapped.get_or_insert_with(HashMap::new);
+    if wrapped.len() >= 64 && wrapped.len().is_power_of_two() {
+        wrapped.retain(|_, alive| alive());
+    }
+    wrapped.insert(address(call), Box::new(move || weak.strong_count() > 0));
+}
+
+/// Marks every route of a router that `#[tool_router]` built from `#[tool]`
+/// methods, whose bodies are already inside the boundary.
+pub fn mark_router<S: 'static>(router: ToolRouter<S>) -> ToolRouter<S> {
+    for route in router.map.values() {
+        mark(&route.call);
+    }
+    router
+}
+
+/// Whether a route handler is inside the boundary.
+pub(crate) fn is_wrapped<S>(call: &Arc<DynCallToolHandler<S>>) -> bool {
+    let wrapped = WRAPPED.lock().unwrap_or_else(|e| e.into_inner());
+    wrapped
+        .as_ref()
+        .and_then(|wrapped| wrapped.get(&address(call)))
+        .is_some_and(|alive| alive())
+}
