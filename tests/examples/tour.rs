@@ -37,6 +37,11 @@ fn rows() -> Vec<Row> {
             json!({ "path": "plan.md", "text": "x", "if_match": "a1b2" }),
             "",
         ),
+        row(
+            "write_note",
+            json!({ "path": "../etc/passwd", "text": "x" }),
+            "the path hook refuses it",
+        ),
         row("export_notes", json!({}), "without --export"),
         row("reindex", json!({}), ""),
         row(

@@ -69,6 +69,14 @@ impl Probe {
         std::panic::resume_unwind(Box::new("re-raised"))
     }
 
+    /// Wait for a subtask that panics.
+    #[tool]
+    async fn subtask(&self) -> Result<String, ToolError> {
+        let handle = tokio::spawn(async { panic!("the subtask failed") });
+        handle.await?;
+        Ok("unreachable".to_owned())
+    }
+
     /// Fail with a protocol error that is not a missing capability.
     #[tool]
     async fn protocol(&self) -> Result<String, ToolError> {
@@ -223,6 +231,28 @@ async fn a_long_unknown_tool_name_is_cut_in_the_log() {
         .and_then(|r| r.field("tool"))
         .unwrap();
     assert!(logged.len() < 400 && !logged.contains('\n'), "{logged}");
+}
+
+#[tokio::test]
+async fn a_subtask_that_panics_is_a_fault_not_a_hang() {
+    let harness = Harness::start().await;
+    let (result, records) = harness.call("subtask").await;
+    assert_eq!(text(&result.unwrap()), FAULT_MESSAGE);
+    assert_eq!(
+        names(&records),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
+    let failed = failed(&records);
+    assert_eq!(
+        failed.field("error.type"),
+        Some("tokio::runtime::task::error::JoinError")
+    );
+    assert!(
+        failed
+            .field("error")
+            .unwrap()
+            .contains("the subtask failed")
+    );
 }
 
 #[tokio::test]

@@ -23,6 +23,27 @@ pub struct Notes {
     store: Mutex<BTreeMap<String, Note>>,
     next_version: AtomicU64,
     export: bool,
+    check_path: Box<PathHook>,
+}
+
+/// A domain hook `write_note` runs on every path before it writes: a
+/// `ToolError` from it reaches the model with its own outcome, anything else
+/// (another error through `?`, a panic) is a fault, as for the tool's body.
+pub type PathHook = dyn Fn(&str) -> Result<(), ToolError> + Send + Sync;
+
+/// The default path hook: a relative path inside the store.
+pub fn inside_the_store(path: &str) -> Result<(), ToolError> {
+    let escapes = path.starts_with('/')
+        || path.contains('\\')
+        || path.split('/').any(|part| part == ".." || part.is_empty());
+    if escapes {
+        return Err(ToolError::invalid(
+            format_args!("The path {} is outside the note store", quote(path)),
+            "Call write_note again with a relative path inside it, such as plan.md or \
+             inbox/todo.md",
+        ));
+    }
+    Ok(())
 }
 
 #[derive(Clone)]
@@ -116,7 +137,17 @@ impl Notes {
             store: Mutex::new(store),
             next_version: AtomicU64::new(2),
             export,
+            check_path: Box::new(inside_the_store),
         }
+    }
+
+    /// The same server with another path hook for `write_note`.
+    pub fn with_path_hook(
+        mut self,
+        hook: impl Fn(&str) -> Result<(), ToolError> + Send + Sync + 'static,
+    ) -> Self {
+        self.check_path = Box::new(hook);
+        self
     }
 
     fn note(&self, path: &str) -> Result<Note, ToolError> {
@@ -177,6 +208,7 @@ impl Notes {
             if_match,
         }): Parameters<WriteArgs>,
     ) -> Result<Json<Version>, ToolError> {
+        (self.check_path)(&path)?;
         let mut store = self.store.lock().unwrap_or_else(|e| e.into_inner());
         match (store.get(&path), &if_match) {
             (Some(_), None) => {
