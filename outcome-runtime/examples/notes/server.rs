@@ -142,6 +142,7 @@ impl Notes {
     }
 
     /// The same server with another path hook for `write_note`.
+    #[allow(dead_code)] // The binary keeps the default; the tests swap it.
     pub fn with_path_hook(
         mut self,
         hook: impl Fn(&str) -> Result<(), ToolError> + Send + Sync + 'static,
