@@ -141,6 +141,31 @@ pub(crate) fn parse(
     parsed
 }
 
+/// [`parse`], for a macro that stops at the first problem of its arguments.
+pub(crate) fn parse_all(
+    macro_name: &str,
+    attr: TokenStream,
+    allowed: &[(&'static str, Kind)],
+) -> syn::Result<Vec<Arg>> {
+    let mut errors = Errors::default();
+    let parsed = parse(macro_name, attr, allowed, &mut errors);
+    errors.finish()?;
+    Ok(parsed.args)
+}
+
+/// The expansion, or the errors followed by the item as it was written, so
+/// that one mistake does not turn into errors about everything the item
+/// defines.
+pub(crate) fn or_item(expansion: syn::Result<TokenStream>, item: TokenStream) -> TokenStream {
+    match expansion {
+        Ok(tokens) => tokens,
+        Err(error) => {
+            let error = error.into_compile_error();
+            quote::quote! { #error #item }
+        }
+    }
+}
+
 fn closest(name: &str, allowed: &[(&'static str, Kind)]) -> Option<&'static str> {
     allowed
         .iter()

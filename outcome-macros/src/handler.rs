@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Expr, ImplItem, ItemImpl, Type};
 
-use crate::args::{self, Errors, Kind};
+use crate::args::{self, Kind};
 
 /// Every argument rmcp's `#[tool_handler]` takes.
 const ARGS: &[(&str, Kind)] = &[
@@ -17,19 +17,11 @@ const ARGS: &[(&str, Kind)] = &[
 ];
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    match try_expand(attr, item.clone()) {
-        Ok(tokens) => tokens,
-        Err(error) => {
-            let error = error.into_compile_error();
-            quote! { #error #item }
-        }
-    }
+    args::or_item(try_expand(attr, item.clone()), item)
 }
 
 fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let mut errors = Errors::default();
-    let args = args::parse("tool_handler", attr, ARGS, &mut errors).args;
-    errors.finish()?;
+    let args = args::parse_all("tool_handler", attr, ARGS)?;
     let mut item_impl: ItemImpl = syn::parse2(item)?;
     let router = match args.iter().find(|arg| arg.name == "router") {
         Some(arg) => arg.value().cloned().unwrap_or_else(default_router),

@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{Ident, ImplItem, ItemImpl};
 
-use crate::args::{self, Errors, Kind};
+use crate::args::{self, Kind};
 
 /// Every argument rmcp's `#[tool_router]` takes.
 const ARGS: &[(&str, Kind)] = &[
@@ -16,19 +16,11 @@ const ARGS: &[(&str, Kind)] = &[
 ];
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    match try_expand(attr, item.clone()) {
-        Ok(tokens) => tokens,
-        Err(error) => {
-            let error = error.into_compile_error();
-            quote! { #error #item }
-        }
-    }
+    args::or_item(try_expand(attr, item.clone()), item)
 }
 
 fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let mut errors = Errors::default();
-    let args = args::parse("tool_router", attr, ARGS, &mut errors).args;
-    errors.finish()?;
+    let args = args::parse_all("tool_router", attr, ARGS)?;
     let router = match args.iter().find(|arg| arg.name == "router") {
         Some(arg) => match arg.value() {
             Some(syn::Expr::Path(path)) if path.path.get_ident().is_some() => path

@@ -68,8 +68,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                     "`#[tool]` goes on a method in an `impl` block that `#[tool_router]` reads",
                 )
             };
-            let error = error.into_compile_error();
-            return quote! { #error #item };
+            return args::or_item(Err(error), item);
         }
     };
 

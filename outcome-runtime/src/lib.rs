@@ -63,6 +63,10 @@
 //!   every `tools/call`, and a router that is built once, not per call.
 //! - [`ToolError`]: outcomes 2, 3 and 4, with message builders that keep the
 //!   text the model reads to the rules.
+//! - [`wrap_router`]: the boundary for tools that are not `#[tool]` methods
+//!   (rmcp's trait-based tools, routes added by hand).
+//! - [`testing`]: the log records of a call, an in-memory client, and a check
+//!   that every tool of a router is inside the boundary.
 //!
 //! # The boundary
 //!
