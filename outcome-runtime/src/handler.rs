@@ -29,13 +29,47 @@ use crate::{arguments, message};
 /// deserialize.
 const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters:";
 
-/// Calls a tool through `router` and logs how the call ended.
+/// Calls a tool through `router` and logs how the call ended: the
+/// `call_tool` that [`tool_handler`](macro@crate::tool_handler) generates,
+/// for a `ServerHandler` that writes its own (to run some calls as tasks,
+/// say).
+///
+/// Writes `tool_call_completed` or `tool_call_failed` for the call; answers
+/// arguments that do not deserialize with outcome 2; keeps an unknown tool
+/// and a missing client capability as JSON-RPC errors; turns any other
+/// JSON-RPC error and any panic that escaped the boundary into outcome 4;
+/// drops the body of a call the client cancels and logs
+/// `tool_call_cancelled`.
 pub async fn call_tool<S>(
     service: &S,
     router: &ToolRouter<S>,
     request: CallToolRequestParams,
     context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData>
+where
+    S: MaybeSend + 'static,
+{
+    // rmcp only flags a cancelled request; the body would run on.
+    let cancellation = context.ct.clone();
+    match call_until(service, router, request, context, cancellation.cancelled()).await {
+        Some(ended) => ended,
+        None => {
+            let text = "The call was cancelled.";
+            Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+        }
+    }
+}
+
+/// Calls a tool through `router` until `cancelled` completes, and logs how
+/// the call ended. `None` when it was cancelled: the body is dropped and the
+/// call is logged as `tool_call_cancelled`.
+pub(crate) async fn call_until<S>(
+    service: &S,
+    router: &ToolRouter<S>,
+    request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+    cancelled: impl Future<Output = ()>,
+) -> Option<Result<CallToolResponse, ErrorData>>
 where
     S: MaybeSend + 'static,
 {
@@ -48,12 +82,11 @@ where
         report: Cell::new(None),
         stashed: Cell::new(None),
     };
-    let cancellation = context.ct.clone();
     let call = ToolCallContext::new(service, request, context);
     let mut running = pin!(CALL.scope(scope, CatchPanic::new(router.call(call))));
-    let mut cancelled = pin!(cancellation.cancelled());
-    // rmcp only flags a cancelled request; the body would run on. Polling
-    // the call first keeps the flag off the path of a call that is ready.
+    let mut cancelled = pin!(cancelled);
+    // Polling the call first keeps the cancellation off the path of a call
+    // that is ready.
     let ended = poll_fn(|cx| {
         if let Poll::Ready(ended) = running.as_mut().poll(cx) {
             return Poll::Ready(Some(ended));
@@ -70,11 +103,10 @@ where
         unreachable!("the scope is taken once, after the call ended");
     };
     let Some(ended) = ended else {
-        // The client cancelled: log no failure; the body is dropped when
-        // this function returns, which is next.
+        // Cancelled: log no failure; the body is dropped when this function
+        // returns, which is next.
         logging::call_cancelled(&tool, started.elapsed().as_micros() as f64 / 1000.0);
-        let text = "The call was cancelled.";
-        return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
+        return None;
     };
     let report = report.get();
     // A `ToolError` that travelled as an `ErrorData` ends as itself.
@@ -84,7 +116,7 @@ where
     };
     let elapsed = || started.elapsed().as_micros() as f64 / 1000.0;
 
-    match ended {
+    Some(match ended {
         Ok(Ok(CallToolResponse::Complete(result))) if result.is_error == Some(true) => {
             let result = match report {
                 Some(report) => {
@@ -141,7 +173,7 @@ where
             );
             Ok(fault_result())
         }
-    }
+    })
 }
 
 fn failed(tool: &str, report: Report, duration_ms: f64) {

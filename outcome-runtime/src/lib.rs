@@ -104,12 +104,15 @@ mod handler;
 mod logging;
 mod message;
 mod routes;
+mod tasks;
 pub mod testing;
 
 pub use classify::{Transient, recognize_transient};
 pub use error::{Outcome, ToolError};
+pub use handler::call_tool;
 pub use message::{FAULT_MESSAGE, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, quote};
 pub use routes::{wrap_route, wrap_router};
+pub use tasks::spawn_tool_task;
 
 #[doc(inline)]
 #[doc = include_str!("docs/tool.md")]
