@@ -22,7 +22,7 @@ use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
 use crate::boundary::{CatchPanic, caught_panic};
-use crate::logging::{self, CALL, CallScope, Report};
+use crate::logging::{self, CALL, CallScope, Note, Report};
 use crate::{arguments, message};
 
 /// The text rmcp puts before serde's message when arguments do not
@@ -81,6 +81,7 @@ where
         tool: request.name.clone(),
         report: Cell::new(None),
         stashed: Cell::new(None),
+        note: Cell::new(None),
     };
     let call = ToolCallContext::new(service, request, context);
     let mut running = pin!(CALL.scope(scope, CatchPanic::new(router.call(call))));
@@ -98,6 +99,7 @@ where
         tool,
         report,
         stashed,
+        note,
     }) = running.as_mut().take_value()
     else {
         unreachable!("the scope is taken once, after the call ended");
@@ -115,6 +117,17 @@ where
         (ended, _) => ended,
     };
     let elapsed = || started.elapsed().as_micros() as f64 / 1000.0;
+    match (&ended, note.get()) {
+        (Ok(Ok(_)), Some(Note::Deferred)) => {
+            logging::call_deferred(&tool, elapsed());
+            return Some(ended.unwrap_or_else(|_| unreachable!()));
+        }
+        (Ok(Ok(_)), Some(Note::Replayed)) => {
+            logging::call_completed(&tool, elapsed());
+            return Some(ended.unwrap_or_else(|_| unreachable!()));
+        }
+        _ => {}
+    }
 
     Some(match ended {
         Ok(Ok(CallToolResponse::Complete(result))) if result.is_error == Some(true) => {

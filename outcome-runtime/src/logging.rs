@@ -141,12 +141,45 @@ pub(crate) struct Report {
 
 /// The request in flight on this task: its tool name and, once the tool has
 /// answered with a `ToolError`, that error's report.
+#[derive(Default)]
 pub(crate) struct CallScope {
     pub(crate) tool: Cow<'static, str>,
     pub(crate) report: Cell<Option<Report>>,
     /// The answer of a `ToolError` that had to travel as an `ErrorData`
     /// (rmcp's trait-based tools), and the stand-in error it travels as.
     pub(crate) stashed: Cell<Option<(CallToolResponse, ErrorData)>>,
+    /// Set by a long-running tool's job machinery: how this call's answer
+    /// is to be logged.
+    pub(crate) note: Cell<Option<Note>>,
+}
+
+/// How a call that is part of a job is logged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Note {
+    /// The tool passed its deadline and answered with a job to poll; the
+    /// job logs the call's own lines when it ends.
+    Deferred,
+    /// A poll that handed over a finished job's answer: the poll succeeded,
+    /// whatever the answer says.
+    Replayed,
+}
+
+/// Notes how the call in flight on this task is to be logged.
+pub(crate) fn note(note: Note) {
+    let _ = CALL.try_with(|call| call.note.set(Some(note)));
+}
+
+/// `tool_call_deferred`, at INFO: the tool passed its deadline and handed
+/// the model a job to poll.
+pub(crate) fn call_deferred(tool: &str, duration_ms: f64) {
+    let tool = &*bounded(tool);
+    tracing::info!(
+        target: "outcome_runtime",
+        tool,
+        outcome = "deferred",
+        duration_ms,
+        "tool_call_deferred"
+    );
 }
 
 tokio::task_local! {

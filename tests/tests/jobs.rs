@@ -1,0 +1,241 @@
+//! Long-running tools: past the deadline the call answers with a job; the
+//! poll reads what the inline call would have given; the log gets that
+//! call's lines once; nothing outlives its bound.
+
+use std::time::Duration;
+
+use outcome_runtime::testing::{LogCapture, Record, connect};
+use outcome_runtime::{Deferred, FAULT_MESSAGE, Jobs, ToolError, tool, tool_handler, tool_router};
+use rmcp::ServerHandler;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::json;
+
+const DEADLINE: Duration = Duration::from_millis(50);
+const WORK: Duration = Duration::from_millis(150);
+
+struct Slow {
+    jobs: Jobs,
+    tools: ToolRouter<Slow>,
+}
+
+#[tool_router]
+impl Slow {
+    /// Finish well inside the deadline.
+    #[tool]
+    async fn quick(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run("quick", DEADLINE, async { Ok("quick".to_owned()) })
+            .await
+    }
+
+    /// Finish past the deadline.
+    #[tool]
+    async fn slow(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run("slow", DEADLINE, async {
+                tokio::time::sleep(WORK).await;
+                Ok("slow".to_owned())
+            })
+            .await
+    }
+
+    /// Fail past the deadline, with a request the model must change.
+    #[tool]
+    async fn slow_refusal(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run("slow_refusal", DEADLINE, async {
+                tokio::time::sleep(WORK).await;
+                Err(ToolError::invalid(
+                    "No archive named 'x'",
+                    "List the archives first",
+                ))
+            })
+            .await
+    }
+
+    /// Panic past the deadline.
+    #[tool]
+    async fn slow_panic(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run("slow_panic", DEADLINE, async {
+                tokio::time::sleep(WORK).await;
+                panic!("the job panicked")
+            })
+            .await
+    }
+
+    /// Never finish.
+    #[tool]
+    async fn endless(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run("endless", DEADLINE, async {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok("never".to_owned())
+            })
+            .await
+    }
+}
+
+#[tool_handler(router = self.tools)]
+impl ServerHandler for Slow {}
+
+struct Harness {
+    client: RunningService<RoleClient, ()>,
+    capture: LogCapture,
+    jobs: Jobs,
+    _guard: tracing::subscriber::DefaultGuard,
+}
+
+impl Harness {
+    async fn start(jobs: Jobs) -> Harness {
+        let capture = LogCapture::new();
+        let guard = capture.set_default();
+        let tools = Slow::tool_router().with_route(jobs.status_tool());
+        outcome_runtime::testing::assert_wrapped(&tools);
+        let server = Slow {
+            jobs: jobs.clone(),
+            tools,
+        };
+        let client = connect(server, ()).await.unwrap();
+        client.list_all_tools().await.unwrap();
+        capture.take();
+        Harness {
+            client,
+            capture,
+            jobs,
+            _guard: guard,
+        }
+    }
+
+    async fn call(&self, tool: &'static str, arguments: serde_json::Value) -> CallToolResult {
+        let params = CallToolRequestParams::new(tool)
+            .with_arguments(arguments.as_object().cloned().unwrap_or_default());
+        self.client.call_tool(params).await.unwrap()
+    }
+
+    fn events(&self) -> Vec<String> {
+        self.capture
+            .take()
+            .iter()
+            .filter(|r: &&Record| r.target == "outcome_runtime")
+            .map(|r| format!("{} {} {}", r.level, r.name(), r.field("tool").unwrap_or("")))
+            .collect()
+    }
+}
+
+fn text(result: &CallToolResult) -> &str {
+    &result.content[0].as_text().unwrap().text
+}
+
+/// The job a deferred answer names.
+fn job_of(result: &CallToolResult) -> String {
+    let text = text(result);
+    assert!(text.starts_with("The work goes on as job '"), "{text}");
+    text["The work goes on as job '".len()..]
+        .split('\'')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn work_that_ends_in_time_answers_as_usual() {
+    let harness = Harness::start(Jobs::new()).await;
+    let result = harness.call("quick", json!({})).await;
+    assert_eq!(text(&result), "quick");
+    assert_eq!(harness.events(), ["INFO tool_call_completed quick"]);
+    assert!(harness.jobs.is_empty());
+}
+
+#[tokio::test]
+async fn past_the_deadline_the_model_polls_for_the_same_answer() {
+    let harness = Harness::start(Jobs::new()).await;
+    let deferred = harness.call("slow", json!({})).await;
+    assert_eq!(deferred.is_error, Some(false));
+    let job = job_of(&deferred);
+    assert_eq!(harness.events(), ["INFO tool_call_deferred slow"]);
+
+    let running = harness.call("job_status", json!({ "job": job })).await;
+    assert!(
+        text(&running).contains("is still running"),
+        "{}",
+        text(&running)
+    );
+    assert_eq!(harness.events(), ["INFO tool_call_completed job_status"]);
+
+    tokio::time::sleep(WORK * 2).await;
+    assert_eq!(harness.events(), ["INFO tool_call_completed slow"]);
+    let done = harness.call("job_status", json!({ "job": job })).await;
+    assert_eq!(done.is_error, Some(false));
+    assert_eq!(text(&done), "slow");
+    assert_eq!(harness.events(), ["INFO tool_call_completed job_status"]);
+}
+
+#[tokio::test]
+async fn a_job_that_fails_reads_as_the_inline_failure_and_logs_once() {
+    let harness = Harness::start(Jobs::new()).await;
+    let job = job_of(&harness.call("slow_refusal", json!({})).await);
+    tokio::time::sleep(WORK * 2).await;
+    let done = harness.call("job_status", json!({ "job": job })).await;
+    assert_eq!(done.is_error, Some(true));
+    assert_eq!(
+        text(&done),
+        "No archive named 'x'. List the archives first."
+    );
+    assert_eq!(
+        harness.events(),
+        [
+            "INFO tool_call_deferred slow_refusal",
+            "INFO tool_call_failed slow_refusal",
+            "INFO tool_call_completed job_status",
+        ]
+    );
+
+    let job = job_of(&harness.call("slow_panic", json!({})).await);
+    tokio::time::sleep(WORK * 2).await;
+    let done = harness.call("job_status", json!({ "job": job })).await;
+    assert_eq!(text(&done), FAULT_MESSAGE);
+    assert_eq!(
+        harness.events(),
+        [
+            "INFO tool_call_deferred slow_panic",
+            "ERROR tool_failed slow_panic",
+            "ERROR tool_call_failed slow_panic",
+            "INFO tool_call_completed job_status",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn an_unpolled_job_is_dropped_after_its_keep_time() {
+    let keep = Duration::from_millis(100);
+    let harness = Harness::start(Jobs::new().with_keep(keep)).await;
+    let job = job_of(&harness.call("slow", json!({})).await);
+    assert_eq!(harness.jobs.len(), 1);
+    // Ends after WORK, then is kept for `keep`, with nobody polling.
+    tokio::time::sleep(WORK + keep + Duration::from_millis(100)).await;
+    assert!(harness.jobs.is_empty());
+    let gone = harness.call("job_status", json!({ "job": job })).await;
+    assert_eq!(gone.is_error, Some(true));
+    assert!(text(&gone).contains("Call the tool that started it again"));
+}
+
+#[tokio::test]
+async fn a_job_past_its_longest_run_is_stopped_as_a_fault() {
+    let max_run = Duration::from_millis(150);
+    let keep = Duration::from_millis(100);
+    let harness = Harness::start(Jobs::new().with_max_run(max_run).with_keep(keep)).await;
+    let job = job_of(&harness.call("endless", json!({})).await);
+    tokio::time::sleep(max_run + Duration::from_millis(50)).await;
+    let stopped = harness.call("job_status", json!({ "job": job })).await;
+    assert_eq!(text(&stopped), FAULT_MESSAGE);
+    let events = harness.events();
+    assert!(
+        events.contains(&"ERROR tool_failed endless".to_owned()),
+        "{events:?}"
+    );
+    tokio::time::sleep(keep + Duration::from_millis(50)).await;
+    assert!(harness.jobs.is_empty());
+}
