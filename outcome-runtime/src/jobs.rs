@@ -252,10 +252,13 @@ impl Jobs {
             }
             None => ToolError::invalid(
                 format_args!(
-                    "No job {} is running or kept; a finished job's result is kept for {} \
-                     seconds",
+                    "No job {} is running or kept; a finished job's result is kept for {}",
                     quote(job),
-                    self.inner.keep.as_secs()
+                    match self.inner.keep.as_secs() {
+                        0 => "under a second".to_owned(),
+                        1 => "a second".to_owned(),
+                        seconds => format!("{seconds} seconds"),
+                    }
                 ),
                 "Call the tool that started it again",
             )

@@ -65,6 +65,10 @@
 //!   text the model reads to the rules.
 //! - [`wrap_router`]: the boundary for tools that are not `#[tool]` methods
 //!   (rmcp's trait-based tools, routes added by hand).
+//! - [`Jobs`]: long-running tools; past a deadline the model gets a job to
+//!   poll with the `job_status` tool, and reads the same answer later.
+//! - [`spawn_tool_task`]: a call run as a task of rmcp's tasks extension, by
+//!   the same rules.
 //! - [`testing`]: the log records of a call, an in-memory client, and a check
 //!   that every tool of a router is inside the boundary.
 //!
@@ -89,6 +93,7 @@
 //! | `tool_call_completed` | INFO | `tool`, `outcome` (`result`), `duration_ms` |
 //! | `tool_call_failed` | the outcome's | `tool`, `outcome` (`invalid`, `stale`, `fault`, `protocol`), `duration_ms`, `error.type`, `error.code` |
 //! | `tool_call_cancelled` | INFO | `tool`, `outcome` (`cancelled`), `duration_ms` |
+//! | `tool_call_deferred` | INFO | `tool`, `outcome` (`deferred`), `duration_ms`: a long-running tool answered with a job; the job writes the call's own line when it ends |
 //! | `tool_failed` | WARNING or ERROR | `tool`, `outcome` (`fault`), `error.type`, `error` (the chain or the panic message), `panic.location`, `panic.backtrace` (when `RUST_BACKTRACE` asks for one) |
 //!
 //! `protocol` is a JSON-RPC error that reaches the client as itself (an

@@ -6,7 +6,9 @@
 
 use std::fmt::Write;
 
-use outcome_tests::{Call, Session};
+use std::time::Duration;
+
+use outcome_tests::{Call, Session, notes};
 use rmcp::service::ServiceError;
 use serde_json::{Value, json};
 
@@ -14,6 +16,17 @@ struct Row {
     tool: &'static str,
     arguments: Value,
     note: &'static str,
+    /// Wait this long instead of calling a tool.
+    wait: Option<Duration>,
+}
+
+fn wait(duration: Duration) -> Row {
+    Row {
+        tool: "",
+        arguments: Value::Null,
+        note: "",
+        wait: Some(duration),
+    }
 }
 
 fn rows() -> Vec<Row> {
@@ -21,6 +34,7 @@ fn rows() -> Vec<Row> {
         tool,
         arguments,
         note,
+        wait: None,
     };
     vec![
         row("read_note", json!({ "path": "plan.md" }), ""),
@@ -44,6 +58,18 @@ fn rows() -> Vec<Row> {
         ),
         row("export_notes", json!({}), "without --export"),
         row("reindex", json!({}), ""),
+        row(
+            "rebuild_backlinks",
+            json!({}),
+            "long-running: past its deadline",
+        ),
+        row("job_status", json!({ "job": "j-1" }), "polled at once"),
+        wait(notes::BACKLINKS_WORK * 2),
+        row(
+            "job_status",
+            json!({ "job": "j-1" }),
+            "polled after the work",
+        ),
         row(
             "sync_notes",
             json!({ "remote": "timeout" }),
@@ -83,9 +109,16 @@ fn rows() -> Vec<Row> {
 async fn main() {
     let session = Session::start(false).await;
     println!("The notes server, in memory, called by a real rmcp client.\n");
-    for (number, row) in rows().iter().enumerate() {
+    let mut number = 0;
+    for row in rows() {
+        if let Some(duration) = row.wait {
+            println!("    (waiting {} ms)\n", duration.as_millis());
+            tokio::time::sleep(duration).await;
+            continue;
+        }
+        number += 1;
         let call = session.call(row.tool, row.arguments.clone()).await;
-        print!("{}", describe(number + 1, row, &call));
+        print!("{}", describe(number, &row, &call));
     }
 }
 
@@ -129,6 +162,7 @@ fn describe(number: usize, row: &Row, call: &Call) -> String {
         }
         "fault" => "4 server fault: heals itself",
         "protocol" => "protocol error, passed through",
+        "deferred" => "1 result, later: a job to poll",
         other => other,
     };
     let _ = writeln!(out, "    outcome  {outcome}");

@@ -13,7 +13,7 @@ use rmcp::service::{RoleClient, RunningService};
 use serde_json::json;
 
 const DEADLINE: Duration = Duration::from_millis(50);
-const WORK: Duration = Duration::from_millis(150);
+const WORK: Duration = Duration::from_millis(300);
 
 struct Slow {
     jobs: Jobs,
@@ -225,7 +225,7 @@ async fn an_unpolled_job_is_dropped_after_its_keep_time() {
 #[tokio::test]
 async fn a_job_past_its_longest_run_is_stopped_as_a_fault() {
     let max_run = Duration::from_millis(150);
-    let keep = Duration::from_millis(100);
+    let keep = Duration::from_millis(400);
     let harness = Harness::start(Jobs::new().with_max_run(max_run).with_keep(keep)).await;
     let job = job_of(&harness.call("endless", json!({})).await);
     tokio::time::sleep(max_run + Duration::from_millis(50)).await;

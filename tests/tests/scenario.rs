@@ -308,3 +308,27 @@ async fn read_note_without_a_string_path_names_path_and_what_it_must_be() {
     }
     assert!(!missing.has_error() && !number.has_error());
 }
+
+/// Not a row of the table: the notes server's long-running tool, answered
+/// with a job past its deadline and read back through `job_status`.
+#[tokio::test]
+async fn rebuild_backlinks_answers_with_a_job_and_the_poll_reads_its_result() {
+    let session = Session::start(false).await;
+    let call = session.call("rebuild_backlinks", json!({})).await;
+    assert_eq!(call.ok().is_error, Some(false));
+    assert_eq!(
+        call.text(),
+        "The work goes on as job 'j-1'. Call job_status with job set to 'j-1' in a few \
+         seconds for its result."
+    );
+    assert_eq!(call.events(), ["INFO tool_call_deferred"]);
+
+    tokio::time::sleep(outcome_tests::notes::BACKLINKS_WORK * 2).await;
+    let poll = session.call("job_status", json!({ "job": "j-1" })).await;
+    assert_eq!(poll.ok().structured_content, Some(json!({ "links": 0 })));
+    assert_eq!(
+        poll.events(),
+        ["INFO tool_call_completed", "INFO tool_call_completed"]
+    );
+    assert!(!poll.has_error());
+}

@@ -7,10 +7,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use outcome_runtime::{ToolError, Transient, quote, tool, tool_handler, tool_router};
+use outcome_runtime::{
+    Deferred, Jobs, ToolError, Transient, quote, tool, tool_handler, tool_router,
+};
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 #[allow(deprecated)] // Sampling is the scenario's subject.
 use rmcp::model::{ClientCapabilities, CreateMessageRequestParams, SamplingMessage};
@@ -20,7 +24,9 @@ use serde::{Deserialize, Serialize};
 
 /// The notes server's state.
 pub struct Notes {
-    store: Mutex<BTreeMap<String, Note>>,
+    store: Arc<Mutex<BTreeMap<String, Note>>>,
+    tools: ToolRouter<Notes>,
+    jobs: Jobs,
     next_version: AtomicU64,
     export: bool,
     check_path: Box<PathHook>,
@@ -113,6 +119,18 @@ pub struct Pulled {
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
+pub struct Backlinks {
+    pub links: usize,
+}
+
+/// How long `rebuild_backlinks` answers inline before it hands the model a
+/// job to poll.
+pub const BACKLINKS_DEADLINE: Duration = Duration::from_millis(100);
+
+/// How long the simulated backlink rebuild takes.
+pub const BACKLINKS_WORK: Duration = Duration::from_millis(300);
+
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct Summary {
     pub summary: String,
 }
@@ -133,8 +151,11 @@ impl Notes {
                 (path.to_owned(), note)
             })
             .collect();
+        let jobs = Jobs::new();
         Notes {
-            store: Mutex::new(store),
+            store: Arc::new(Mutex::new(store)),
+            tools: Self::tool_router().with_route(jobs.status_tool()),
+            jobs,
             next_version: AtomicU64::new(2),
             export,
             check_path: Box::new(inside_the_store),
@@ -295,6 +316,31 @@ impl Notes {
         }
     }
 
+    /// Rebuild the links between notes and count them. It takes a while: past
+    /// a short wait the answer is a job to poll with job_status.
+    #[tool]
+    pub async fn rebuild_backlinks(&self) -> Result<Deferred<Json<Backlinks>>, ToolError> {
+        // The work outlives the call when it is slow, so it owns the store.
+        let store = self.store.clone();
+        let work = async move {
+            tokio::time::sleep(BACKLINKS_WORK).await;
+            let store = store.lock().unwrap_or_else(|e| e.into_inner());
+            let links = store
+                .values()
+                .map(|note| {
+                    store
+                        .keys()
+                        .filter(|path| note.text.contains(path.as_str()))
+                        .count()
+                })
+                .sum();
+            Ok(Json(Backlinks { links }))
+        };
+        self.jobs
+            .run("rebuild_backlinks", BACKLINKS_DEADLINE, work)
+            .await
+    }
+
     /// Summarize a note in one paragraph, written by the client's model.
     #[allow(deprecated)] // Sampling is the scenario's subject.
     #[tool(annotations(read_only_hint = true))]
@@ -345,6 +391,7 @@ impl Notes {
 }
 
 #[tool_handler(
+    router = self.tools,
     name = "notes",
     instructions = "Notes kept by path. Search, read, write."
 )]
