@@ -4,7 +4,10 @@
 //! out or answered HTTP 429. Those are logged at WARNING and tell the model to
 //! retry; every other fault is an operator's problem, logged at ERROR.
 //! Recognition goes by type, never by matching error text, and looks at every
-//! error in the source chain, so a timeout wrapped three times still counts.
+//! error in the source chain, so a timeout wrapped three times still counts:
+//! `std::io::ErrorKind::TimedOut`, tokio's `Elapsed`, with the `reqwest`
+//! feature a `reqwest::Error` that timed out or carries status 429, and any
+//! type registered with [`recognize_transient`].
 
 use std::error::Error;
 use std::sync::RwLock;
@@ -99,6 +102,11 @@ fn any_in_chain(
 fn is_builtin_transient(error: &(dyn Error + 'static)) -> bool {
     if let Some(io) = error.downcast_ref::<std::io::Error>() {
         return io.kind() == std::io::ErrorKind::TimedOut;
+    }
+    #[cfg(feature = "reqwest")]
+    if let Some(http) = error.downcast_ref::<reqwest::Error>() {
+        let status = http.status().map(|status| status.as_u16());
+        return http.is_timeout() || status == Some(429);
     }
     error.is::<tokio::time::error::Elapsed>()
 }

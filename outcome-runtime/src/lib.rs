@@ -79,8 +79,9 @@
 //! model reads one fixed message that never names the cause, and the
 //! operator reads one `tool_failed` record with the error chain, or the
 //! panic's message and location. A timeout (`std::io::ErrorKind::TimedOut`,
-//! tokio's `Elapsed`) or a [`Transient`] error anywhere in the source chain
-//! makes the fault heal itself: WARNING, and a message that says to retry.
+//! tokio's `Elapsed`), with the `reqwest` feature a reqwest timeout or HTTP
+//! 429, or a [`Transient`] error anywhere in the source chain makes the fault
+//! heal itself: WARNING, and a message that says to retry.
 //! The server keeps serving after a panic, as long as the binary unwinds
 //! (`panic = "abort"` ends the process, boundary or not).
 //!

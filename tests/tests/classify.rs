@@ -1,0 +1,65 @@
+//! Faults that heal themselves, recognised by type anywhere in the source
+//! chain: reqwest's timeouts and HTTP 429 (the `reqwest` feature).
+
+use std::time::Duration;
+
+use outcome_runtime::{Outcome, RETRY_MESSAGE, ToolError};
+use tracing::Level;
+
+/// A reqwest error for a response with `status`, made without a network.
+fn status_error(status: u16) -> reqwest::Error {
+    let response = http::Response::builder().status(status).body("").unwrap();
+    reqwest::Response::from(response)
+        .error_for_status()
+        .expect_err("an error status is an error")
+}
+
+#[derive(Debug)]
+struct SyncFailed(reqwest::Error);
+
+impl std::fmt::Display for SyncFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("sync failed")
+    }
+}
+
+impl std::error::Error for SyncFailed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+#[test]
+fn an_http_429_from_reqwest_heals_itself_anywhere_in_the_chain() {
+    let error = ToolError::from(SyncFailed(status_error(429)));
+    assert_eq!(error.outcome(), Outcome::Fault);
+    assert_eq!(error.level(), Level::WARN);
+    assert_eq!(error.message(), RETRY_MESSAGE);
+
+    let error = ToolError::from(status_error(500));
+    assert_eq!(error.level(), Level::ERROR);
+}
+
+#[tokio::test]
+async fn a_reqwest_timeout_heals_itself() {
+    // A local listener that accepts and never answers.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let hold = tokio::spawn(async move {
+        let (_socket, _) = listener.accept().await.unwrap();
+        tokio::time::sleep(Duration::from_secs(10)).await;
+    });
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_millis(50))
+        .build()
+        .unwrap();
+    let error = client
+        .get(format!("http://{address}/"))
+        .send()
+        .await
+        .expect_err("the request times out");
+    assert!(error.is_timeout());
+    let error = ToolError::from(SyncFailed(error));
+    assert_eq!(error.level(), Level::WARN);
+    hold.abort();
+}
