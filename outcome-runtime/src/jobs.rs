@@ -34,14 +34,41 @@ pub const STATUS_TOOL: &str = "job_status";
 /// [`max_run`](Self::with_max_run) is stopped as a fault, and a finished
 /// job's answer is dropped [`keep`](Self::with_keep) after it ended, whether
 /// or not anyone polled it.
+///
+/// ```
+/// use std::time::Duration;
+/// use outcome_runtime::{Deferred, Jobs, ToolError, tool, tool_handler, tool_router};
+/// use rmcp::ServerHandler;
+/// use rmcp::handler::server::router::tool::ToolRouter;
+///
+/// struct Archive {
+///     jobs: Jobs,
+///     tools: ToolRouter<Archive>,
+/// }
+///
+/// #[tool_router]
+/// impl Archive {
+///     /// Pack every note into an archive; returns its size in bytes.
+///     #[tool]
+///     async fn pack(&self) -> Result<Deferred<String>, ToolError> {
+///         // The work owns what it uses: it may outlive the call.
+///         let work = async { Ok("1024".to_owned()) };
+///         self.jobs.run("pack", Duration::from_secs(5), work).await
+///     }
+/// }
+///
+/// #[tool_handler(router = self.tools)]
+/// impl ServerHandler for Archive {}
+///
+/// let jobs = Jobs::new();
+/// let tools = Archive::tool_router().with_route(jobs.status_tool());
+/// let server = Archive { jobs, tools };
+/// # let _ = server;
+/// ```
 #[derive(Clone)]
 pub struct Jobs {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
-    jobs: Mutex<HashMap<String, Job>>,
-    next: AtomicU64,
+    jobs: Arc<Mutex<HashMap<String, Job>>>,
+    next: Arc<AtomicU64>,
     keep: Duration,
     max_run: Duration,
 }
@@ -90,36 +117,23 @@ impl Jobs {
     /// Jobs that may run for 10 minutes and whose answers are kept for 5.
     pub fn new() -> Self {
         Jobs {
-            inner: Arc::new(Inner {
-                jobs: Mutex::new(HashMap::new()),
-                next: AtomicU64::new(1),
-                keep: Duration::from_secs(300),
-                max_run: Duration::from_secs(600),
-            }),
+            jobs: Arc::default(),
+            next: Arc::new(AtomicU64::new(1)),
+            keep: Duration::from_secs(300),
+            max_run: Duration::from_secs(600),
         }
     }
 
     /// How long a finished job's answer is kept for a poll.
-    pub fn with_keep(self, keep: Duration) -> Self {
-        self.rebuilt(|inner| inner.keep = keep)
+    pub fn with_keep(mut self, keep: Duration) -> Self {
+        self.keep = keep;
+        self
     }
 
     /// How long a job may run before it is stopped as a fault.
-    pub fn with_max_run(self, max_run: Duration) -> Self {
-        self.rebuilt(|inner| inner.max_run = max_run)
-    }
-
-    fn rebuilt(self, change: impl FnOnce(&mut Inner)) -> Self {
-        let mut inner = Arc::try_unwrap(self.inner).unwrap_or_else(|shared| Inner {
-            jobs: Mutex::new(HashMap::new()),
-            next: AtomicU64::new(shared.next.load(Ordering::Relaxed)),
-            keep: shared.keep,
-            max_run: shared.max_run,
-        });
-        change(&mut inner);
-        Jobs {
-            inner: Arc::new(inner),
-        }
+    pub fn with_max_run(mut self, max_run: Duration) -> Self {
+        self.max_run = max_run;
+        self
     }
 
     /// How many jobs are held, running or finished.
@@ -133,7 +147,7 @@ impl Jobs {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Job>> {
-        self.inner.jobs.lock().unwrap_or_else(|e| e.into_inner())
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Runs `work` for `tool`, waiting at most `deadline` for it.
@@ -164,7 +178,7 @@ impl Jobs {
             Ok(Err(join)) => return Err(join.into()),
             Err(_elapsed) => {}
         }
-        let job = format!("j-{}", self.inner.next.fetch_add(1, Ordering::Relaxed));
+        let job = format!("j-{}", self.next.fetch_add(1, Ordering::Relaxed));
         self.lock().insert(
             job.clone(),
             Job::Running {
@@ -174,7 +188,7 @@ impl Jobs {
         let jobs = self.clone();
         let id = job.clone();
         tokio::spawn(async move {
-            let limit = jobs.inner.max_run.saturating_sub(started.elapsed());
+            let limit = jobs.max_run.saturating_sub(started.elapsed());
             let ended = match tokio::time::timeout(limit, &mut handle).await {
                 Ok(Ok(ended)) => ended,
                 Ok(Err(join)) => Err(join.into()),
@@ -182,13 +196,13 @@ impl Jobs {
                     handle.abort();
                     Err(ToolError::fault(format!(
                         "job {id} of {tool} ran past its limit of {:?} and was stopped",
-                        jobs.inner.max_run
+                        jobs.max_run
                     )))
                 }
             };
             let response = finish(tool, started, ended).await;
             jobs.lock().insert(id.clone(), Job::Done(response));
-            tokio::time::sleep(jobs.inner.keep).await;
+            tokio::time::sleep(jobs.keep).await;
             jobs.lock().remove(&id);
         });
         Ok(Deferred::Running(job))
@@ -254,7 +268,7 @@ impl Jobs {
                 format_args!(
                     "No job {} is running or kept; a finished job's result is kept for {}",
                     quote(job),
-                    match self.inner.keep.as_secs() {
+                    match self.keep.as_secs() {
                         0 => "under a second".to_owned(),
                         1 => "a second".to_owned(),
                         seconds => format!("{seconds} seconds"),
