@@ -173,10 +173,12 @@ impl Jobs {
                 Err(payload) => Err(caught_panic(tool, payload)),
             }
         });
+        // A call cancelled before its deadline takes its work with it.
+        let guard = AbortOnDrop(Some(handle.abort_handle()));
         match tokio::time::timeout(deadline, &mut handle).await {
             Ok(Ok(ended)) => return ended.map(Deferred::Ready),
             Ok(Err(join)) => return Err(join.into()),
-            Err(_elapsed) => {}
+            Err(_elapsed) => guard.disarm(),
         }
         let job = format!("j-{}", self.next.fetch_add(1, Ordering::Relaxed));
         self.lock().insert(
@@ -277,6 +279,23 @@ impl Jobs {
                 "Call the tool that started it again",
             )
             .into_call_tool_result(),
+        }
+    }
+}
+
+/// Aborts a spawned job's work when dropped, unless disarmed.
+struct AbortOnDrop(Option<tokio::task::AbortHandle>);
+
+impl AbortOnDrop {
+    fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some(handle) = self.0.take() {
+            handle.abort();
         }
     }
 }
