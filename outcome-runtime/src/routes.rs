@@ -10,7 +10,6 @@
 
 use std::any::Any;
 use std::collections::HashMap;
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, Weak};
 
 use rmcp::ErrorData;
@@ -19,7 +18,7 @@ use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext, ToolRoute
 use rmcp::model::CallToolResponse;
 use rmcp::service::MaybeSend;
 
-use crate::boundary::{CatchPanic, caught_panic};
+use crate::boundary::{CatchPanic, catch, caught_panic};
 
 /// What a route's handler returns: rmcp's `MaybeBoxFuture`, which it does not
 /// export.
@@ -88,8 +87,9 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
     let tool: Arc<str> = Arc::from(&*route.attr.name);
     let call: Arc<DynCallToolHandler<S>> =
         Arc::new(move |context: ToolCallContext<'_, S>| -> RouteFuture<'_> {
-            // The route may panic before it returns its future.
-            let started = panic::catch_unwind(AssertUnwindSafe(|| inner(context)));
+            // The route may panic before it returns its future: a sync
+            // trait tool runs its whole body there.
+            let started = catch(|| inner(context));
             let tool = tool.clone();
             Box::pin(async move {
                 let ended = match started {
