@@ -185,7 +185,37 @@ async fn client<S: rmcp::ServerHandler>(server: S) -> RunningService<RoleClient,
         .expect("the client connects")
 }
 
-fn round_trip(c: &mut Criterion, runtime: &Runtime, group_name: &str) {
+/// Median time per call of `a` and of `b`, in nanoseconds, measured in
+/// alternating rounds (A B, then B A, ...), so that drift of the machine
+/// falls on both alike.
+fn interleaved(mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64) {
+    const ROUNDS: usize = 40;
+    const CALLS: u32 = 500;
+    let time = |f: &mut dyn FnMut()| {
+        let started = std::time::Instant::now();
+        for _ in 0..CALLS {
+            f();
+        }
+        started.elapsed().as_nanos() as f64 / f64::from(CALLS)
+    };
+    let (mut times_a, mut times_b) = (Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        if round % 2 == 0 {
+            times_a.push(time(&mut a));
+            times_b.push(time(&mut b));
+        } else {
+            times_b.push(time(&mut b));
+            times_a.push(time(&mut a));
+        }
+    }
+    let median = |times: &mut Vec<f64>| {
+        times.sort_by(f64::total_cmp);
+        times[times.len() / 2]
+    };
+    (median(&mut times_a), median(&mut times_b))
+}
+
+fn round_trip(c: &mut Criterion, runtime: &Runtime, group_name: &str) -> Vec<String> {
     let wrapped = runtime.block_on(client(Wrapped));
     let bare = runtime.block_on(client(Bare {
         tool_router: Bare::tool_router(),
@@ -205,6 +235,22 @@ fn round_trip(c: &mut Criterion, runtime: &Runtime, group_name: &str) {
     });
     group.bench_function("bare_router_rebuilt", |b| b.iter(|| call(&rebuilt, "echo")));
     group.finish();
+
+    let pairs = [
+        ("bare_router_in_field", &bare, "echo"),
+        ("bare_one_log_line", &bare, "echo_logged"),
+        ("bare_router_rebuilt", &rebuilt, "echo"),
+    ];
+    pairs
+        .into_iter()
+        .map(|(name, other, tool)| {
+            let (a, b) = interleaved(|| call(&wrapped, "echo"), || call(other, tool));
+            format!(
+                "{group_name} (interleaved): wrapped_logged / {name} = {:.3}x ({a:.0} ns vs {b:.0} ns)",
+                a / b
+            )
+        })
+        .collect()
 }
 
 /// Heap allocations per call of `f`, averaged over many calls.
@@ -266,12 +312,12 @@ fn main() {
         .with_max_level(tracing::Level::INFO)
         .finish();
     let logged = tracing::subscriber::set_default(subscriber);
-    round_trip(&mut c, &runtime, "round_trip");
+    let mut interleaved_ratios = round_trip(&mut c, &runtime, "round_trip");
     drop(logged);
     // The same with a subscriber that takes every event and formats none:
     // what the boundary and the request log add, without the writer's cost.
     let discarded = tracing::subscriber::set_default(Discard);
-    round_trip(&mut c, &runtime, "round_trip_discard");
+    interleaved_ratios.extend(round_trip(&mut c, &runtime, "round_trip_discard"));
     drop(discarded);
     c.final_summary();
 
@@ -331,6 +377,9 @@ fn main() {
             "bare_router_in_field"
         )
     );
+    for line in &interleaved_ratios {
+        println!("  {line}");
+    }
     for name in ["error", "panic"] {
         if let Some(ns) = mean_ns(&dir, "fault", name) {
             println!("  fault: {name} costs {ns:.0} ns per call");

@@ -383,7 +383,8 @@ impl From<ToolError> for ErrorData {
             _ => ErrorData::internal_error(message, None),
         };
         let _ = logging::CALL.try_with(|call| {
-            call.stashed.set(Some((response, stand_in.clone())));
+            call.stashed
+                .set(Some(Box::new((response, stand_in.clone()))));
         });
         stand_in
     }

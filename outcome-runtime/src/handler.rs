@@ -112,7 +112,7 @@ where
     };
     let report = report.get();
     // A `ToolError` that travelled as an `ErrorData` ends as itself.
-    let ended = match (ended, stashed.into_inner()) {
+    let ended = match (ended, stashed.into_inner().map(|stashed| *stashed)) {
         (Ok(Err(error)), Some((response, stand_in))) if error == stand_in => Ok(Ok(response)),
         (ended, _) => ended,
     };
@@ -215,10 +215,10 @@ pub(crate) fn is_rmcp_argument_error(error: &ErrorData) -> bool {
 
 /// The answer stashed for `error`, if it stands in for a `ToolError`.
 pub(crate) fn take_stashed(error: &ErrorData) -> Option<CallToolResponse> {
-    CALL.try_with(|call| match call.stashed.take() {
+    CALL.try_with(|call| match call.stashed.take().map(|stashed| *stashed) {
         Some((response, stand_in)) if stand_in == *error => Some(response),
         other => {
-            call.stashed.set(other);
+            call.stashed.set(other.map(Box::new));
             None
         }
     })

@@ -147,7 +147,8 @@ pub(crate) struct CallScope {
     pub(crate) report: Cell<Option<Report>>,
     /// The answer of a `ToolError` that had to travel as an `ErrorData`
     /// (rmcp's trait-based tools), and the stand-in error it travels as.
-    pub(crate) stashed: Cell<Option<(CallToolResponse, ErrorData)>>,
+    /// Boxed: it is rare, and the scope is moved on every poll.
+    pub(crate) stashed: Cell<Option<Box<(CallToolResponse, ErrorData)>>>,
     /// Set by a long-running tool's job machinery: how this call's answer
     /// is to be logged.
     pub(crate) note: Cell<Option<Note>>,
