@@ -7,11 +7,14 @@ pub mod notes;
 use outcome_runtime::testing::{LogCapture, Record, connect};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::{ClientHandler, ServerHandler};
 use serde_json::Value;
 
-/// A client connected to a fresh notes server, with the log captured.
-pub struct Session {
-    pub client: RunningService<RoleClient, ()>,
+/// A real rmcp client connected to a server in memory, with the log of this
+/// thread captured. Run it on a current-thread runtime, so the server logs
+/// on this thread.
+pub struct Session<C: ClientHandler = ()> {
+    pub client: RunningService<RoleClient, C>,
     pub capture: LogCapture,
     _guard: tracing::subscriber::DefaultGuard,
 }
@@ -24,11 +27,18 @@ pub struct Call {
 
 impl Session {
     /// Starts a notes server (`export` as `--export`) and connects to it.
-    /// Run it on a current-thread runtime, so the server logs on this thread.
     pub async fn start(export: bool) -> Session {
+        Session::connect(notes::Notes::new(export), ()).await
+    }
+}
+
+impl<C: ClientHandler> Session<C> {
+    /// Serves `server`, connects `client` to it, and starts the capture
+    /// empty.
+    pub async fn connect<S: ServerHandler>(server: S, client: C) -> Session<C> {
         let capture = LogCapture::new();
         let guard = capture.set_default();
-        let client = connect(notes::Notes::new(export), ())
+        let client = connect(server, client)
             .await
             .expect("the client connects to the in-memory server");
         // One round trip, so the server has handled `initialized` (and
@@ -57,6 +67,20 @@ impl Session {
             records: self.capture.take(),
         }
     }
+
+    /// The runtime's records since the last take, as `LEVEL name` lines.
+    pub fn events(&self) -> Vec<String> {
+        events(&self.capture.take())
+    }
+}
+
+/// The records the runtime wrote, as `LEVEL name` lines.
+pub fn events(records: &[Record]) -> Vec<String> {
+    records
+        .iter()
+        .filter(|record| record.target == "outcome_runtime")
+        .map(|record| format!("{} {}", record.level, record.name()))
+        .collect()
 }
 
 impl Call {
@@ -78,13 +102,9 @@ impl Call {
             .text
     }
 
-    /// The records this crate wrote, as `LEVEL name` pairs.
+    /// The records the runtime wrote, as `LEVEL name` lines.
     pub fn events(&self) -> Vec<String> {
-        self.records
-            .iter()
-            .filter(|record| record.target == "outcome_runtime")
-            .map(|record| format!("{} {}", record.level, record.name()))
-            .collect()
+        events(&self.records)
     }
 
     /// The record named `name`; panics unless there is exactly one.

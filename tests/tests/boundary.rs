@@ -2,11 +2,12 @@
 //! panic payloads, hand-built error results, unknown tools, tools that skip
 //! the boundary, and the description the model reads.
 
-use outcome_runtime::testing::{LogCapture, connect};
+use outcome_runtime::testing::LogCapture;
 use outcome_runtime::{FAULT_MESSAGE, Outcome, ToolError, tool, tool_handler, tool_router};
+use outcome_tests::{Session, events};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, ErrorCode};
+use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
 use rmcp::service::ServiceError;
 use rmcp::{ErrorData, ServerHandler, schemars};
 use serde::Deserialize;
@@ -114,24 +115,12 @@ fn probe() -> Probe {
     }
 }
 
-struct Harness {
-    client: rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    capture: LogCapture,
-    _guard: tracing::subscriber::DefaultGuard,
-}
+/// A session with the probe server.
+struct Harness(Session);
 
 impl Harness {
     async fn start() -> Harness {
-        let capture = LogCapture::new();
-        let guard = capture.set_default();
-        let client = connect(probe(), ()).await.unwrap();
-        client.list_all_tools().await.unwrap();
-        capture.take();
-        Harness {
-            client,
-            capture,
-            _guard: guard,
-        }
+        Harness(Session::connect(probe(), ()).await)
     }
 
     async fn call(
@@ -141,20 +130,9 @@ impl Harness {
         Result<CallToolResult, ServiceError>,
         Vec<outcome_runtime::testing::Record>,
     ) {
-        let result = self
-            .client
-            .call_tool(CallToolRequestParams::new(tool))
-            .await;
-        (result, self.capture.take())
+        let call = self.0.call(tool, serde_json::json!({})).await;
+        (call.result, call.records)
     }
-}
-
-fn names(records: &[outcome_runtime::testing::Record]) -> Vec<String> {
-    records
-        .iter()
-        .filter(|r| r.target == "outcome_runtime")
-        .map(|r| format!("{} {}", r.level, r.name()))
-        .collect()
 }
 
 fn failed(records: &[outcome_runtime::testing::Record]) -> &outcome_runtime::testing::Record {
@@ -176,7 +154,7 @@ async fn a_panic_in_a_sync_body_is_a_fault_and_the_server_keeps_serving() {
     assert_eq!(result.is_error, Some(true));
     assert_eq!(text(&result), FAULT_MESSAGE);
     assert_eq!(
-        names(&records),
+        events(&records),
         ["ERROR tool_failed", "ERROR tool_call_failed"]
     );
     let failed = failed(&records);
@@ -198,7 +176,7 @@ async fn a_panic_payload_that_is_not_text_is_still_caught() {
     let (result, records) = harness.call("odd_panic").await;
     assert_eq!(text(&result.unwrap()), FAULT_MESSAGE);
     assert_eq!(
-        names(&records),
+        events(&records),
         ["ERROR tool_failed", "ERROR tool_call_failed"]
     );
     assert_eq!(
@@ -239,7 +217,7 @@ async fn a_subtask_that_panics_is_a_fault_not_a_hang() {
     let (result, records) = harness.call("subtask").await;
     assert_eq!(text(&result.unwrap()), FAULT_MESSAGE);
     assert_eq!(
-        names(&records),
+        events(&records),
         ["ERROR tool_failed", "ERROR tool_call_failed"]
     );
     let failed = failed(&records);
@@ -260,7 +238,7 @@ async fn an_error_result_built_by_hand_is_still_logged_as_failed() {
     let harness = Harness::start().await;
     let (result, records) = harness.call("by_hand").await;
     assert_eq!(result.unwrap().is_error, Some(true));
-    assert_eq!(names(&records), ["ERROR tool_call_failed"]);
+    assert_eq!(events(&records), ["ERROR tool_call_failed"]);
 }
 
 #[tokio::test]
@@ -270,7 +248,7 @@ async fn a_protocol_error_from_a_body_is_a_fault() {
     let result = result.unwrap();
     assert_eq!(text(&result), FAULT_MESSAGE);
     assert_eq!(
-        names(&records),
+        events(&records),
         ["ERROR tool_failed", "ERROR tool_call_failed"]
     );
     assert!(
@@ -289,7 +267,7 @@ async fn an_unknown_tool_stays_a_json_rpc_error_logged_at_info() {
         panic!("expected a JSON-RPC error, got {result:?}");
     };
     assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
-    assert_eq!(names(&records), ["INFO tool_call_failed"]);
+    assert_eq!(events(&records), ["INFO tool_call_failed"]);
     assert_eq!(
         records
             .iter()
@@ -306,7 +284,7 @@ async fn tools_that_skip_the_boundary_still_end_in_an_outcome() {
     let (result, records) = harness.call("bare_panic").await;
     assert_eq!(text(&result.unwrap()), FAULT_MESSAGE);
     assert_eq!(
-        names(&records),
+        events(&records),
         ["ERROR tool_failed", "ERROR tool_call_failed"]
     );
 
@@ -315,7 +293,7 @@ async fn tools_that_skip_the_boundary_still_end_in_an_outcome() {
     assert_eq!(text(&result), FAULT_MESSAGE);
     assert!(!text(&result).contains("/srv/secret"));
     assert_eq!(
-        names(&records),
+        events(&records),
         ["ERROR tool_failed", "ERROR tool_call_failed"]
     );
 }
@@ -323,7 +301,7 @@ async fn tools_that_skip_the_boundary_still_end_in_an_outcome() {
 #[tokio::test]
 async fn the_model_reads_the_doc_text_before_the_first_heading() {
     let harness = Harness::start().await;
-    let tools = harness.client.list_all_tools().await.unwrap();
+    let tools = harness.0.client.list_all_tools().await.unwrap();
     let double = tools.iter().find(|tool| tool.name == "double").unwrap();
     assert_eq!(
         double.description.as_deref(),

@@ -4,8 +4,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use outcome_runtime::testing::{LogCapture, connect};
 use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
+use outcome_tests::{Session, events};
 use rmcp::ServerHandler;
 use rmcp::model::CallToolRequestParams;
 
@@ -50,14 +50,10 @@ async fn until(flag: &AtomicBool) {
 
 #[tokio::test]
 async fn a_cancelled_call_drops_the_body_and_logs_no_failure() {
-    let capture = LogCapture::new();
-    let _guard = capture.set_default();
-    let client = connect(Slow, ()).await.unwrap();
-    client.list_all_tools().await.unwrap();
-    capture.take();
+    let session = Session::connect(Slow, ()).await;
 
     let call = tokio::spawn({
-        let peer = client.peer().clone();
+        let peer = session.client.peer().clone();
         async move { peer.call_tool(CallToolRequestParams::new("wait")).await }
     });
     until(&STARTED).await;
@@ -68,13 +64,8 @@ async fn a_cancelled_call_drops_the_body_and_logs_no_failure() {
     // Let the server finish logging the call.
     tokio::time::sleep(Duration::from_millis(20)).await;
 
-    let records = capture.take();
-    let ours: Vec<String> = records
-        .iter()
-        .filter(|r| r.target == "outcome_runtime")
-        .map(|r| format!("{} {}", r.level, r.name()))
-        .collect();
-    assert_eq!(ours, ["INFO tool_call_cancelled"]);
+    let records = session.capture.take();
+    assert_eq!(events(&records), ["INFO tool_call_cancelled"]);
     assert!(
         records.iter().all(|r| r.level > tracing::Level::WARN),
         "{records:?}"

@@ -2,29 +2,18 @@
 //! from it passes with its outcome, anything else, a panic included, is a
 //! fault. Shown on the notes server's path hook for `write_note`.
 
-use outcome_runtime::testing::{LogCapture, connect};
 use outcome_runtime::{FAULT_MESSAGE, ToolError};
+use outcome_tests::Session;
 use outcome_tests::notes::Notes;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::CallToolResult;
 use serde_json::json;
 
 async fn write(notes: Notes, path: &str) -> (CallToolResult, Vec<String>) {
-    let capture = LogCapture::new();
-    let _guard = capture.set_default();
-    let client = connect(notes, ()).await.unwrap();
-    client.list_all_tools().await.unwrap();
-    capture.take();
-    let arguments = json!({ "path": path, "text": "x" });
-    let params = CallToolRequestParams::new("write_note")
-        .with_arguments(arguments.as_object().unwrap().clone());
-    let result = client.call_tool(params).await.unwrap();
-    let events = capture
-        .take()
-        .iter()
-        .filter(|r| r.target == "outcome_runtime")
-        .map(|r| format!("{} {}", r.level, r.name()))
-        .collect();
-    (result, events)
+    let session = Session::connect(notes, ()).await;
+    let call = session
+        .call("write_note", json!({ "path": path, "text": "x" }))
+        .await;
+    (call.ok().clone(), call.events())
 }
 
 fn text(result: &CallToolResult) -> &str {

@@ -4,12 +4,12 @@
 
 use std::time::Duration;
 
-use outcome_runtime::testing::{LogCapture, Record, connect};
+use outcome_runtime::testing::Record;
 use outcome_runtime::{Deferred, FAULT_MESSAGE, Jobs, ToolError, tool, tool_handler, tool_router};
+use outcome_tests::Session;
 use rmcp::ServerHandler;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{RoleClient, RunningService};
 use serde_json::json;
 
 const DEADLINE: Duration = Duration::from_millis(50);
@@ -81,42 +81,37 @@ impl Slow {
 #[tool_handler(router = self.tools)]
 impl ServerHandler for Slow {}
 
+/// A session with the slow server, and its jobs.
 struct Harness {
-    client: RunningService<RoleClient, ()>,
-    capture: LogCapture,
+    session: Session,
     jobs: Jobs,
-    _guard: tracing::subscriber::DefaultGuard,
 }
 
 impl Harness {
     async fn start(jobs: Jobs) -> Harness {
-        let capture = LogCapture::new();
-        let guard = capture.set_default();
         let tools = Slow::tool_router().with_route(jobs.status_tool());
         outcome_runtime::testing::assert_wrapped(&tools);
         let server = Slow {
             jobs: jobs.clone(),
             tools,
         };
-        let client = connect(server, ()).await.unwrap();
-        client.list_all_tools().await.unwrap();
-        capture.take();
         Harness {
-            client,
-            capture,
+            session: Session::connect(server, ()).await,
             jobs,
-            _guard: guard,
         }
     }
 
+    /// Calls `tool`, leaving its records for `events` with what follows.
     async fn call(&self, tool: &'static str, arguments: serde_json::Value) -> CallToolResult {
         let params = CallToolRequestParams::new(tool)
             .with_arguments(arguments.as_object().cloned().unwrap_or_default());
-        self.client.call_tool(params).await.unwrap()
+        self.session.client.call_tool(params).await.unwrap()
     }
 
+    /// The runtime's records since the last look, as `LEVEL name tool`.
     fn events(&self) -> Vec<String> {
-        self.capture
+        self.session
+            .capture
             .take()
             .iter()
             .filter(|r: &&Record| r.target == "outcome_runtime")

@@ -5,12 +5,13 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use outcome_runtime::testing::{LogCapture, assert_wrapped, connect};
+use outcome_runtime::testing::assert_wrapped;
 use outcome_runtime::{
     FAULT_MESSAGE, ToolError, tool, tool_handler, tool_router, wrap_route, wrap_router,
 };
+use outcome_tests::{Session, events};
 use rmcp::handler::server::router::tool::{AsyncTool, SyncTool, ToolBase, ToolRoute, ToolRouter};
-use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::model::{CallToolResult, Tool};
 use rmcp::{ErrorData, ServerHandler, schemars};
 use serde::{Deserialize, Serialize};
 
@@ -115,27 +116,15 @@ async fn call(
     tool: &'static str,
     arguments: serde_json::Value,
 ) -> (CallToolResult, Vec<outcome_runtime::testing::Record>) {
-    let capture = LogCapture::new();
-    let _guard = capture.set_default();
-    let client = connect(server(), ()).await.unwrap();
-    client.list_all_tools().await.unwrap();
-    capture.take();
-    let params = CallToolRequestParams::new(tool)
-        .with_arguments(arguments.as_object().cloned().unwrap_or_default());
-    let result = client.call_tool(params).await.unwrap();
-    let records = capture
-        .take()
-        .into_iter()
-        .filter(|r| r.target == "outcome_runtime")
-        .collect();
-    (result, records)
-}
-
-fn events(records: &[outcome_runtime::testing::Record]) -> Vec<String> {
-    records
+    let session = Session::connect(server(), ()).await;
+    let call = session.call(tool, arguments).await;
+    let records = call
+        .records
         .iter()
-        .map(|r| format!("{} {}", r.level, r.name()))
-        .collect()
+        .filter(|r| r.target == "outcome_runtime")
+        .cloned()
+        .collect();
+    (call.ok().clone(), records)
 }
 
 fn text(result: &CallToolResult) -> &str {

@@ -3,11 +3,11 @@
 
 #![allow(deprecated)] // Sampling is the scenario's subject.
 
-use outcome_runtime::testing::{LogCapture, connect};
+use outcome_tests::Session;
 use outcome_tests::notes::Notes;
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, CreateMessageRequestParams,
-    CreateMessageResult, Implementation, SamplingMessage,
+    ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
+    Implementation, SamplingMessage,
 };
 use rmcp::service::{RequestContext, RoleClient};
 use rmcp::{ClientHandler, ErrorData};
@@ -42,16 +42,12 @@ impl ClientHandler for Sampler {
 }
 
 async fn summarize(reply: Result<&'static str, &'static str>) -> (serde_json::Value, Vec<String>) {
-    let capture = LogCapture::new();
-    let _guard = capture.set_default();
-    let client = connect(Notes::new(false), Sampler { reply }).await.unwrap();
-    client.list_all_tools().await.unwrap();
-    capture.take();
-    let params = CallToolRequestParams::new("summarize_note")
-        .with_arguments(json!({ "path": "plan.md" }).as_object().unwrap().clone());
-    let result = client.call_tool(params).await.unwrap();
-    let events = capture
-        .take()
+    let session = Session::connect(Notes::new(false), Sampler { reply }).await;
+    let call = session
+        .call("summarize_note", json!({ "path": "plan.md" }))
+        .await;
+    let events = call
+        .records
         .iter()
         .filter(|r| r.target == "outcome_runtime")
         .map(|r| {
@@ -63,7 +59,7 @@ async fn summarize(reply: Result<&'static str, &'static str>) -> (serde_json::Va
             )
         })
         .collect();
-    (serde_json::to_value(result).unwrap(), events)
+    (serde_json::to_value(call.ok()).unwrap(), events)
 }
 
 #[tokio::test]

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use outcome_runtime::testing::{LogCapture, connect};
 use outcome_runtime::{FAULT_MESSAGE, ToolError, spawn_tool_task, tool, tool_router};
+use outcome_tests::Session;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities,
@@ -123,11 +123,8 @@ fn tasks_client() -> ClientConfig {
 /// Calls `tool` as a task and polls it to its end: the final payload and the
 /// records of the runtime.
 async fn run(tool: &'static str, cancel: bool) -> (TaskPayload, Vec<String>) {
-    let capture = LogCapture::new();
-    let _guard = capture.set_default();
-    let client = connect(jobs(), tasks_client()).await.unwrap();
-    client.list_all_tools().await.unwrap();
-    capture.take();
+    let session = Session::connect(jobs(), tasks_client()).await;
+    let client = &session.client;
     let response = client
         .call_tool_once(CallToolRequestParams::new(tool))
         .await
@@ -159,13 +156,7 @@ async fn run(tool: &'static str, cancel: bool) -> (TaskPayload, Vec<String>) {
     })
     .await
     .expect("the task ends");
-    let events = capture
-        .take()
-        .iter()
-        .filter(|r| r.target == "outcome_runtime")
-        .map(|r| format!("{} {}", r.level, r.name()))
-        .collect();
-    (payload, events)
+    (payload, session.events())
 }
 
 fn result_of(payload: TaskPayload) -> CallToolResult {
