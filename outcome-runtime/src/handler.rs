@@ -21,9 +21,10 @@ use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
+use crate::arguments;
 use crate::boundary::{CatchPanic, caught_panic};
-use crate::logging::{self, CALL, CallScope, Note, Report};
-use crate::{arguments, message};
+use crate::error::ToolError;
+use crate::logging::{self, CALL, CallScope, Note};
 
 /// The text rmcp puts before serde's message when arguments do not
 /// deserialize.
@@ -117,23 +118,23 @@ where
         (ended, _) => ended,
     };
     let elapsed = || started.elapsed().as_micros() as f64 / 1000.0;
-    match (&ended, note.get()) {
-        (Ok(Ok(_)), Some(Note::Deferred)) => {
-            logging::call_deferred(&tool, elapsed());
-            return Some(ended.unwrap_or_else(|_| unreachable!()));
+    // A call that is part of a job is logged as the job says.
+    let ended = match (ended, note.get()) {
+        (Ok(Ok(response)), Some(note)) => {
+            match note {
+                Note::Deferred => logging::call_deferred(&tool, elapsed()),
+                Note::Replayed => logging::call_completed(&tool, elapsed()),
+            }
+            return Some(Ok(response));
         }
-        (Ok(Ok(_)), Some(Note::Replayed)) => {
-            logging::call_completed(&tool, elapsed());
-            return Some(ended.unwrap_or_else(|_| unreachable!()));
-        }
-        _ => {}
-    }
+        (ended, _) => ended,
+    };
 
     Some(match ended {
         Ok(Ok(CallToolResponse::Complete(result))) if result.is_error == Some(true) => {
             let result = match report {
                 Some(report) => {
-                    failed(&tool, report, elapsed());
+                    logging::call_failed_as(&tool, report, elapsed());
                     result
                 }
                 None if is_argument_error(&result) => {
@@ -159,45 +160,25 @@ where
             Ok(response)
         }
         Ok(Err(error)) if passes_through(&error) || report.is_some_and(|r| r.protocol) => {
-            let code = Some(error.code.0);
-            logging::call_failed(Level::INFO, &tool, "protocol", elapsed(), None, code);
+            logging::call_protocol(&tool, error.code.0, elapsed());
             Err(error)
         }
-        Ok(Err(error)) => {
-            // A protocol error from inside a tool call (a failed extractor, a
-            // result that did not serialize, a tool that skipped the
-            // boundary) is a fault: the model gets the fixed message.
-            let error_type = Some(std::any::type_name::<ErrorData>());
-            logging::tool_failed(Level::ERROR, &tool, error_type, &error.message);
-            logging::call_failed(Level::ERROR, &tool, "fault", elapsed(), error_type, None);
-            Ok(fault_result())
-        }
-        Err(payload) => {
-            // The panic escaped the boundary: the tool is not wrapped, or
-            // rmcp's own code around the body panicked.
-            let error = caught_panic(&tool, payload);
-            logging::call_failed(
-                Level::ERROR,
-                &tool,
-                "fault",
-                elapsed(),
-                error.error_type(),
-                None,
-            );
-            Ok(fault_result())
-        }
+        // A protocol error from inside a tool call (a failed extractor, a
+        // result that did not serialize, a tool that skipped the boundary)
+        // is a fault, classified as any error is.
+        Ok(Err(error)) => Ok(fault(&tool, ToolError::from(error), elapsed())),
+        // The panic escaped the boundary: the tool is not wrapped, or rmcp's
+        // own code around the body panicked.
+        Err(payload) => Ok(fault(&tool, caught_panic(&tool, payload), elapsed())),
     })
 }
 
-fn failed(tool: &str, report: Report, duration_ms: f64) {
-    logging::call_failed(
-        report.level,
-        tool,
-        report.outcome.as_str(),
-        duration_ms,
-        report.error_type,
-        None,
-    );
+/// Ends a call as the fault `error`: logged once, and its message sent.
+fn fault(tool: &str, mut error: ToolError, duration_ms: f64) -> CallToolResponse {
+    error.log_fault_once(tool);
+    let level = error.level();
+    logging::call_failed(level, tool, "fault", duration_ms, error.error_type(), None);
+    CallToolResult::error(vec![ContentBlock::text(error.message())]).into()
 }
 
 /// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a
@@ -233,8 +214,4 @@ fn is_argument_error(result: &CallToolResult) -> bool {
             .is_some_and(|text| text.text.starts_with(ARGUMENT_ERROR_PREFIX)),
         _ => false,
     }
-}
-
-fn fault_result() -> CallToolResponse {
-    CallToolResult::error(vec![ContentBlock::text(message::FAULT_MESSAGE)]).into()
 }

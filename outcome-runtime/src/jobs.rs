@@ -321,23 +321,9 @@ async fn finish<T: IntoCallToolResult>(
         let elapsed = started.elapsed().as_micros() as f64 / 1000.0;
         let report = CALL.with(|call| call.report.get());
         match (&response, report) {
-            (Ok(_), Some(report)) => logging::call_failed(
-                report.level,
-                tool,
-                report.outcome.as_str(),
-                elapsed,
-                report.error_type,
-                None,
-            ),
+            (Ok(_), Some(report)) => logging::call_failed_as(tool, report, elapsed),
             (Ok(_), None) => logging::call_completed(tool, elapsed),
-            (Err(error), _) => logging::call_failed(
-                tracing::Level::INFO,
-                tool,
-                "protocol",
-                elapsed,
-                None,
-                Some(error.code.0),
-            ),
+            (Err(error), _) => logging::call_protocol(tool, error.code.0, elapsed),
         }
         response
     })

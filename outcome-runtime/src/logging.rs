@@ -130,6 +130,24 @@ pub(crate) fn call_failed(
     );
 }
 
+/// `tool_call_failed` for a call that a `ToolError` ended, at its level.
+pub(crate) fn call_failed_as(tool: &str, report: Report, duration_ms: f64) {
+    call_failed(
+        report.level,
+        tool,
+        report.outcome.as_str(),
+        duration_ms,
+        report.error_type,
+        None,
+    );
+}
+
+/// `tool_call_failed` for a JSON-RPC error that reaches the client as
+/// itself: INFO, outcome `protocol`, with its code.
+pub(crate) fn call_protocol(tool: &str, code: i32, duration_ms: f64) {
+    call_failed(Level::INFO, tool, "protocol", duration_ms, None, Some(code));
+}
+
 /// What the boundary tells the request log about the call it ran.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Report {
