@@ -131,6 +131,30 @@ fn needs_escape(c: char) -> bool {
         )
 }
 
+/// The longest text the model reads in one message built from a server
+/// author's parts, in characters. (Stub: to be documented with its reason.)
+pub const MESSAGE_LIMIT: usize = 1000;
+
+/// Whether `c` must never reach the model or a log line raw: control
+/// characters, line and paragraph separators, and every invisible or
+/// default-ignorable code point. (Stub: to be completed.)
+pub(crate) fn is_invisible(c: char) -> bool {
+    needs_escape(c)
+}
+
+/// `text` as one clean line of at most `limit` characters: every run of
+/// whitespace (newlines included) becomes one space, invisible characters
+/// are written as `\u{..}` escapes, the ends are trimmed, and a text past
+/// the limit is cut and ends in `...`. (Stub: to be completed.)
+pub(crate) fn one_line(text: &str, limit: usize) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(limit)
+        .collect()
+}
+
 /// Joins two parts into sentences: a full stop after each unless it already
 /// ends in one.
 pub(crate) fn sentences(first: &dyn Display, second: &dyn Display) -> String {
