@@ -10,7 +10,10 @@
 //! type registered with [`recognize_transient`].
 
 use std::error::Error;
+use std::fmt::{self, Write};
 use std::sync::RwLock;
+
+use crate::logging::RECORD_LIMIT;
 
 /// An error type that can say whether it heals itself.
 ///
@@ -67,34 +70,45 @@ fn recognize<E: Transient>(error: &(dyn Error + 'static)) -> bool {
     error.downcast_ref::<E>().is_some_and(E::is_transient)
 }
 
+/// How many errors of a source chain are looked at, for classification and
+/// for the log. Real chains are a handful deep; a chain that cycles or runs
+/// on for thousands of links is cut here, so neither can hang a call.
+pub(crate) const CHAIN_LIMIT: usize = 32;
+
 /// Whether any error in the chain starting at `error` heals itself.
 pub(crate) fn heals_itself(error: &(dyn Error + 'static)) -> bool {
     let recognizers = RECOGNIZERS.read().unwrap_or_else(|e| e.into_inner());
-    any_in_chain(error, &|error| {
-        is_builtin_transient(error) || recognizers.iter().any(|r| r(error))
-    })
+    let mut heals = false;
+    walk(error, |error| {
+        heals = is_builtin_transient(error) || recognizers.iter().any(|r| r(error));
+        !heals
+    });
+    heals
 }
 
-/// Walks the source chain. An `io::Error` that wraps a custom error reports
+/// Visits the errors of the chain, outermost first, at most
+/// [`CHAIN_LIMIT`] of them, until `visit` returns false; true when the chain
+/// went on past the limit. An `io::Error` that wraps a custom error reports
 /// that error's *source* as its own, skipping the wrapped error itself, so
 /// the wrapped error is visited explicitly.
-fn any_in_chain(
-    error: &(dyn Error + 'static),
-    test: &dyn Fn(&(dyn Error + 'static)) -> bool,
-) -> bool {
+fn walk<'a>(error: &'a (dyn Error + 'static), mut visit: impl FnMut(&'a (dyn Error + 'static)) -> bool) -> bool {
     let mut next = Some(error);
+    let mut visited = 0;
     while let Some(error) = next {
-        if test(error) {
+        if visited == CHAIN_LIMIT {
             return true;
         }
-        if let Some(inner) = error
+        visited += 1;
+        if !visit(error) {
+            return false;
+        }
+        next = match error
             .downcast_ref::<std::io::Error>()
             .and_then(std::io::Error::get_ref)
         {
-            let inner: &(dyn Error + 'static) = inner;
-            return any_in_chain(inner, test);
-        }
-        next = error.source();
+            Some(inner) => Some(inner as &(dyn Error + 'static)),
+            None => error.source(),
+        };
     }
     false
 }
@@ -111,22 +125,76 @@ fn is_builtin_transient(error: &(dyn Error + 'static)) -> bool {
     error.is::<tokio::time::error::Elapsed>()
 }
 
-/// The error chain as one line: each error's text, outermost first.
+/// The error chain for the log: each error's text, outermost first, joined
+/// by `: `, bounded by [`RECORD_LIMIT`] bytes and [`CHAIN_LIMIT`] errors,
+/// and saying what was cut. An error whose `Display` fails or panics is
+/// described as such, with the panic's message and location, and the chain
+/// goes on.
 pub(crate) fn chain_text(error: &(dyn Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut next = error.source();
-    while let Some(error) = next {
-        text.push_str(": ");
-        text.push_str(&error.to_string());
-        next = error.source();
+    let mut text = Bounded {
+        text: String::new(),
+        cut: false,
+    };
+    let mut first = true;
+    let longer = walk(error, |error| {
+        if !first {
+            let _ = text.write_str(": ");
+        }
+        first = false;
+        let before = text.text.len();
+        let written = crate::boundary::catch_described(|| write!(text, "{error}"));
+        match written {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) if text.cut => {}
+            Ok(Err(_)) => {
+                text.text.truncate(before);
+                let _ = text.write_str("<an error whose Display failed>");
+            }
+            Err(panic) => {
+                text.text.truncate(before);
+                let _ = write!(text, "<an error whose Display panicked: {panic}>");
+            }
+        }
+        !text.cut
+    });
+    let cut = text.cut;
+    let mut text = text.text;
+    if longer {
+        text.push_str(&format!(" [cut: the chain goes on past {CHAIN_LIMIT} errors]"));
+    } else if cut {
+        text.push_str(&format!(" [cut at {RECORD_LIMIT} bytes]"));
     }
     text
+}
+
+/// A string that takes a little under [`RECORD_LIMIT`] bytes, then refuses more,
+/// which stops a `Display` that would write megabytes.
+struct Bounded {
+    text: String,
+    cut: bool,
+}
+
+impl fmt::Write for Bounded {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        // Room is left for the note that says what was cut.
+        let room = (RECORD_LIMIT - 128).saturating_sub(self.text.len());
+        if s.len() <= room {
+            self.text.push_str(s);
+            return Ok(());
+        }
+        let mut end = room;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.text.push_str(&s[..end]);
+        self.cut = true;
+        Err(fmt::Error)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::fmt;
 
     #[derive(Debug)]
     struct Wrapper(Box<dyn Error + Send + Sync>);

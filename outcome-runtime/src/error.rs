@@ -9,7 +9,7 @@ use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
 use tracing::Level;
 
-use crate::{classify, logging, message};
+use crate::{boundary, classify, logging, message, sentences};
 
 /// How a tool call ended: the four outcomes of the design.
 ///
@@ -91,6 +91,9 @@ struct Inner {
     kind: Kind,
     /// What the model reads.
     message: Cow<'static, str>,
+    /// Where the message's fallback step starts, when the author gave
+    /// none: the answer names the tool there.
+    fallback: Option<sentences::Fallback>,
     /// The error behind a fault, for the log only.
     source: Option<Box<dyn Error + Send + Sync>>,
     /// The source's type name, the `error.type` log field.
@@ -129,12 +132,17 @@ impl ToolError {
     ///     "Exporting is turned off in this deployment. Read each note with read_note instead.",
     /// );
     /// ```
+    ///
+    /// The model reads one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT)
+    /// characters, whatever the parts hold: line breaks become spaces,
+    /// invisible characters are escaped, and a part too long is cut. A part
+    /// that is empty never yields a sentence built from nothing: without a
+    /// problem the message is the next step alone; without a next step it
+    /// ends with "Correct the request, then call `<tool>` again." naming the
+    /// tool called. An empty literal is a compile error inside a `#[tool]`.
     pub fn invalid(problem: impl Display, next_step: impl Display) -> Self {
-        debug_assert!(
-            !next_step.to_string().trim().is_empty(),
-            "ToolError::invalid needs the next step the model must take"
-        );
-        Self::model_facing(Kind::Invalid, message::sentences(&problem, &next_step))
+        let built = sentences::invalid(&problem, &next_step);
+        Self::model_facing(Kind::Invalid, built)
     }
 
     /// Outcome 3: what the model read is stale; it must refresh, then retry.
@@ -158,12 +166,13 @@ impl ToolError {
     ///      new version as if_match.",
     /// );
     /// ```
+    ///
+    /// The bounds and fallbacks of [`invalid`](Self::invalid) hold; without
+    /// a refresh step the message ends with "Read the current state again,
+    /// then call `<tool>` with it."
     pub fn stale(problem: impl Display, refresh: impl Display) -> Self {
-        debug_assert!(
-            !refresh.to_string().trim().is_empty(),
-            "ToolError::stale needs the step that refreshes what the model read"
-        );
-        Self::model_facing(Kind::Stale, message::stale_sentences(&problem, &refresh))
+        let built = sentences::stale(&problem, &refresh);
+        Self::model_facing(Kind::Stale, built)
     }
 
     /// Outcome 4 that heals itself, with a message more precise than the
@@ -171,11 +180,11 @@ impl ToolError {
     ///
     /// The message must still say that the request was fine and when to
     /// retry; it must not name the cause's internals. Logged at WARNING.
+    /// It is made one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT)
+    /// characters; an empty one is [`RETRY_MESSAGE`](crate::RETRY_MESSAGE).
     pub fn retry_later(message: impl Display) -> Self {
-        let mut message = message.to_string();
-        let trimmed = message.trim_end().len();
-        message.truncate(trimmed);
-        Self::model_facing(Kind::Fault { heals: true }, message)
+        let built = sentences::retry(&message);
+        Self::model_facing(Kind::Fault { heals: true }, built)
     }
 
     /// Outcome 4 from an error: what `?` does, for places where `?` does
@@ -241,16 +250,29 @@ impl ToolError {
         }
     }
 
-    fn model_facing(kind: Kind, message: String) -> Self {
+    fn model_facing(kind: Kind, built: sentences::Built) -> Self {
         ToolError {
             inner: Box::new(Inner {
                 kind,
-                message: Cow::Owned(message),
+                message: Cow::Owned(built.text),
+                fallback: built.fallback,
                 source: None,
                 error_type: None,
                 logged: false,
             }),
         }
+    }
+
+    /// Outcome 2 with a message already written to the rules (the runtime's
+    /// own, such as an argument explanation).
+    pub(crate) fn invalid_text(text: String) -> Self {
+        Self::model_facing(
+            Kind::Invalid,
+            sentences::Built {
+                text,
+                fallback: None,
+            },
+        )
     }
 
     fn from_source(
@@ -266,6 +288,7 @@ impl ToolError {
             inner: Box::new(Inner {
                 kind,
                 message: Cow::Borrowed(message),
+                fallback: None,
                 source: Some(source),
                 error_type,
                 logged: false,
@@ -292,10 +315,17 @@ impl ToolError {
         self.inner.logged = true;
         // Without a source, the tool's own message is what the operator
         // learns (a condition the tool named, such as a rebuilding index).
-        let chain = match self.inner.source.as_deref() {
+        let mut chain = match self.inner.source.as_deref() {
             Some(source) => classify::chain_text(source),
             None => self.inner.message.to_string(),
         };
+        // Only the log needs the source, and its drop is the tool's code:
+        // a panic there goes into this record, not into a second one.
+        if let Some(source) = self.inner.source.take()
+            && let Err(panic) = boundary::catch_described(move || drop(source))
+        {
+            chain.push_str(&format!(" (dropping the error then panicked: {panic})"));
+        }
         logging::tool_failed(self.level(), tool, self.inner.error_type, &chain);
     }
 }
@@ -351,13 +381,17 @@ impl Display for ToolError {
 impl IntoCallToolResult for ToolError {
     fn into_call_tool_result(mut self) -> Result<CallToolResponse, ErrorData> {
         logging::report(&mut self);
-        if let Kind::PassThrough(data) = self.inner.kind {
+        let inner = *self.inner;
+        if let Kind::PassThrough(data) = inner.kind {
             return Err(data);
         }
-        let text = match self.inner.message {
+        let mut text = match inner.message {
             Cow::Borrowed(text) => text.to_owned(),
             Cow::Owned(text) => text,
         };
+        if let Some(fallback) = inner.fallback {
+            let _ = logging::CALL.try_with(|call| fallback.name_tool(&mut text, &call.tool));
+        }
         Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
     }
 }

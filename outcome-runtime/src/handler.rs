@@ -22,7 +22,7 @@ use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
 use crate::arguments;
-use crate::boundary::{CatchPanic, caught_panic};
+use crate::boundary::{CatchPanic, DropCaught, caught_panic};
 use crate::error::ToolError;
 use crate::logging::{self, CALL, CallScope, Note};
 
@@ -83,9 +83,14 @@ where
         report: Cell::new(None),
         stashed: Cell::new(None),
         note: Cell::new(None),
+        body_ran: Cell::new(false),
+        session: context.peer.peer_info(),
     };
     let call = ToolCallContext::new(service, request, context);
-    let mut running = pin!(CALL.scope(scope, CatchPanic::new(router.call(call))));
+    let mut running = pin!(DropCaught::new(CALL.scope(
+        scope,
+        CatchPanic::new(router.call(call))
+    )));
     let mut cancelled = pin!(cancelled);
     // Polling the call first keeps the cancellation off the path of a call
     // that is ready.
@@ -101,13 +106,21 @@ where
         report,
         stashed,
         note,
-    }) = running.as_mut().take_value()
+        body_ran,
+        ..
+    }) = running.as_mut().inner().and_then(|inner| inner.take_value())
     else {
         unreachable!("the scope is taken once, after the call ended");
     };
+    // The body's drop is the tool's code: a panic there is a fault of this
+    // call (a cancelled call drops a body that is still running).
+    if let Err(payload) = running.as_mut().drop_inner() {
+        // Logged where it is caught; only a cancelled body can get here, as
+        // a finished one has dropped what it held.
+        drop(caught_panic(&tool, payload));
+    }
     let Some(ended) = ended else {
-        // Cancelled: log no failure; the body is dropped when this function
-        // returns, which is next.
+        // Cancelled: logged as such, not as a failure.
         logging::call_cancelled(&tool, started.elapsed().as_micros() as f64 / 1000.0);
         return None;
     };
@@ -137,11 +150,17 @@ where
                     logging::call_failed_as(&tool, report, elapsed());
                     result
                 }
-                None if is_argument_error(&result) => {
+                // The body never ran, and rmcp answered: its extractor
+                // refused the arguments. (A tool outside the boundary never
+                // says whether its body ran, so rmcp's text must agree.)
+                None if !body_ran.get() && argument_error(&result).is_some() => {
+                    let reason = argument_error(&result);
                     let schema = router.get(&tool).map(|t| t.input_schema.clone());
                     let text = match schema {
-                        Some(schema) => arguments::message(&tool, &schema, arguments.as_ref()),
-                        None => arguments::message(&tool, &Default::default(), None),
+                        Some(schema) => {
+                            arguments::message(&tool, &schema, arguments.as_ref(), reason)
+                        }
+                        None => arguments::message(&tool, &Default::default(), None, reason),
                     };
                     logging::call_failed(Level::INFO, &tool, "invalid", elapsed(), None, None);
                     CallToolResult::error(vec![ContentBlock::text(text)])
@@ -207,11 +226,13 @@ pub(crate) fn take_stashed(error: &ErrorData) -> Option<CallToolResponse> {
     .flatten()
 }
 
-fn is_argument_error(result: &CallToolResult) -> bool {
+/// serde's reason in rmcp's answer to arguments that do not deserialize.
+fn argument_error(result: &CallToolResult) -> Option<&str> {
     match result.content.as_slice() {
         [only] => only
             .as_text()
-            .is_some_and(|text| text.text.starts_with(ARGUMENT_ERROR_PREFIX)),
-        _ => false,
+            .and_then(|text| text.text.strip_prefix(ARGUMENT_ERROR_PREFIX))
+            .map(str::trim),
+        _ => None,
     }
 }

@@ -3,17 +3,18 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::{IntoCallToolResult, ToolRoute};
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject, Tool};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, ContentBlock, InitializeRequestParams, JsonObject, Tool,
+};
 use rmcp::service::MaybeSend;
 use serde_json::Value;
 
-use crate::boundary::{CatchPanic, caught_panic};
+use crate::boundary::{CatchPanic, catch, caught_panic};
 use crate::error::ToolError;
 use crate::logging::{self, CALL, CallScope, Note};
 use crate::message::quote;
@@ -68,14 +69,25 @@ pub const STATUS_TOOL: &str = "job_status";
 #[derive(Clone)]
 pub struct Jobs {
     jobs: Arc<Mutex<HashMap<String, Job>>>,
-    next: Arc<AtomicU64>,
     keep: Duration,
     max_run: Duration,
 }
 
-enum Job {
-    Running { tool: Arc<str> },
-    Done(Result<CallToolResponse, ErrorData>),
+struct Job {
+    tool: &'static str,
+    /// The session that started the job, by the allocation of its client's
+    /// `initialize` parameters (a `Weak` keeps the address from being
+    /// reused while the job lives); `None` without a session.
+    owner: Option<Weak<InitializeRequestParams>>,
+    /// When the job must have ended: `max_run` after the call started.
+    deadline: Instant,
+    state: State,
+}
+
+enum State {
+    Running,
+    /// The answer, kept until the instant given.
+    Done(Result<CallToolResponse, ErrorData>, Instant),
 }
 
 /// A long-running tool's answer: the value, or the job to poll for it.
@@ -118,7 +130,6 @@ impl Jobs {
     pub fn new() -> Self {
         Jobs {
             jobs: Arc::default(),
-            next: Arc::new(AtomicU64::new(1)),
             keep: Duration::from_secs(300),
             max_run: Duration::from_secs(600),
         }
@@ -146,8 +157,17 @@ impl Jobs {
         self.len() == 0
     }
 
+    /// The jobs, without those past their bounds: an answer kept past
+    /// `keep`, and a job whose bookkeeping ended without an answer and that
+    /// nobody polled for `keep` after its deadline.
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Job>> {
-        self.jobs.lock().unwrap_or_else(|e| e.into_inner())
+        let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        jobs.retain(|_, job| match job.state {
+            State::Running => now < job.deadline + self.keep,
+            State::Done(_, until) => now < until,
+        });
+        jobs
     }
 
     /// Runs `work` for `tool`, waiting at most `deadline` for it.
@@ -156,6 +176,13 @@ impl Jobs {
     /// the call. It ends by the boundary's rules wherever it ends: a
     /// `ToolError` keeps its outcome, any other error and any panic is a
     /// fault, logged once.
+    ///
+    /// Past the deadline the model reads a job id to poll: 128 bits from
+    /// the operating system's random source, so it cannot be guessed. A job
+    /// is read only from the session that started it; any other session
+    /// reads what an unknown id reads. Where there is no session (a
+    /// stateless transport), the id itself is the capability: whoever holds
+    /// it reads the answer.
     pub async fn run<T, F>(
         &self,
         tool: &'static str,
@@ -167,47 +194,59 @@ impl Jobs {
         F: Future<Output = Result<T, ToolError>> + Send + 'static,
     {
         let started = Instant::now();
-        let mut handle = tokio::spawn(async move {
+        let handle = tokio::spawn(async move {
             match CatchPanic::new(work).await {
                 Ok(ended) => ended,
                 Err(payload) => Err(caught_panic(tool, payload)),
             }
         });
-        // A call cancelled before its deadline takes its work with it.
-        let guard = AbortOnDrop(Some(handle.abort_handle()));
-        match tokio::time::timeout(deadline, &mut handle).await {
+        // A call cancelled before its deadline takes its work with it, and
+        // so does bookkeeping that ends early.
+        let mut work = AbortOnDrop(handle);
+        match tokio::time::timeout(deadline, &mut work.0).await {
             Ok(Ok(ended)) => return ended.map(Deferred::Ready),
             Ok(Err(join)) => return Err(join.into()),
-            Err(_elapsed) => guard.disarm(),
+            Err(_elapsed) => {}
         }
-        let job = format!("j-{}", self.next.fetch_add(1, Ordering::Relaxed));
+        let id = new_id()?;
+        let owner = CALL
+            .try_with(|call| call.session.as_ref().map(Arc::downgrade))
+            .ok()
+            .flatten();
         self.lock().insert(
-            job.clone(),
-            Job::Running {
-                tool: Arc::from(tool),
+            id.clone(),
+            Job {
+                tool,
+                owner,
+                deadline: started + self.max_run,
+                state: State::Running,
             },
         );
-        let jobs = self.clone();
-        let id = job.clone();
+        let mut settle = Settle {
+            jobs: self.clone(),
+            id: id.clone(),
+            tool,
+            started,
+            settled: false,
+        };
         tokio::spawn(async move {
-            let limit = jobs.max_run.saturating_sub(started.elapsed());
-            let ended = match tokio::time::timeout(limit, &mut handle).await {
+            let limit = settle.jobs.max_run.saturating_sub(started.elapsed());
+            let ended = match tokio::time::timeout(limit, &mut work.0).await {
                 Ok(Ok(ended)) => ended,
                 Ok(Err(join)) => Err(join.into()),
-                Err(_) => {
-                    handle.abort();
-                    Err(ToolError::fault(format!(
-                        "job {id} of {tool} ran past its limit of {:?} and was stopped",
-                        jobs.max_run
-                    )))
-                }
+                Err(_) => Err(ToolError::fault(format!(
+                    "job {} of {tool} ran past its limit of {:?} and was stopped",
+                    settle.id, settle.jobs.max_run
+                ))),
             };
-            let response = finish(tool, started, ended).await;
-            jobs.lock().insert(id.clone(), Job::Done(response));
-            tokio::time::sleep(jobs.keep).await;
-            jobs.lock().remove(&id);
+            drop(work);
+            settle.settle(finish(tool, started, ended));
+            let keep = settle.jobs.keep;
+            tokio::time::sleep(keep).await;
+            // Taking the lock sweeps the answer, now past its keep.
+            drop(settle.jobs.lock());
         });
-        Ok(Deferred::Running(job))
+        Ok(Deferred::Running(id))
     }
 
     /// The `job_status` tool that answers the polls; add it to the router
@@ -230,43 +269,42 @@ impl Jobs {
             Arc::new(schema),
         );
         let jobs = self.clone();
+        let schema = attr.input_schema.clone();
         let route = ToolRoute::new_dyn(attr, move |context| {
-            let job = context
-                .arguments
-                .as_ref()
-                .and_then(|arguments| arguments.get("job"))
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            let answer = jobs.status(job.as_deref());
+            let session = context.request_context.peer.peer_info();
+            let arguments = context.arguments.as_ref();
+            let answer = match arguments.and_then(|arguments| arguments.get("job")) {
+                Some(Value::String(job)) => jobs.status(job, session.as_ref()),
+                // Missing, or not a string: the model's to fix, told as any
+                // argument that does not fit.
+                _ => ToolError::invalid_text(crate::arguments::message(
+                    STATUS_TOOL,
+                    &schema,
+                    arguments,
+                    None,
+                ))
+                .into_call_tool_result(),
+            };
             Box::pin(async move { answer })
         });
         crate::routes::mark(&route.call);
         route
     }
 
-    fn status(&self, job: Option<&str>) -> Result<CallToolResponse, ErrorData> {
-        let Some(job) = job else {
+    fn status(
+        &self,
+        job: &str,
+        session: Option<&Arc<InitializeRequestParams>>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let mut jobs = self.lock();
+        let entry = jobs.get_mut(job).filter(|entry| match (&entry.owner, session) {
+            (None, _) => true,
+            (Some(owner), Some(session)) => std::ptr::eq(owner.as_ptr(), Arc::as_ptr(session)),
+            (Some(_), None) => false,
+        });
+        let Some(entry) = entry else {
+            drop(jobs);
             return ToolError::invalid(
-                format_args!("The argument job of {STATUS_TOOL} is missing"),
-                format_args!("Call {STATUS_TOOL} again with the job a tool answered with"),
-            )
-            .into_call_tool_result();
-        };
-        match self.lock().get(job) {
-            Some(Job::Running { tool }) => {
-                let text = format!(
-                    "Job {} of {tool} is still running. Call {STATUS_TOOL} with job set to {} \
-                     again in a few seconds.",
-                    quote(job),
-                    quote(job)
-                );
-                Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
-            }
-            Some(Job::Done(answer)) => {
-                logging::note(Note::Replayed);
-                answer.clone()
-            }
-            None => ToolError::invalid(
                 format_args!(
                     "No job {} is running or kept; a finished job's result is kept for {}",
                     quote(job),
@@ -278,54 +316,131 @@ impl Jobs {
                 ),
                 "Call the tool that started it again",
             )
-            .into_call_tool_result(),
+            .into_call_tool_result();
+        };
+        let now = Instant::now();
+        if matches!(entry.state, State::Running) && now >= entry.deadline {
+            // Past its deadline the bookkeeping has settled every job; one
+            // still running lost its bookkeeping (a runtime shutting down
+            // drops tasks), so it ends here, as the fault it is.
+            let failed = Err(ToolError::fault(format!(
+                "job {job} of {} reached its limit of {:?} with no answer",
+                entry.tool, self.max_run
+            )));
+            let answer = finish::<String>(entry.tool, now, failed);
+            entry.state = State::Done(answer, now + self.keep);
+        }
+        match &entry.state {
+            State::Running => {
+                let text = format!(
+                    "Job {} of {} is still running. Call {STATUS_TOOL} with job set to {} \
+                     again in a few seconds.",
+                    quote(job),
+                    entry.tool,
+                    quote(job)
+                );
+                Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+            }
+            State::Done(answer, _) => {
+                logging::note(Note::Replayed);
+                answer.clone()
+            }
         }
     }
 }
 
-/// Aborts a spawned job's work when dropped, unless disarmed.
-struct AbortOnDrop(Option<tokio::task::AbortHandle>);
+/// Aborts a spawned job's work when dropped.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
 
-impl AbortOnDrop {
-    fn disarm(mut self) {
-        self.0 = None;
-    }
-}
-
-impl Drop for AbortOnDrop {
+impl<T> Drop for AbortOnDrop<T> {
     fn drop(&mut self) {
-        if let Some(handle) = self.0.take() {
-            handle.abort();
+        self.0.abort();
+    }
+}
+
+/// Settles a job: its answer when the work ends, and the fault answer if the
+/// bookkeeping itself ends first, so no job can say "still running" for
+/// ever.
+struct Settle {
+    jobs: Jobs,
+    id: String,
+    tool: &'static str,
+    started: Instant,
+    settled: bool,
+}
+
+impl Settle {
+    fn settle(&mut self, answer: Result<CallToolResponse, ErrorData>) {
+        self.settled = true;
+        let until = Instant::now() + self.jobs.keep;
+        if let Some(job) = self.jobs.lock().get_mut(&self.id) {
+            job.state = State::Done(answer, until);
         }
     }
+}
+
+impl Drop for Settle {
+    fn drop(&mut self) {
+        if !self.settled {
+            let failed = Err(ToolError::fault(format!(
+                "the bookkeeping of job {} of {} ended before the job did",
+                self.id, self.tool
+            )));
+            let answer = finish::<String>(self.tool, self.started, failed);
+            self.settle(answer);
+        }
+    }
+}
+
+/// A job id: 128 bits from the operating system's random source.
+fn new_id() -> Result<String, ToolError> {
+    let mut bytes = [0_u8; 16];
+    getrandom::fill(&mut bytes).map_err(|error| {
+        ToolError::fault(format!("no random job id could be made: {error}"))
+    })?;
+    let mut id = String::with_capacity(2 + 2 * bytes.len());
+    id.push_str("j-");
+    for byte in bytes {
+        id.push_str(&format!("{byte:02x}"));
+    }
+    Ok(id)
 }
 
 /// Ends a job's call as the inline call would have ended: its answer, and
-/// its log lines, once.
-async fn finish<T: IntoCallToolResult>(
+/// its log lines, once. Whatever the value or the error do while they turn
+/// into an answer (fail to serialize, panic), the job ends.
+fn finish<T: IntoCallToolResult>(
     tool: &'static str,
     started: Instant,
     ended: Result<T, ToolError>,
 ) -> Result<CallToolResponse, ErrorData> {
     let scope = CallScope {
         tool: tool.into(),
-        report: Default::default(),
-        stashed: Default::default(),
-        note: Default::default(),
+        ..CallScope::default()
     };
-    CALL.scope(scope, async move {
-        let response = match ended {
+    CALL.sync_scope(scope, || {
+        let converted = catch(|| match ended {
             Ok(value) => value.into_call_tool_result(),
             Err(error) => error.into_call_tool_result(),
+        });
+        let report = CALL.with(|call| call.report.get());
+        let response = match converted {
+            Ok(Err(error)) if report.is_some_and(|r| r.protocol) => Err(error),
+            // The value did not become an answer: a fault of this call.
+            Ok(Err(error)) => ToolError::from(error).into_call_tool_result(),
+            Ok(answer) => answer,
+            Err(payload) => caught_panic(tool, payload).into_call_tool_result(),
         };
         let elapsed = started.elapsed().as_micros() as f64 / 1000.0;
         let report = CALL.with(|call| call.report.get());
         match (&response, report) {
             (Ok(_), Some(report)) => logging::call_failed_as(tool, report, elapsed),
+            (Ok(CallToolResponse::Complete(result)), None) if result.is_error == Some(true) => {
+                logging::call_failed(tracing::Level::ERROR, tool, "fault", elapsed, None, None)
+            }
             (Ok(_), None) => logging::call_completed(tool, elapsed),
             (Err(error), _) => logging::call_protocol(tool, error.code.0, elapsed),
         }
         response
     })
-    .await
 }

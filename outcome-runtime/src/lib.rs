@@ -111,6 +111,7 @@ mod jobs;
 mod logging;
 mod message;
 mod routes;
+mod sentences;
 mod tasks;
 pub mod testing;
 

@@ -16,24 +16,53 @@ use crate::error::{Outcome, ToolError};
 /// The `error.type` of a fault that was a panic.
 pub(crate) const PANIC_TYPE: &str = "panic";
 
+/// The longest `error` field a record carries, in bytes. An error's text is
+/// written by its author and may be anything (a response body, a file);
+/// 64 KiB keeps every real error chain whole and a log pipeline whole too.
+pub(crate) const RECORD_LIMIT: usize = 64 * 1024;
+
 /// Emits one event at a level chosen at run time; `tracing` needs the level
-/// of each call site to be a constant.
+/// of each call site to be a constant. A subscriber that panics while it
+/// records the event cannot take the call with it.
 macro_rules! event_at {
     ($level:expr, $($rest:tt)+) => {
-        match $level {
+        crate::boundary::guard_record(|| match $level {
             Level::ERROR => tracing::event!(target: "outcome_runtime", Level::ERROR, $($rest)+),
             Level::WARN => tracing::event!(target: "outcome_runtime", Level::WARN, $($rest)+),
             Level::INFO => tracing::event!(target: "outcome_runtime", Level::INFO, $($rest)+),
             Level::DEBUG => tracing::event!(target: "outcome_runtime", Level::DEBUG, $($rest)+),
             Level::TRACE => tracing::event!(target: "outcome_runtime", Level::TRACE, $($rest)+),
-        }
+        })
     };
+}
+
+/// Whether a `tool_failed` at ERROR would reach a subscriber: false with no
+/// subscriber at all, or with a filter that leaves this crate's target out.
+pub(crate) fn failures_recorded() -> bool {
+    tracing::enabled!(target: "outcome_runtime", Level::ERROR)
+}
+
+/// `text` cut to [`RECORD_LIMIT`] bytes, saying so when it was cut.
+pub(crate) fn bounded_text(text: &str) -> Cow<'_, str> {
+    if text.len() <= RECORD_LIMIT {
+        return Cow::Borrowed(text);
+    }
+    let mut end = RECORD_LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!(
+        "{} [cut: {} more bytes]",
+        &text[..end],
+        text.len() - end
+    ))
 }
 
 /// `tool_failed`: the operator's record of a fault, written once where the
 /// fault is classified, with the error chain.
 pub(crate) fn tool_failed(level: Level, tool: &str, error_type: Option<&str>, error: &str) {
     let tool = &*bounded(tool);
+    let error = &*bounded_text(error);
     event_at!(
         level,
         tool,
@@ -53,8 +82,9 @@ pub(crate) fn panic_failed(
     backtrace: Option<&str>,
 ) {
     let tool = &*bounded(tool);
-    tracing::error!(
-        target: "outcome_runtime",
+    let message = &*bounded_text(message);
+    event_at!(
+        Level::ERROR,
         tool,
         outcome = "fault",
         error.type = PANIC_TYPE,
@@ -67,17 +97,20 @@ pub(crate) fn panic_failed(
 
 /// A tool name fit for a log line. Names of registered tools pass as they
 /// are; an unknown name is the model's text, so it is cut to 128
-/// characters and its control characters escaped.
+/// characters and its control and invisible characters escaped.
 pub(crate) fn bounded(tool: &str) -> Cow<'_, str> {
     const LIMIT: usize = 128;
-    if tool.len() <= LIMIT && !tool.chars().any(char::is_control) {
+    if tool.len() <= LIMIT && !tool.chars().any(crate::message::is_invisible) {
         return Cow::Borrowed(tool);
     }
-    let mut text: String = tool
-        .chars()
-        .take(LIMIT)
-        .flat_map(char::escape_default)
-        .collect();
+    let mut text = String::new();
+    for c in tool.chars().take(LIMIT) {
+        if crate::message::is_invisible(c) {
+            text.extend(c.escape_unicode());
+        } else {
+            text.push(c);
+        }
+    }
     if tool.chars().nth(LIMIT).is_some() {
         text.push_str("...");
     }
@@ -87,8 +120,8 @@ pub(crate) fn bounded(tool: &str) -> Cow<'_, str> {
 /// `tool_call_completed`, at INFO.
 pub(crate) fn call_completed(tool: &str, duration_ms: f64) {
     let tool = &*bounded(tool);
-    tracing::info!(
-        target: "outcome_runtime",
+    event_at!(
+        Level::INFO,
         tool,
         outcome = Outcome::Result.as_str(),
         duration_ms,
@@ -100,8 +133,8 @@ pub(crate) fn call_completed(tool: &str, duration_ms: f64) {
 /// body was dropped.
 pub(crate) fn call_cancelled(tool: &str, duration_ms: f64) {
     let tool = &*bounded(tool);
-    tracing::info!(
-        target: "outcome_runtime",
+    event_at!(
+        Level::INFO,
         tool,
         outcome = "cancelled",
         duration_ms,
@@ -170,6 +203,12 @@ pub(crate) struct CallScope {
     /// Set by a long-running tool's job machinery: how this call's answer
     /// is to be logged.
     pub(crate) note: Cell<Option<Note>>,
+    /// Whether a boundary started the tool's body: a call whose body never
+    /// ran and that ended in an `isError` result failed on its arguments.
+    pub(crate) body_ran: Cell<bool>,
+    /// The session the call came from, when it has one: the client's
+    /// `initialize` parameters, whose allocation stands for the session.
+    pub(crate) session: Option<std::sync::Arc<rmcp::model::InitializeRequestParams>>,
 }
 
 /// How a call that is part of a job is logged.
@@ -183,6 +222,12 @@ pub(crate) enum Note {
     Replayed,
 }
 
+/// Notes that a boundary started the body of the call in flight.
+#[inline(always)]
+pub(crate) fn body_started() {
+    let _ = CALL.try_with(|call| call.body_ran.set(true));
+}
+
 /// Notes how the call in flight on this task is to be logged.
 pub(crate) fn note(note: Note) {
     let _ = CALL.try_with(|call| call.note.set(Some(note)));
@@ -192,8 +237,8 @@ pub(crate) fn note(note: Note) {
 /// the model a job to poll.
 pub(crate) fn call_deferred(tool: &str, duration_ms: f64) {
     let tool = &*bounded(tool);
-    tracing::info!(
-        target: "outcome_runtime",
+    event_at!(
+        Level::INFO,
         tool,
         outcome = "deferred",
         duration_ms,
