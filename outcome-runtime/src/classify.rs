@@ -195,6 +195,7 @@ impl fmt::Write for Bounded {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fmt;
 
     #[derive(Debug)]
     struct Wrapper(Box<dyn Error + Send + Sync>);
@@ -280,5 +281,88 @@ mod tests {
         assert_eq!(same, 1);
         assert!(heals_itself(&Wrapper(Box::new(Status(429)))));
         assert!(!heals_itself(&Wrapper(Box::new(Status(500)))));
+    }
+
+    /// How one error of a generated chain writes its text.
+    #[derive(Clone, Debug)]
+    enum Text {
+        Plain(String),
+        /// This many bytes.
+        Huge(usize),
+        Fails,
+        Panics,
+    }
+
+    /// An error of a generated chain: its text, then the next error, or
+    /// itself again once `cycle` is set.
+    #[derive(Debug)]
+    struct Node {
+        text: Text,
+        next: Option<Box<Node>>,
+        cycle: bool,
+    }
+
+    impl fmt::Display for Node {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            match &self.text {
+                Text::Plain(text) => f.write_str(text),
+                Text::Huge(bytes) => {
+                    for _ in 0..bytes / 1024 {
+                        f.write_str(&"z".repeat(1024))?;
+                    }
+                    Ok(())
+                }
+                Text::Fails => Err(fmt::Error),
+                Text::Panics => panic!("a generated Display panicked"),
+            }
+        }
+    }
+
+    impl Error for Node {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            if self.cycle {
+                return Some(self);
+            }
+            self.next.as_deref().map(|next| next as _)
+        }
+    }
+
+    fn text() -> impl proptest::strategy::Strategy<Value = Text> {
+        use proptest::prelude::*;
+        prop_oneof![
+            8 => ".{0,40}".prop_map(Text::Plain),
+            1 => (0_usize..200_000).prop_map(Text::Huge),
+            1 => Just(Text::Fails),
+            1 => Just(Text::Panics),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(256))]
+
+        /// Whatever the shape of the chain, its record is bounded and the
+        /// walk ends.
+        #[test]
+        fn chains_of_any_shape_give_a_bounded_record(
+            texts in proptest::collection::vec(text(), 1..80),
+            cycle_at in proptest::option::of(0_usize..80),
+        ) {
+            let mut node: Option<Box<Node>> = None;
+            for (at, text) in texts.iter().enumerate().rev() {
+                node = Some(Box::new(Node {
+                    text: text.clone(),
+                    next: node,
+                    cycle: cycle_at == Some(at),
+                }));
+            }
+            let head = node.unwrap();
+            let record = chain_text(&*head);
+            proptest::prop_assert!(record.len() <= RECORD_LIMIT, "{} bytes", record.len());
+            let cycle_at = cycle_at.filter(|at| *at < texts.len());
+            if texts.len() > CHAIN_LIMIT || cycle_at.is_some() {
+                proptest::prop_assert!(record.contains("[cut"), "{record:.200}");
+            }
+            let _ = heals_itself(&*head);
+        }
     }
 }

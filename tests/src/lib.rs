@@ -4,6 +4,8 @@
 #[path = "../../outcome-runtime/examples/notes/server.rs"]
 pub mod notes;
 
+pub mod mixed;
+
 use outcome_runtime::testing::{LogCapture, Record, connect};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
