@@ -330,7 +330,7 @@ fn install_panic_hook() {
             }
             let backtrace = std::backtrace::Backtrace::capture();
             let site = PanicSite {
-                message: info.payload_as_str().map(str::to_owned),
+                message: text_of(info.payload()),
                 location: info.location().map(ToString::to_string),
                 backtrace: (backtrace.status() == std::backtrace::BacktraceStatus::Captured)
                     .then(|| backtrace.to_string()),
@@ -356,12 +356,16 @@ fn install_panic_hook() {
 /// fixed texts the language gives them.
 fn aborts(info: &panic::PanicHookInfo<'_>) -> bool {
     cfg!(panic = "abort")
-        || info.payload_as_str().is_some_and(|message| {
-            matches!(
-                message,
-                "panic in a destructor during cleanup" | "panic in a function that cannot unwind"
-            ) || message.starts_with("unsafe precondition(s) violated")
-        })
+        || info
+            .payload()
+            .downcast_ref::<&'static str>()
+            .is_some_and(|message| {
+                matches!(
+                    *message,
+                    "panic in a destructor during cleanup"
+                        | "panic in a function that cannot unwind"
+                ) || message.starts_with("unsafe precondition(s) violated")
+            })
 }
 
 /// Shows on stderr the panics still waiting to be caught on this thread:

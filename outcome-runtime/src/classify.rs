@@ -79,7 +79,7 @@ pub(crate) const CHAIN_LIMIT: usize = 32;
 pub(crate) fn heals_itself(error: &(dyn Error + 'static)) -> bool {
     let recognizers = RECOGNIZERS.read().unwrap_or_else(|e| e.into_inner());
     let mut heals = false;
-    walk(error, |error| {
+    walk(error, true, |error| {
         heals = is_builtin_transient(error) || recognizers.iter().any(|r| r(error));
         !heals
     });
@@ -90,8 +90,13 @@ pub(crate) fn heals_itself(error: &(dyn Error + 'static)) -> bool {
 /// [`CHAIN_LIMIT`] of them, until `visit` returns false; true when the chain
 /// went on past the limit. An `io::Error` that wraps a custom error reports
 /// that error's *source* as its own, skipping the wrapped error itself, so
-/// the wrapped error is visited explicitly.
-fn walk<'a>(error: &'a (dyn Error + 'static), mut visit: impl FnMut(&'a (dyn Error + 'static)) -> bool) -> bool {
+/// with `into_io` the wrapped error is visited explicitly (its text is the
+/// `io::Error`'s own, so the log leaves it out).
+fn walk<'a>(
+    error: &'a (dyn Error + 'static),
+    into_io: bool,
+    mut visit: impl FnMut(&'a (dyn Error + 'static)) -> bool,
+) -> bool {
     let mut next = Some(error);
     let mut visited = 0;
     while let Some(error) = next {
@@ -102,10 +107,11 @@ fn walk<'a>(error: &'a (dyn Error + 'static), mut visit: impl FnMut(&'a (dyn Err
         if !visit(error) {
             return false;
         }
-        next = match error
+        let wrapped = error
             .downcast_ref::<std::io::Error>()
             .and_then(std::io::Error::get_ref)
-        {
+            .filter(|_| into_io);
+        next = match wrapped {
             Some(inner) => Some(inner as &(dyn Error + 'static)),
             None => error.source(),
         };
@@ -136,7 +142,7 @@ pub(crate) fn chain_text(error: &(dyn Error + 'static)) -> String {
         cut: false,
     };
     let mut first = true;
-    let longer = walk(error, |error| {
+    let longer = walk(error, false, |error| {
         if !first {
             let _ = text.write_str(": ");
         }

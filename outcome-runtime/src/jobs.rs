@@ -87,7 +87,7 @@ struct Job {
 enum State {
     Running,
     /// The answer, kept until the instant given.
-    Done(Result<CallToolResponse, ErrorData>, Instant),
+    Done(Box<Result<CallToolResponse, ErrorData>>, Instant),
 }
 
 /// A long-running tool's answer: the value, or the job to poll for it.
@@ -328,7 +328,7 @@ impl Jobs {
                 entry.tool, self.max_run
             )));
             let answer = finish::<String>(entry.tool, now, failed);
-            entry.state = State::Done(answer, now + self.keep);
+            entry.state = State::Done(Box::new(answer), now + self.keep);
         }
         match &entry.state {
             State::Running => {
@@ -343,7 +343,7 @@ impl Jobs {
             }
             State::Done(answer, _) => {
                 logging::note(Note::Replayed);
-                answer.clone()
+                (**answer).clone()
             }
         }
     }
@@ -374,7 +374,7 @@ impl Settle {
         self.settled = true;
         let until = Instant::now() + self.jobs.keep;
         if let Some(job) = self.jobs.lock().get_mut(&self.id) {
-            job.state = State::Done(answer, until);
+            job.state = State::Done(Box::new(answer), until);
         }
     }
 }

@@ -85,6 +85,45 @@
 //! The server keeps serving after a panic, as long as the binary unwinds
 //! (`panic = "abort"` ends the process, boundary or not).
 //!
+//! A caught panic stays off stderr when a subscriber records the runtime's
+//! `tool_failed`; when nothing would (no subscriber at all, or a filter that
+//! leaves the `outcome_runtime` target out, as `RUST_LOG=my_server=info`
+//! does), it goes to the panic hook that was installed before, once, so it
+//! is never silent. A subscriber that panics while it records one of the
+//! runtime's events loses that record, not the call: its panic goes to that
+//! hook too.
+//!
+//! # Bounds
+//!
+//! Everything the model and the log read is bounded, whatever a tool, an
+//! error type or a client passes:
+//!
+//! | what | bound |
+//! |---|---|
+//! | a message built by [`ToolError::invalid`], [`ToolError::stale`] or [`ToolError::retry_later`] | one line, at most [`MESSAGE_LIMIT`] characters (1,000); line breaks become spaces, invisible characters are escaped, an empty part is left out or replaced by a fallback step that names the tool |
+//! | a value quoted with [`quote`] | [`QUOTE_LIMIT`] characters (80) after escaping; every control and invisible character (bidi controls, zero-width characters, tag characters, variation selectors, Hangul fillers) written as an escape |
+//! | an error chain in `tool_failed` | the first 32 errors of the chain, 64 KiB of text, saying what was cut; a chain that cycles is cut there |
+//! | an error whose `Display` fails or panics | described as such in the record; its `error.type` and level are kept, since classification goes by type |
+//! | a panic message in `tool_failed` | 64 KiB |
+//! | a tool name in a record | 128 characters, invisible characters escaped |
+//!
+//! # What no boundary can catch
+//!
+//! - A binary built with `panic = "abort"`: the first panic ends the
+//!   process. The operator sees Rust's panic message on stderr (through the
+//!   hook that was installed before this crate's); the client sees its
+//!   connection close, and no log record is written.
+//! - A panic while another panic unwinds (a `Drop` that panics during
+//!   unwinding): Rust aborts the process. Before it dies, the panics that
+//!   were still unwinding on that thread are written to stderr, root cause
+//!   first, then the abort itself.
+//! - A stack overflow, and other signals that kill the process: Rust prints
+//!   `thread '..' has overflowed its stack` and aborts; nothing runs after
+//!   it.
+//! - Code that blocks the thread for ever (an endless loop in a tool body):
+//!   the call is never answered. [`Jobs`] bound a long-running tool's
+//!   answer, but cannot stop a thread that never yields.
+//!
 //! # Log records
 //!
 //! All under the target `outcome_runtime`:

@@ -5,7 +5,7 @@
 
 use std::error::Error;
 use std::fmt;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -231,6 +231,16 @@ struct Limit {
 }
 
 static SECOND_PANIC_LINE: AtomicU32 = AtomicU32::new(0);
+static WAITING: AtomicBool = AtomicBool::new(false);
+
+/// A value of a body that panics when the body is dropped.
+struct Fragile;
+
+impl Drop for Fragile {
+    fn drop(&mut self) {
+        panic!("the cancelled body's value panicked when dropped")
+    }
+}
 
 struct Hostile {
     jobs: Jobs,
@@ -291,6 +301,15 @@ impl Hostile {
         let _ = std::panic::catch_unwind(|| panic!("the first panic"));
         SECOND_PANIC_LINE.store(line!() + 1, Ordering::SeqCst);
         panic!("the second panic")
+    }
+
+    /// Wait for a long time, holding a value that panics when dropped.
+    #[tool]
+    async fn wait_fragile(&self) -> Result<String, ToolError> {
+        let _value = Fragile;
+        WAITING.store(true, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        Ok("done".to_owned())
     }
 
     /// Refuse the request with the parts given.
@@ -560,6 +579,49 @@ async fn an_error_that_panics_when_dropped_is_logged_once() {
     );
     let next = session.call("look_up", json!({ "path": "a" })).await;
     assert_eq!(next.ok().is_error, Some(true));
+}
+
+#[tokio::test]
+async fn a_cancelled_body_that_panics_when_dropped_is_logged_once() {
+    let (session, _jobs) = session().await;
+    let call = tokio::spawn({
+        let peer = session.client.peer().clone();
+        async move {
+            peer.call_tool(CallToolRequestParams::new("wait_fragile"))
+                .await
+        }
+    });
+    let started = Instant::now();
+    while !WAITING.load(Ordering::SeqCst) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the body starts"
+        );
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    // Dropping the request makes rmcp's client send a cancellation.
+    call.abort();
+    let mut records = Vec::new();
+    while !records
+        .iter()
+        .any(|r: &Record| r.name() == "tool_call_cancelled")
+    {
+        assert!(started.elapsed() < Duration::from_secs(10), "{records:?}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        records.extend(session.capture.take());
+    }
+    assert_eq!(
+        events(&records),
+        ["ERROR tool_failed", "INFO tool_call_cancelled"],
+        "{records:?}"
+    );
+    let failed = failed(&records)[0];
+    assert_eq!(
+        failed.field("error"),
+        Some("the cancelled body's value panicked when dropped")
+    );
+    let next = session.call("count", json!({ "limit": 1 })).await;
+    assert_eq!(next.text(), "1");
 }
 
 /// A subscriber that panics on every event of the runtime, and records the
