@@ -5,6 +5,7 @@
 mod args;
 mod description;
 mod handler;
+mod literals;
 mod router;
 mod tool;
 
@@ -84,6 +85,8 @@ mod robustness {
             "impl<T> ServerHandler for S<T> {}",
             "trait T {}",
             "fn f(&self) { ) }",
+            "fn f(&self) { ToolError::invalid(\"\",) ToolError::stale(,,) ToolError::retry_later() }",
+            "fn f(&self) { ToolError::invalid ToolError::retry_later(r\"\" \" \") ::invalid(\"\") }",
         ];
         for (name, expand) in MACROS {
             for attr in attrs {

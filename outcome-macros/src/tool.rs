@@ -8,6 +8,7 @@ use syn::{Attribute, Lit, ReturnType, Signature, Token, Visibility};
 
 use crate::args::{self, Arg, Errors, Kind};
 use crate::description::{self, Doc};
+use crate::literals;
 
 /// Every argument rmcp's `#[tool]` takes, and this crate's own.
 const ARGS: &[(&str, Kind)] = &[
@@ -142,6 +143,10 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
         },
     };
+
+    for error in literals::empty_parts(&function.body) {
+        errors.push(error);
+    }
 
     let wire_name = arg("name")
         .and_then(Arg::str_value)

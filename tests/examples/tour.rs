@@ -29,6 +29,10 @@ fn wait(duration: Duration) -> Row {
     }
 }
 
+/// Stands for the job the last long-running call answered with: job ids
+/// are random.
+const JOB: &str = "<the job rebuild_backlinks answered with>";
+
 fn rows() -> Vec<Row> {
     let row = |tool, arguments, note| Row {
         tool,
@@ -63,13 +67,9 @@ fn rows() -> Vec<Row> {
             json!({}),
             "long-running: past its deadline",
         ),
-        row("job_status", json!({ "job": "j-1" }), "polled at once"),
+        row("job_status", json!({ "job": JOB }), "polled at once"),
         wait(notes::BACKLINKS_WORK * 2),
-        row(
-            "job_status",
-            json!({ "job": "j-1" }),
-            "polled after the work",
-        ),
+        row("job_status", json!({ "job": JOB }), "polled after the work"),
         row(
             "sync_notes",
             json!({ "remote": "timeout" }),
@@ -110,14 +110,24 @@ async fn main() {
     let session = Session::start(false).await;
     println!("The notes server, in memory, called by a real rmcp client.\n");
     let mut number = 0;
-    for row in rows() {
+    let mut job = String::new();
+    for mut row in rows() {
         if let Some(duration) = row.wait {
             println!("    (waiting {} ms)\n", duration.as_millis());
             tokio::time::sleep(duration).await;
             continue;
         }
         number += 1;
+        if row.arguments.get("job").and_then(Value::as_str) == Some(JOB) {
+            row.arguments = json!({ "job": job });
+        }
         let call = session.call(row.tool, row.arguments.clone()).await;
+        if let Ok(result) = &call.result
+            && let Some(text) = result.content.first().and_then(|c| c.as_text())
+            && let Some(rest) = text.text.strip_prefix("The work goes on as job '")
+        {
+            job = rest.split('\'').next().unwrap_or_default().to_owned();
+        }
         print!("{}", describe(number, &row, &call));
     }
 }

@@ -316,15 +316,25 @@ async fn rebuild_backlinks_answers_with_a_job_and_the_poll_reads_its_result() {
     let session = Session::start(false).await;
     let call = session.call("rebuild_backlinks", json!({})).await;
     assert_eq!(call.ok().is_error, Some(false));
+    // The job id is random: read it back, then check the whole text.
+    let job = call
+        .text()
+        .strip_prefix("The work goes on as job '")
+        .and_then(|rest| rest.split('\'').next())
+        .expect("the answer names the job")
+        .to_owned();
+    assert!(job.starts_with("j-") && job.len() == 34, "{job}");
     assert_eq!(
         call.text(),
-        "The work goes on as job 'j-1'. Call job_status with job set to 'j-1' in a few \
-         seconds for its result."
+        format!(
+            "The work goes on as job '{job}'. Call job_status with job set to '{job}' in a \
+             few seconds for its result."
+        )
     );
     assert_eq!(call.events(), ["INFO tool_call_deferred"]);
 
     tokio::time::sleep(outcome_tests::notes::BACKLINKS_WORK * 2).await;
-    let poll = session.call("job_status", json!({ "job": "j-1" })).await;
+    let poll = session.call("job_status", json!({ "job": job })).await;
     assert_eq!(poll.ok().structured_content, Some(json!({ "links": 0 })));
     assert_eq!(
         poll.events(),
