@@ -427,6 +427,17 @@ impl Hostile {
             .await
     }
 
+    /// A job that never ends by itself.
+    #[tool]
+    async fn job_endless(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run("job_endless", DEADLINE, async {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok("never".to_owned())
+            })
+            .await
+    }
+
     /// A job that ends well.
     #[tool]
     async fn job_fine(&self) -> Result<Deferred<String>, ToolError> {
@@ -547,6 +558,44 @@ async fn a_job_whose_value_does_not_convert_ends_as_a_fault() {
         events(&records).contains(&"ERROR tool_call_failed".to_owned()),
         "{records:?}"
     );
+}
+
+#[test]
+fn a_job_whose_bookkeeping_is_dropped_ends_as_a_fault_and_goes() {
+    let jobs = jobs();
+    let capture = outcome_runtime::testing::LogCapture::new();
+    let _guard = capture.set_default();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = connect(hostile(&jobs), ()).await.unwrap();
+        let deferred = client
+            .call_tool(CallToolRequestParams::new("job_endless"))
+            .await
+            .unwrap();
+        job_of(&deferred);
+    });
+    // A runtime shutting down drops every task, the job's bookkeeping too.
+    drop(runtime);
+    assert_eq!(jobs.len(), 1, "settled, kept for a poll");
+    let records = capture.take();
+    let failed: Vec<_> = records
+        .iter()
+        .filter(|r| r.field("tool") == Some("job_endless"))
+        .map(|r| format!("{} {}", r.level, r.name()))
+        .collect();
+    assert_eq!(
+        failed,
+        [
+            "INFO tool_call_deferred",
+            "ERROR tool_failed",
+            "ERROR tool_call_failed"
+        ]
+    );
+    std::thread::sleep(KEEP + Duration::from_millis(50));
+    assert!(jobs.is_empty(), "gone after keep");
 }
 
 // 2. No panic is silent; one call, one tool_failed.
