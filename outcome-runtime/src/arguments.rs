@@ -1096,10 +1096,10 @@ fn format_text(format: &str) -> Option<&'static str> {
         "ip" => "an IP address such as '192.0.2.1'",
         "ipv4" => "an IPv4 address such as '192.0.2.1'",
         "ipv6" => "an IPv6 address such as '2001:db8::1'",
-        "date" => "a date as YYYY-MM-DD",
+        "date" => "a date in the form YYYY-MM-DD",
         "date-time" => "a date and time with its offset, such as '2024-05-01T13:45:00Z'",
         "partial-date-time" => "a date and time without offset, such as '2024-05-01T13:45:00'",
-        "time" | "partial-time" => "a time as HH:MM:SS",
+        "time" | "partial-time" => "a time in the form HH:MM:SS",
         "uuid" => "a UUID such as '67e55044-10b1-426f-9247-bb680e5fe0c8'",
         "uri" => "a URI such as 'https://example.com/page'",
         _ => return None,
@@ -1535,7 +1535,9 @@ mod tests {
             "type": "object",
             "properties": {
                 "path": { "type": "string" },
-                "limit": { "type": "integer", "format": "uint32", "minimum": 0, "maximum": 4294967295u64 },
+                "limit": {
+                    "type": "integer", "format": "uint32", "minimum": 0, "maximum": 4294967295u64
+                },
                 "tag": { "type": ["string", "null"] },
                 "mode": { "$ref": "#/$defs/Mode" }
             },
@@ -1645,7 +1647,9 @@ mod tests {
     fn an_optional_object_is_still_checked_inside() {
         let schema = object(json!({
             "type": "object",
-            "properties": { "inner": { "anyOf": [{ "$ref": "#/$defs/Inner" }, { "type": "null" }] } },
+            "properties": { "inner": {
+                "anyOf": [{ "$ref": "#/$defs/Inner" }, { "type": "null" }]
+            } },
             "$defs": { "Inner": {
                 "type": "object",
                 "properties": { "limit": { "type": "integer" } },
@@ -1727,7 +1731,7 @@ mod tests {
         let formatted = json!({ "type": "string", "format": "date", "maxLength": 10 });
         assert!(
             one(formatted, json!("2024-02-30"))
-                .contains("a date as YYYY-MM-DD, at most 10 characters long")
+                .contains("a date in the form YYYY-MM-DD, at most 10 characters long")
         );
         let huge = json!({ "type": "string", "maxLength": u64::MAX });
         assert!(passes(huge, json!("anything")));
@@ -1738,8 +1742,8 @@ mod tests {
         let date = || json!({ "type": "string", "format": "date" });
         assert_eq!(
             one(date(), json!("2023-02-29")),
-            "The argument arg of tool was '2023-02-29', but it must be a date as YYYY-MM-DD. \
-             Call tool again with arg as a date as YYYY-MM-DD."
+            "The argument arg of tool was '2023-02-29', but it must be a date in the form \
+             YYYY-MM-DD. Call tool again with arg as a date in the form YYYY-MM-DD."
         );
         for good in ["2024-02-29", "2000-02-29", "1999-12-31", "2024-04-30"] {
             assert!(passes(date(), json!(good)), "{good}");
@@ -1789,7 +1793,7 @@ mod tests {
         assert!(!format_fits("time", "25:00:00"));
         assert!(!format_fits("partial-time", "13:45:00Z"));
         let time = json!({ "type": "string", "format": "time" });
-        assert!(one(time, json!("noon")).contains("must be a time as HH:MM:SS"));
+        assert!(one(time, json!("noon")).contains("must be a time in the form HH:MM:SS"));
     }
 
     #[test]
@@ -2093,6 +2097,55 @@ mod tests {
             text.contains("was '[[[[[...]]]]]', but it must be an object"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn unknown_keys_inside_an_object_name_their_place() {
+        let schema = object(json!({
+            "type": "object",
+            "properties": { "inner": {
+                "type": "object",
+                "properties": { "limit": { "type": "integer" }, "mode": { "type": "string" } },
+                "additionalProperties": false
+            } },
+        }));
+        let args = object(json!({ "inner": { "limit": 1, "lmit": 2 } }));
+        assert_eq!(
+            message("search", &schema, Some(&args), None),
+            "search takes no argument 'inner.lmit'. Call search again with only limit and mode \
+             in inner."
+        );
+        let empty = object(json!({ "type": "object", "additionalProperties": false }));
+        assert_eq!(
+            message("ping", &empty, Some(&args), None),
+            "ping takes no argument 'inner'. Call ping again with no arguments."
+        );
+    }
+
+    #[test]
+    fn a_schema_that_branches_at_every_level_costs_a_bounded_time() {
+        // Thirty ways to be a list of itself: each level of the value is
+        // tried thirty times over, 30^12 checks without the step budget.
+        let mut options = vec![json!({ "type": "array", "items": { "$ref": "#/$defs/T" } }); 30];
+        options.push(json!({ "type": "integer" }));
+        let schema = object(json!({
+            "type": "object",
+            "properties": { "a": { "$ref": "#/$defs/T" } },
+            "$defs": { "T": { "anyOf": options } },
+        }));
+        let mut value = json!("leaf");
+        for _ in 0..12 {
+            value = Value::Array(vec![json!(1), value]);
+        }
+        let args = JsonObject::from_iter([("a".to_owned(), value)]);
+        let started = std::time::Instant::now();
+        let text = message("t", &schema, Some(&args), Some("no"));
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(text.chars().count() <= MESSAGE_LIMIT, "{text}");
     }
 
     #[test]
