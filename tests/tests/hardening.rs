@@ -173,6 +173,25 @@ impl schemars::JsonSchema for Unserializable {
     }
 }
 
+/// A value whose serialization panics.
+struct SerializePanics;
+
+impl Serialize for SerializePanics {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        panic!("serializing the value panicked")
+    }
+}
+
+impl schemars::JsonSchema for SerializePanics {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SerializePanics".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "object" })
+    }
+}
+
 #[derive(Deserialize, schemars::JsonSchema)]
 struct Parts {
     /// What was wrong.
@@ -427,6 +446,17 @@ impl Hostile {
             .await
     }
 
+    /// A job whose value panics while it serializes.
+    #[tool]
+    async fn job_serialize_panics(&self) -> Result<Deferred<Json<SerializePanics>>, ToolError> {
+        self.jobs
+            .run("job_serialize_panics", DEADLINE, async {
+                tokio::time::sleep(WORK).await;
+                Ok(Json(SerializePanics))
+            })
+            .await
+    }
+
     /// A job that never ends by itself.
     #[tool]
     async fn job_endless(&self) -> Result<Deferred<String>, ToolError> {
@@ -549,15 +579,24 @@ async fn a_job_whose_fault_cannot_be_formatted_still_ends_and_is_dropped() {
 #[tokio::test]
 async fn a_job_whose_value_does_not_convert_ends_as_a_fault() {
     let (session, _jobs) = session().await;
-    let job = job_of(session.call("job_unserializable", json!({})).await.ok());
-    let (done, records) =
-        poll_until_done(&session, &job, MAX_RUN + Duration::from_millis(200)).await;
-    assert_eq!(done.is_error, Some(true));
-    assert_eq!(text(&done), FAULT_MESSAGE);
-    assert!(
-        events(&records).contains(&"ERROR tool_call_failed".to_owned()),
-        "{records:?}"
-    );
+    for tool in ["job_unserializable", "job_serialize_panics"] {
+        let job = job_of(session.call(tool, json!({})).await.ok());
+        let (done, records) =
+            poll_until_done(&session, &job, MAX_RUN + Duration::from_millis(200)).await;
+        assert_eq!(done.is_error, Some(true), "{tool}");
+        assert_eq!(text(&done), FAULT_MESSAGE, "{tool}");
+        // The job's own lines: a fault, logged once, by the job.
+        let lines: Vec<_> = records
+            .iter()
+            .filter(|r| r.field("tool") == Some(tool))
+            .map(|r| format!("{} {}", r.level, r.name()))
+            .collect();
+        assert_eq!(
+            lines,
+            ["ERROR tool_failed", "ERROR tool_call_failed"],
+            "{tool}: {records:?}"
+        );
+    }
 }
 
 #[test]
