@@ -383,7 +383,9 @@ fn show_pending() {
             "thread '{name}' panicked at {}:\n{}\n(this panic was unwinding when the one below \
              aborted the process)",
             site.location.as_deref().unwrap_or("an unknown location"),
-            site.message.as_deref().unwrap_or("a panic whose payload is not text"),
+            site.message
+                .as_deref()
+                .unwrap_or("a panic whose payload is not text"),
         );
     }
 }

@@ -166,7 +166,9 @@ pub(crate) fn chain_text(error: &(dyn Error + 'static)) -> String {
     let cut = text.cut;
     let mut text = text.text;
     if longer {
-        text.push_str(&format!(" [cut: the chain goes on past {CHAIN_LIMIT} errors]"));
+        text.push_str(&format!(
+            " [cut: the chain goes on past {CHAIN_LIMIT} errors]"
+        ));
     } else if cut {
         text.push_str(&format!(" [cut at {RECORD_LIMIT} bytes]"));
     }

@@ -87,10 +87,9 @@ where
         session: context.peer.peer_info(),
     };
     let call = ToolCallContext::new(service, request, context);
-    let mut running = pin!(DropCaught::new(CALL.scope(
-        scope,
-        CatchPanic::new(router.call(call))
-    )));
+    let mut running = pin!(DropCaught::new(
+        CALL.scope(scope, CatchPanic::new(router.call(call)))
+    ));
     let mut cancelled = pin!(cancelled);
     // Polling the call first keeps the cancellation off the path of a call
     // that is ready.
@@ -108,7 +107,10 @@ where
         note,
         body_ran,
         ..
-    }) = running.as_mut().inner().and_then(|inner| inner.take_value())
+    }) = running
+        .as_mut()
+        .inner()
+        .and_then(|inner| inner.take_value())
     else {
         unreachable!("the scope is taken once, after the call ended");
     };

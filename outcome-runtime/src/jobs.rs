@@ -297,11 +297,13 @@ impl Jobs {
         session: Option<&Arc<InitializeRequestParams>>,
     ) -> Result<CallToolResponse, ErrorData> {
         let mut jobs = self.lock();
-        let entry = jobs.get_mut(job).filter(|entry| match (&entry.owner, session) {
-            (None, _) => true,
-            (Some(owner), Some(session)) => std::ptr::eq(owner.as_ptr(), Arc::as_ptr(session)),
-            (Some(_), None) => false,
-        });
+        let entry = jobs
+            .get_mut(job)
+            .filter(|entry| match (&entry.owner, session) {
+                (None, _) => true,
+                (Some(owner), Some(session)) => std::ptr::eq(owner.as_ptr(), Arc::as_ptr(session)),
+                (Some(_), None) => false,
+            });
         let Some(entry) = entry else {
             drop(jobs);
             return ToolError::invalid(
@@ -395,9 +397,8 @@ impl Drop for Settle {
 /// A job id: 128 bits from the operating system's random source.
 fn new_id() -> Result<String, ToolError> {
     let mut bytes = [0_u8; 16];
-    getrandom::fill(&mut bytes).map_err(|error| {
-        ToolError::fault(format!("no random job id could be made: {error}"))
-    })?;
+    getrandom::fill(&mut bytes)
+        .map_err(|error| ToolError::fault(format!("no random job id could be made: {error}")))?;
     let mut id = String::with_capacity(2 + 2 * bytes.len());
     id.push_str("j-");
     for byte in bytes {

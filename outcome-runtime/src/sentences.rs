@@ -197,7 +197,10 @@ mod tests {
 
     #[test]
     fn the_seed_messages_are_reproduced() {
-        let built = invalid(&"No note at 'inbox/todo.md'", &"Find the path with search_notes");
+        let built = invalid(
+            &"No note at 'inbox/todo.md'",
+            &"Find the path with search_notes",
+        );
         assert_eq!(
             built.text,
             "No note at 'inbox/todo.md'. Find the path with search_notes."
@@ -223,7 +226,10 @@ mod tests {
             built.text,
             "No note. Correct the request, then call the tool again."
         );
-        built.fallback.unwrap().name_tool(&mut built.text, "read_note");
+        built
+            .fallback
+            .unwrap()
+            .name_tool(&mut built.text, "read_note");
         assert_eq!(
             built.text,
             "No note. Correct the request, then call read_note again."

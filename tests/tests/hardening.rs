@@ -223,7 +223,7 @@ struct Initial {
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "String")]
 #[schemars(with = "String")]
-struct Tag(#[allow(dead_code)] String);
+struct Tag(String);
 
 impl TryFrom<String> for Tag {
     type Error = String;
@@ -392,8 +392,8 @@ impl Hostile {
 
     /// Tag something.
     #[tool]
-    fn tag(&self, Parameters(Tagged { .. }): Parameters<Tagged>) -> Result<String, ToolError> {
-        Ok("tagged".to_owned())
+    fn tag(&self, Parameters(Tagged { tag }): Parameters<Tagged>) -> Result<String, ToolError> {
+        Ok(tag.0)
     }
 
     /// Count up to a limit.
