@@ -11,7 +11,8 @@ use tracing::Level;
 
 use crate::{boundary, classify, logging, message, sentences};
 
-/// How a tool call ended: the four outcomes of the design.
+/// How a tool call ended: the four outcomes of the design, and the one
+/// protocol error that passes through.
 ///
 /// The outcome fixes what the model reads, what the message tells it to do
 /// next and the log level, which answers "who must act?".
@@ -30,17 +31,22 @@ pub enum Outcome {
     /// 4: the server failed; the request was fine. WARNING when it heals
     /// itself, ERROR when an operator must act.
     Fault,
+    /// None of the four: a protocol error that reaches the client as a
+    /// JSON-RPC error, not as a result (a missing client capability). The
+    /// client or its user acts, not the model or an operator, so INFO.
+    Protocol,
 }
 
 impl Outcome {
     /// The value of the `outcome` field in log records: `result`, `invalid`,
-    /// `stale` or `fault`.
+    /// `stale`, `fault` or `protocol`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Outcome::Result => "result",
             Outcome::Invalid => "invalid",
             Outcome::Stale => "stale",
             Outcome::Fault => "fault",
+            Outcome::Protocol => "protocol",
         }
     }
 }
@@ -83,6 +89,99 @@ impl Display for Outcome {
 ///
 /// Like `anyhow::Error`, `ToolError` does not implement `std::error::Error`
 /// itself: that is what lets `?` convert every error type into it.
+///
+/// # rmcp's `ErrorData`
+///
+/// rmcp users write `McpError::invalid_params(..)` for "the model asked for
+/// something that does not exist or is not allowed", so an `ErrorData` keeps
+/// the meaning its code gives it when it becomes a `ToolError`, through `?`,
+/// `.into()`, `ToolError::from`, [`fault`](Self::fault) or
+/// [`from_boxed`](Self::from_boxed), and when a tool outside the boundary
+/// returns it under this crate's `#[tool_handler]`:
+///
+/// | code | outcome | what the model reads | log |
+/// |---|---|---|---|
+/// | -32021, missing client capability | [`Protocol`](Outcome::Protocol): passes through | nothing: the client receives the JSON-RPC error itself | INFO `tool_call_failed`, `outcome` `protocol`, `error.code` |
+/// | -32602, invalid params | 2, [`Invalid`](Outcome::Invalid) | the error's message made model-safe (one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT) characters, without "Invalid params:", codes such as -32602 or JSON-RPC wording; "The request cannot be carried out as sent." when nothing is left), then "Correct the request, then call `<tool>` again." naming the tool called; never `data` | INFO `tool_call_failed`, `outcome` `invalid`, `error.type`; no `tool_failed` |
+/// | -32602 from rmcp's `Extension` extractor ("missing extension ...") | 4, [`Fault`](Outcome::Fault): the server's setup, not the request | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | as the next row |
+/// | -32603, internal error, and every other code: -32002 resource not found, -32600, -32601, -32700, a server's own | 4, [`Fault`](Outcome::Fault) | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | ERROR `tool_failed` with the code, message and `data`, `error.type` `rmcp::model::ErrorData`; then ERROR `tool_call_failed` (WARNING for both when a type registered with [`recognize_transient`](crate::recognize_transient) says it heals itself) |
+///
+/// ```
+/// use outcome_runtime::{Outcome, ToolError};
+/// use rmcp::ErrorData as McpError;
+///
+/// fn open(path: &str) -> Result<String, ToolError> {
+///     Err(McpError::invalid_params(format!("File not found: {path}"), None))?
+/// }
+/// let error = open("x").unwrap_err();
+/// assert_eq!(error.outcome(), Outcome::Invalid);
+/// // Inside a call, the answer names the tool instead of "the tool".
+/// assert_eq!(error.message(), "File not found: x. Correct the request, then call the tool again.");
+///
+/// let error = ToolError::from(McpError::internal_error("pool exhausted", None));
+/// assert_eq!(error.outcome(), Outcome::Fault);
+/// assert_eq!(error.message(), outcome_runtime::FAULT_MESSAGE);
+/// ```
+///
+/// # `Box<dyn Error>`
+///
+/// `?` converts an error through `From`, and `ToolError` has one `From`
+/// impl for errors: the blanket `impl<E: Error + Send + Sync + 'static>
+/// From<E>`. A `Box<dyn Error>` is not `Send` and does not implement
+/// `Error`, so that impl does not take it; and a second impl,
+/// `From<Box<dyn Error>>`, is refused by the compiler as conflicting with
+/// the blanket one (E0119): the standard library may one day implement
+/// `Error`, `Send` and `Sync` for that box, and the two would then overlap.
+/// `anyhow::Error` has the same limit. So a `Box<dyn Error>` takes one
+/// explicit call, [`from_boxed`](Self::from_boxed):
+///
+/// ```
+/// use std::error::Error;
+/// use std::rc::Rc;
+/// use outcome_runtime::{Outcome, ToolError};
+///
+/// /// Shares its key with a cache, so it cannot cross threads.
+/// #[derive(Debug)]
+/// struct Evicted(Rc<str>);
+///
+/// impl std::fmt::Display for Evicted {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         write!(f, "cache entry {} was evicted", self.0)
+///     }
+/// }
+///
+/// impl Error for Evicted {}
+///
+/// fn cached(key: &str) -> Result<u32, Box<dyn Error>> {
+///     Err(Box::new(Evicted(key.into())))
+/// }
+///
+/// fn count(key: &str) -> Result<u32, ToolError> {
+///     let count = cached(key).map_err(ToolError::from_boxed)?;
+///     Ok(count + 1)
+/// }
+///
+/// let error = count("inbox").unwrap_err();
+/// assert_eq!(error.outcome(), Outcome::Fault);
+/// assert_eq!(error.error_type(), Some("Box<dyn Error>"));
+/// // Still `Send + Sync`: the box was read and dropped at the conversion.
+/// fn crosses_threads(_: &(impl Send + Sync)) {}
+/// crosses_threads(&error);
+/// ```
+///
+/// `?` alone does not compile:
+///
+/// ```compile_fail,E0277
+/// # use std::error::Error;
+/// # use outcome_runtime::ToolError;
+/// # fn cached(key: &str) -> Result<u32, Box<dyn Error>> { Ok(1) }
+/// fn count(key: &str) -> Result<u32, ToolError> {
+///     Ok(cached(key)? + 1)
+/// }
+/// ```
+///
+/// A `Box<dyn Error + Send + Sync>` goes through [`fault`](Self::fault),
+/// which keeps the error itself.
 pub struct ToolError {
     inner: Box<Inner>,
 }
@@ -188,9 +287,12 @@ impl ToolError {
     }
 
     /// Outcome 4 from an error: what `?` does, for places where `?` does
-    /// not fit (`map_err(ToolError::fault)`), or from a plain text that only
-    /// the operator reads. The one difference: the error arrives boxed, so
-    /// its type name is not known for the `error.type` log field.
+    /// not fit (`map_err(ToolError::fault)`, a `Box<dyn Error + Send +
+    /// Sync>`), or from a plain text that only the operator reads. The one
+    /// difference: the error arrives boxed, so the `error.type` log field
+    /// names its type only for the standard types
+    /// [`from_boxed`](Self::from_boxed) lists. As with `?`, an rmcp
+    /// `ErrorData` follows [its table](Self#rmcps-errordata).
     ///
     /// ```
     /// # use outcome_runtime::{Outcome, ToolError};
@@ -199,7 +301,55 @@ impl ToolError {
     /// assert!(!error.message().contains("NOTES_DIR"));
     /// ```
     pub fn fault(source: impl Into<Box<dyn Error + Send + Sync>>) -> Self {
-        Self::from_boxed(source.into(), None)
+        let source = source.into();
+        let error_type = known_type(&*source);
+        Self::from_error(source, error_type)
+    }
+
+    /// Outcome 4, or what its type says, from a `Box<dyn Error>`, `Send` or
+    /// not: `helper().map_err(ToolError::from_boxed)?`. See
+    /// [`Box<dyn Error>`](Self#boxdyn-error) for why `?` alone cannot.
+    ///
+    /// The error is classified as `?` would: a timeout (or any transient
+    /// error) anywhere in its source chain heals itself, and an rmcp
+    /// `ErrorData` follows [its table](Self#rmcps-errordata). The `error.type`
+    /// log field names its type when it is one of `std::io::Error`,
+    /// `ParseIntError`, `ParseFloatError`, `ParseBoolError`,
+    /// `ParseCharError`, `TryFromIntError`, `AddrParseError`, `Utf8Error`,
+    /// `FromUtf8Error`, `FromUtf16Error`, `fmt::Error`, `serde_json::Error` or
+    /// `ErrorData`, and is `Box<dyn Error>` otherwise.
+    ///
+    /// Those types are kept whole, as [`source`](Self::source). Any other
+    /// error may not be `Send`, and a `ToolError` must be, so it is read
+    /// at once, its source chain written to a text for the log (bounded as
+    /// every `tool_failed` record is), and dropped; the source is then an
+    /// error that displays that text.
+    ///
+    /// ```
+    /// # use outcome_runtime::{Outcome, ToolError, RETRY_MESSAGE};
+    /// let timeout: Box<dyn std::error::Error> =
+    ///     Box::new(std::io::Error::new(std::io::ErrorKind::TimedOut, "upstream slow"));
+    /// let error = ToolError::from_boxed(timeout);
+    /// assert!(error.heals_itself());
+    /// assert_eq!(error.message(), RETRY_MESSAGE);
+    /// assert_eq!(error.error_type(), Some("std::io::error::Error"));
+    /// ```
+    pub fn from_boxed(error: Box<dyn Error + 'static>) -> ToolError {
+        let error = match keep_known(error) {
+            Ok(kept) => return kept,
+            Err(other) => other,
+        };
+        let heals = classify::heals_itself(&*error);
+        let mut text = classify::chain_text(&*error);
+        // Its drop is the caller's code: a panic there joins the record.
+        if let Err(panic) = boundary::catch_described(move || drop(error)) {
+            text.push_str(&format!(" (dropping the error then panicked: {panic})"));
+        }
+        Self::from_source(
+            Kind::Fault { heals },
+            Box::new(Captured(text)),
+            Some(BOXED_TYPE),
+        )
     }
 
     /// Which outcome this error is.
@@ -207,7 +357,8 @@ impl ToolError {
         match self.inner.kind {
             Kind::Invalid => Outcome::Invalid,
             Kind::Stale => Outcome::Stale,
-            Kind::Fault { .. } | Kind::PassThrough(_) => Outcome::Fault,
+            Kind::Fault { .. } => Outcome::Fault,
+            Kind::PassThrough(_) => Outcome::Protocol,
         }
     }
 
@@ -236,13 +387,15 @@ impl ToolError {
         self.inner.source.as_deref()
     }
 
-    /// The type name of the error behind a fault, logged as `error.type`.
+    /// The type name of the error behind a fault, or of the protocol error
+    /// an outcome 2 came from, logged as `error.type`.
     pub fn error_type(&self) -> Option<&'static str> {
         self.inner.error_type
     }
 
     /// The JSON-RPC error this passes through unchanged, if it is one: a
-    /// missing client capability (-32021).
+    /// missing client capability (-32021), outcome
+    /// [`Protocol`](Outcome::Protocol).
     pub fn protocol_error(&self) -> Option<&ErrorData> {
         match &self.inner.kind {
             Kind::PassThrough(error) => Some(error),
@@ -296,6 +449,16 @@ impl ToolError {
         }
     }
 
+    /// The text the model reads, its fallback step naming `tool`.
+    pub(crate) fn into_message(self, tool: &str) -> String {
+        let inner = *self.inner;
+        let mut text = inner.message.into_owned();
+        if let Some(fallback) = inner.fallback {
+            fallback.name_tool(&mut text, tool);
+        }
+        text
+    }
+
     /// A fault from a caught panic; the panic was logged where it was caught.
     pub(crate) fn from_panic(detail: String) -> Self {
         let mut error = Self::from_source(
@@ -316,6 +479,8 @@ impl ToolError {
         // Without a source, the tool's own message is what the operator
         // learns (a condition the tool named, such as a rebuilding index).
         let mut chain = match self.inner.source.as_deref() {
+            // Already the bounded chain: bounding it again could cut it twice.
+            Some(source) if source.is::<Captured>() => source.to_string(),
             Some(source) => classify::chain_text(source),
             None => self.inner.message.to_string(),
         };
@@ -335,19 +500,147 @@ where
     E: Error + Send + Sync + 'static,
 {
     fn from(error: E) -> Self {
-        Self::from_boxed(Box::new(error), Some(std::any::type_name::<E>()))
+        Self::from_error(Box::new(error), Some(std::any::type_name::<E>()))
     }
 }
 
-impl ToolError {
-    /// A fault from an error, or the missing client capability it passes
-    /// through.
-    fn from_boxed(source: Box<dyn Error + Send + Sync>, error_type: Option<&'static str>) -> Self {
-        if let Some(data) = source.downcast_ref::<ErrorData>()
-            && data.code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+/// What an rmcp `ErrorData` means for the call, by its code.
+enum Meaning {
+    PassThrough,
+    Invalid,
+    Fault,
+}
+
+/// The start of rmcp's message when an `Extension` extractor finds nothing:
+/// the server did not install what its tool needs.
+const MISSING_EXTENSION: &str = "missing extension ";
+
+/// What `data` means for the call; the table on [`ToolError`] says why.
+fn meaning(data: &ErrorData) -> Meaning {
+    match data.code {
+        ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY => Meaning::PassThrough,
+        ErrorCode::INVALID_PARAMS if !data.message.starts_with(MISSING_EXTENSION) => {
+            Meaning::Invalid
+        }
+        _ => Meaning::Fault,
+    }
+}
+
+/// The `error.type` of a boxed error whose type is not known.
+const BOXED_TYPE: &str = "Box<dyn Error>";
+
+/// The text of a boxed error's source chain, captured when the error could
+/// not be kept: it may not have been `Send`.
+#[derive(Debug)]
+struct Captured(String);
+
+impl Display for Captured {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Error for Captured {}
+
+/// Runs `$body` with `$T` bound to each error type that is `Send + Sync`,
+/// common behind a `Box<dyn Error>`, and worth naming in `error.type`.
+macro_rules! for_known_types {
+    ($T:ident => $body:block) => {{
         {
-            let data = data.clone();
-            return Self::from_source(Kind::PassThrough(data), source, error_type);
+            type $T = std::io::Error;
+            $body
+        }
+        {
+            type $T = std::num::ParseIntError;
+            $body
+        }
+        {
+            type $T = std::num::ParseFloatError;
+            $body
+        }
+        {
+            type $T = std::num::TryFromIntError;
+            $body
+        }
+        {
+            type $T = std::str::ParseBoolError;
+            $body
+        }
+        {
+            type $T = std::char::ParseCharError;
+            $body
+        }
+        {
+            type $T = std::net::AddrParseError;
+            $body
+        }
+        {
+            type $T = std::str::Utf8Error;
+            $body
+        }
+        {
+            type $T = std::string::FromUtf8Error;
+            $body
+        }
+        {
+            type $T = std::string::FromUtf16Error;
+            $body
+        }
+        {
+            type $T = fmt::Error;
+            $body
+        }
+        {
+            type $T = serde_json::Error;
+            $body
+        }
+        {
+            type $T = ErrorData;
+            $body
+        }
+    }};
+}
+
+/// The type name of `error` when it is one of the known types.
+fn known_type(error: &(dyn Error + 'static)) -> Option<&'static str> {
+    for_known_types!(T => {
+        if error.is::<T>() {
+            return Some(std::any::type_name::<T>());
+        }
+    });
+    None
+}
+
+/// `error` as a `ToolError` that keeps it whole, when it is one of the
+/// known types; `error` back otherwise.
+fn keep_known(mut error: Box<dyn Error + 'static>) -> Result<ToolError, Box<dyn Error + 'static>> {
+    for_known_types!(T => {
+        error = match error.downcast::<T>() {
+            Ok(kept) => return Ok(ToolError::from_error(kept, Some(std::any::type_name::<T>()))),
+            Err(other) => other,
+        };
+    });
+    Err(error)
+}
+
+impl ToolError {
+    /// The error's outcome: an rmcp `ErrorData` by its code, anything else
+    /// a fault that heals itself when its chain says so.
+    fn from_error(source: Box<dyn Error + Send + Sync>, error_type: Option<&'static str>) -> Self {
+        if let Some(data) = source.downcast_ref::<ErrorData>() {
+            match meaning(data) {
+                Meaning::PassThrough => {
+                    let data = data.clone();
+                    return Self::from_source(Kind::PassThrough(data), source, error_type);
+                }
+                Meaning::Invalid => {
+                    let mut error =
+                        Self::model_facing(Kind::Invalid, sentences::invalid_params(&data.message));
+                    error.inner.error_type = error_type;
+                    return error;
+                }
+                Meaning::Fault => {}
+            }
         }
         let heals = classify::heals_itself(&*source);
         Self::from_source(Kind::Fault { heals }, source, error_type)
@@ -385,10 +678,7 @@ impl IntoCallToolResult for ToolError {
         if let Kind::PassThrough(data) = inner.kind {
             return Err(data);
         }
-        let mut text = match inner.message {
-            Cow::Borrowed(text) => text.to_owned(),
-            Cow::Owned(text) => text,
-        };
+        let mut text = inner.message.into_owned();
         if let Some(fallback) = inner.fallback {
             let _ = logging::CALL.try_with(|call| fallback.name_tool(&mut text, &call.tool));
         }
@@ -403,7 +693,8 @@ impl IntoCallToolResult for ToolError {
 /// the call still ends as the `ToolError` says: the `isError` result with its
 /// message, at its level. Elsewhere the `ErrorData` carries the same
 /// model-facing message as a JSON-RPC error (invalid params for outcomes 2
-/// and 3, internal error for outcome 4).
+/// and 3, internal error for outcome 4), which `ToolError::from` turns back
+/// into outcome 2 or 4 by [the table](ToolError#rmcps-errordata).
 impl From<ToolError> for ErrorData {
     fn from(error: ToolError) -> ErrorData {
         let outcome = error.outcome();
@@ -421,5 +712,225 @@ impl From<ToolError> for ErrorData {
                 .set(Some(Box::new((response, stand_in.clone()))));
         });
         stand_in
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the outcome and the level say the same about who acts.
+    fn agree(error: &ToolError) -> bool {
+        match (error.outcome(), error.level()) {
+            (Outcome::Invalid | Outcome::Stale, level) => {
+                level == Level::INFO && error.protocol_error().is_none()
+            }
+            (Outcome::Fault, Level::WARN) => error.heals_itself(),
+            (Outcome::Fault, Level::ERROR) => !error.heals_itself(),
+            (Outcome::Protocol, level) => level == Level::INFO && error.protocol_error().is_some(),
+            _ => false,
+        }
+    }
+
+    fn data(code: i32, message: &'static str) -> ErrorData {
+        ErrorData::new(ErrorCode(code), message, None)
+    }
+
+    /// Every way an `ErrorData` becomes a `ToolError`.
+    fn conversions(data: ErrorData) -> [ToolError; 4] {
+        [
+            ToolError::from(data.clone()),
+            data.clone().into(),
+            ToolError::fault(data.clone()),
+            ToolError::from_boxed(Box::new(data)),
+        ]
+    }
+
+    #[test]
+    fn every_code_keeps_its_meaning_and_agrees_with_its_level() {
+        let rows = [
+            (-32021, Outcome::Protocol, Level::INFO),
+            (-32602, Outcome::Invalid, Level::INFO),
+            (-32603, Outcome::Fault, Level::ERROR),
+            (-32002, Outcome::Fault, Level::ERROR),
+            (-32600, Outcome::Fault, Level::ERROR),
+            (-32601, Outcome::Fault, Level::ERROR),
+            (-32700, Outcome::Fault, Level::ERROR),
+            (-32000, Outcome::Fault, Level::ERROR),
+            (-31001, Outcome::Fault, Level::ERROR),
+            (0, Outcome::Fault, Level::ERROR),
+            (42, Outcome::Fault, Level::ERROR),
+        ];
+        for (code, outcome, level) in rows {
+            for error in conversions(data(code, "no note at x")) {
+                assert_eq!(error.outcome(), outcome, "{code}");
+                assert_eq!(error.level(), level, "{code}");
+                assert!(agree(&error), "{code}: {error:?}");
+                assert_eq!(error.error_type(), Some("rmcp::model::ErrorData"), "{code}");
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_params_reads_as_a_request_to_change() {
+        for error in conversions(ErrorData::invalid_params(
+            "Invalid params: File not found: x",
+            Some(serde_json::json!({ "root": "/srv/notes" })),
+        )) {
+            assert_eq!(
+                error.message(),
+                "File not found: x. Correct the request, then call the tool again."
+            );
+            // The message is all the model needs; the operator has the
+            // call's line.
+            assert!(error.source().is_none());
+            assert_eq!(
+                error.into_message("read_file"),
+                "File not found: x. Correct the request, then call read_file again."
+            );
+        }
+    }
+
+    #[test]
+    fn faults_keep_the_error_data_for_the_log() {
+        for error in conversions(ErrorData::internal_error("pool exhausted", None)) {
+            assert_eq!(error.message(), message::FAULT_MESSAGE);
+            let source = error.source().unwrap();
+            assert_eq!(
+                source.downcast_ref::<ErrorData>().unwrap().message,
+                "pool exhausted"
+            );
+            assert_eq!(source.to_string(), "-32603: pool exhausted");
+        }
+    }
+
+    #[test]
+    fn a_missing_extension_is_the_servers_setup_not_the_request() {
+        let error = ToolError::from(ErrorData::invalid_params(
+            "missing extension my_server::Db",
+            None,
+        ));
+        assert_eq!(error.outcome(), Outcome::Fault);
+        assert_eq!(error.level(), Level::ERROR);
+        assert!(!error.message().contains("my_server"));
+    }
+
+    #[test]
+    fn the_missing_capability_passes_through_unchanged() {
+        let missing = ErrorData::missing_required_client_capability(Default::default());
+        for error in conversions(missing.clone()) {
+            assert_eq!(error.protocol_error(), Some(&missing));
+            assert_eq!(error.into_call_tool_result().unwrap_err(), missing);
+        }
+    }
+
+    #[test]
+    fn builders_agree_with_their_levels() {
+        let errors = [
+            ToolError::invalid("No note", "Call search_notes"),
+            ToolError::stale("Changed", "Call read_note"),
+            ToolError::retry_later("Rebuilding"),
+            ToolError::fault("NOTES_DIR is not set"),
+            ToolError::from(std::io::Error::other("disk")),
+            ToolError::from(std::io::Error::new(std::io::ErrorKind::TimedOut, "slow")),
+            ToolError::from_panic("boom".into()),
+            ToolError::invalid_text("Bad path.".into()),
+        ];
+        for error in errors {
+            assert!(agree(&error), "{error:?}");
+        }
+    }
+
+    #[derive(Debug)]
+    struct NotSend {
+        cause: Option<std::io::Error>,
+        _marker: std::marker::PhantomData<*const u8>,
+    }
+
+    impl Display for NotSend {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("the cache is gone")
+        }
+    }
+
+    impl Error for NotSend {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            self.cause.as_ref().map(|cause| cause as _)
+        }
+    }
+
+    fn not_send(cause: Option<std::io::Error>) -> Box<dyn Error> {
+        Box::new(NotSend {
+            cause,
+            _marker: std::marker::PhantomData,
+        })
+    }
+
+    #[test]
+    fn a_box_that_is_not_send_is_read_at_once() {
+        let error = ToolError::from_boxed(not_send(Some(std::io::Error::other("disk"))));
+        assert_eq!(error.outcome(), Outcome::Fault);
+        assert_eq!(error.level(), Level::ERROR);
+        assert_eq!(error.error_type(), Some(BOXED_TYPE));
+        assert_eq!(
+            error.source().unwrap().to_string(),
+            "the cache is gone: disk"
+        );
+        let timeout = std::io::Error::new(std::io::ErrorKind::TimedOut, "slow");
+        let error = ToolError::from_boxed(not_send(Some(timeout)));
+        assert!(error.heals_itself() && agree(&error));
+        assert_eq!(error.message(), message::RETRY_MESSAGE);
+    }
+
+    #[test]
+    fn known_types_are_kept_and_named() {
+        let parse = "x".parse::<u32>().unwrap_err();
+        let error = ToolError::from_boxed(Box::new(parse.clone()));
+        assert_eq!(error.error_type(), Some("core::num::error::ParseIntError"));
+        assert_eq!(
+            error
+                .source()
+                .unwrap()
+                .downcast_ref::<std::num::ParseIntError>(),
+            Some(&parse)
+        );
+        let json = serde_json::from_str::<u32>("x").unwrap_err();
+        let error = ToolError::from_boxed(Box::new(json));
+        assert_eq!(error.error_type(), Some("serde_json::error::Error"));
+        let error = ToolError::from_boxed(Box::new(fmt::Error));
+        assert_eq!(error.error_type(), Some("core::fmt::Error"));
+        let io: Box<dyn Error + Send + Sync> = Box::new(std::io::Error::other("disk"));
+        assert_eq!(
+            ToolError::fault(io).error_type(),
+            Some("std::io::error::Error")
+        );
+        assert_eq!(ToolError::fault("plain text").error_type(), None);
+        let text: Box<dyn Error> = "plain text".into();
+        assert_eq!(ToolError::from_boxed(text).error_type(), Some(BOXED_TYPE));
+    }
+
+    #[test]
+    fn a_long_chain_is_captured_bounded() {
+        #[derive(Debug)]
+        struct Huge(std::marker::PhantomData<*const u8>);
+        impl Display for Huge {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                for _ in 0..100 {
+                    f.write_str(&"x".repeat(10_000))?;
+                }
+                Ok(())
+            }
+        }
+        impl Error for Huge {}
+        let error = ToolError::from_boxed(Box::new(Huge(std::marker::PhantomData)));
+        let text = error.source().unwrap().to_string();
+        assert!(text.len() <= logging::RECORD_LIMIT, "{}", text.len());
+        assert!(text.ends_with("bytes]"), "{}", &text[text.len() - 40..]);
+    }
+
+    #[test]
+    fn tool_error_crosses_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<ToolError>();
     }
 }

@@ -37,8 +37,9 @@ const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters:";
 ///
 /// Writes `tool_call_completed` or `tool_call_failed` for the call; answers
 /// arguments that do not deserialize with outcome 2; keeps an unknown tool
-/// and a missing client capability as JSON-RPC errors; turns any other
-/// JSON-RPC error and any panic that escaped the boundary into outcome 4;
+/// and a missing client capability as JSON-RPC errors; ends any other
+/// JSON-RPC error as [`ToolError`] maps it (invalid params is outcome 2, the
+/// rest outcome 4) and any panic that escaped the boundary as outcome 4;
 /// drops the body of a call the client cancels and logs
 /// `tool_call_cancelled`.
 pub async fn call_tool<S>(
@@ -186,20 +187,39 @@ where
         }
         // A protocol error from inside a tool call (a failed extractor, a
         // result that did not serialize, a tool that skipped the boundary)
-        // is a fault, classified as any error is.
-        Ok(Err(error)) => Ok(fault(&tool, ToolError::from(error), elapsed())),
+        // means what its code means when a body raises it with `?`: invalid
+        // params is the model's to fix, the rest a fault.
+        Ok(Err(error)) => end_as(&tool, ToolError::from(error), elapsed()),
         // The panic escaped the boundary: the tool is not wrapped, or rmcp's
         // own code around the body panicked.
-        Err(payload) => Ok(fault(&tool, caught_panic(&tool, payload), elapsed())),
+        Err(payload) => end_as(&tool, caught_panic(&tool, payload), elapsed()),
     })
 }
 
-/// Ends a call as the fault `error`: logged once, and its message sent.
-fn fault(tool: &str, mut error: ToolError, duration_ms: f64) -> CallToolResponse {
+/// Ends a call as `error` says, after the call's scope has closed: a fault
+/// logged once, the call logged at the error's level, its message sent with
+/// the fallback step naming the tool.
+fn end_as(
+    tool: &str,
+    mut error: ToolError,
+    duration_ms: f64,
+) -> Result<CallToolResponse, ErrorData> {
     error.log_fault_once(tool);
-    let level = error.level();
-    logging::call_failed(level, tool, "fault", duration_ms, error.error_type(), None);
-    CallToolResult::error(vec![ContentBlock::text(error.message())]).into()
+    if let Some(data) = error.protocol_error() {
+        logging::call_protocol(tool, data.code.0, duration_ms);
+        return Err(data.clone());
+    }
+    let (level, outcome) = (error.level(), error.outcome());
+    logging::call_failed(
+        level,
+        tool,
+        outcome.as_str(),
+        duration_ms,
+        error.error_type(),
+        None,
+    );
+    let text = error.into_message(tool);
+    Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
 }
 
 /// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a

@@ -104,6 +104,187 @@ pub(crate) fn stale(problem: &dyn Display, refresh: &dyn Display) -> Built {
     finish(text, &refresh, FallbackKind::Refresh)
 }
 
+/// Outcome 2 from the text of a JSON-RPC invalid-params error, which was
+/// written for a protocol, not for the model: the text without the
+/// protocol's words, then the fallback step that names the tool, since such
+/// a text rarely says what to do instead.
+pub(crate) fn invalid_params(message: &str) -> Built {
+    // Bounded first, so a megabyte of text costs no more than a line.
+    let line = one_line(message, MESSAGE_LIMIT);
+    // A `ToolError` that travelled as an `ErrorData` carries this step
+    // already; it is added again below, naming the tool.
+    let generic = FallbackKind::Change.sentence("the tool");
+    let line = line.strip_suffix(&generic).unwrap_or(&line);
+    let problem = without_jargon(line);
+    invalid(&problem, &"")
+}
+
+/// What rmcp writes before serde's reason when arguments do not deserialize.
+const DESERIALIZE_PREFIX: &str = "failed to deserialize parameters";
+
+/// Words that name the protocol, never the tool's domain: the model cannot
+/// act on them, wherever they stand.
+const JARGON_WORDS: &[&str] = &["json-rpc", "jsonrpc", "invalid_params", "invalidparams"];
+
+/// Words that are protocol jargon only beside a code or another jargon
+/// word ("error -32602", "MCP error", "(code -32602)"); elsewhere they are
+/// the tool's own ("Error reading the index").
+const LABEL_WORDS: &[&str] = &["error", "code", "mcp", "rpc", "json"];
+
+/// Punctuation around a word that says nothing about the word itself.
+const FRAME: &[char] = &['(', ')', '[', ']', ':', ',', ';', '.'];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Word {
+    Plain,
+    /// Jargon beside jargon; plain otherwise.
+    Label,
+    /// Always left out.
+    Jargon,
+}
+
+/// `line` (already one line) without what only the protocol understands:
+/// a leading "failed to deserialize parameters", "Invalid params" and the
+/// JSON-RPC words, error codes of the range JSON-RPC reserves, with the
+/// "error" or "code" that introduces them and the brackets that hold only
+/// them.
+fn without_jargon(line: &str) -> String {
+    let line = match line.get(..DESERIALIZE_PREFIX.len()) {
+        Some(head) if head.eq_ignore_ascii_case(DESERIALIZE_PREFIX) => {
+            &line[DESERIALIZE_PREFIX.len()..]
+        }
+        _ => line,
+    };
+    let words: Vec<&str> = line.split(' ').filter(|word| !word.is_empty()).collect();
+    let cores: Vec<String> = words
+        .iter()
+        .map(|word| word.trim_matches(FRAME).to_ascii_lowercase())
+        .collect();
+    let mut kinds: Vec<Word> = cores
+        .iter()
+        .map(|core| {
+            if is_reserved_code(core) || JARGON_WORDS.contains(&core.as_str()) {
+                Word::Jargon
+            } else if LABEL_WORDS.contains(&core.as_str()) {
+                Word::Label
+            } else {
+                Word::Plain
+            }
+        })
+        .collect();
+    for at in 0..words.len().saturating_sub(1) {
+        if cores[at] == "invalid" && cores[at + 1] == "params" && !ends_clause(words[at]) {
+            kinds[at] = Word::Jargon;
+            kinds[at + 1] = Word::Jargon;
+        }
+    }
+    // A label joins the jargon next to it unless punctuation parts them:
+    // "JSON-RPC error: x" loses "error", "params: Error reading" keeps it.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for at in 0..words.len() {
+            if kinds[at] != Word::Label {
+                continue;
+            }
+            let before = at > 0 && kinds[at - 1] == Word::Jargon && !ends_clause(words[at - 1]);
+            let after = kinds.get(at + 1) == Some(&Word::Jargon) && !ends_clause(words[at]);
+            if before || after {
+                kinds[at] = Word::Jargon;
+                changed = true;
+            }
+        }
+    }
+    let mut kept: Vec<String> = Vec::new();
+    // Brackets of a removed word that did not close in it, for the next
+    // word kept.
+    let mut opening = String::new();
+    let mut at = 0;
+    while at < words.len() {
+        if let Some(end) = bracket_group(&words, &kinds, at) {
+            carry_stop(&mut kept, words[end]);
+            at = end + 1;
+            continue;
+        }
+        let word = words[at];
+        if kinds[at] != Word::Jargon {
+            kept.push(format!("{}{word}", std::mem::take(&mut opening)));
+        } else {
+            let lead = word.len() - word.trim_start_matches(['(', '[']).len();
+            opening.push_str(&word[..lead]);
+            let closing: String = word
+                .trim_end_matches([':', ',', ';', '.'])
+                .chars()
+                .rev()
+                .take_while(|c| matches!(c, ')' | ']'))
+                .collect();
+            if let Some(last) = kept.last_mut() {
+                last.extend(closing.chars().rev());
+            }
+            carry_stop(&mut kept, word);
+        }
+        at += 1;
+    }
+    let joined = kept.join(" ");
+    // What stood between the jargon and the text ("error -32602 - No
+    // note"), but not the sign of a number the text starts with.
+    const LEAD: [char; 5] = [':', ',', ';', '.', ' '];
+    let mut text = joined.trim_start_matches(LEAD);
+    while let Some(rest) = text
+        .strip_prefix(['-', '\u{2013}', '\u{2014}'])
+        .filter(|rest| rest.starts_with(' '))
+    {
+        text = rest.trim_start_matches(LEAD);
+    }
+    text.trim_end_matches([':', ',', ';', '-', ' ']).to_owned()
+}
+
+/// Whether `word` ends a clause, so the word after it starts a new one.
+fn ends_clause(word: &str) -> bool {
+    word.ends_with([':', ',', ';', '.'])
+}
+
+/// A code in the range JSON-RPC reserves for itself, -32768 to -32000.
+fn is_reserved_code(core: &str) -> bool {
+    core.strip_prefix('-')
+        .filter(|digits| digits.len() == 5 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|digits| digits.parse::<u32>().ok())
+        .is_some_and(|code| (32000..=32768).contains(&code))
+}
+
+/// Where a bracketed group that starts at `at` and holds only jargon ends:
+/// "(code -32602)" goes as a whole, brackets included.
+fn bracket_group(words: &[&str], kinds: &[Word], at: usize) -> Option<usize> {
+    let close = match words[at].chars().next()? {
+        '(' => ')',
+        '[' => ']',
+        _ => return None,
+    };
+    let end = (at..words.len()).find(|&end| {
+        words[end]
+            .trim_end_matches([':', ',', ';', '.'])
+            .ends_with(close)
+    })?;
+    (kinds[at..=end].iter().all(|kind| *kind == Word::Jargon)).then_some(end)
+}
+
+/// Keeps the full stop, comma or semicolon a removed word ended with, on the
+/// word kept before it: the sentence around it still needs it.
+fn carry_stop(kept: &mut [String], removed: &str) {
+    let Some(stop) = removed
+        .chars()
+        .last()
+        .filter(|c| matches!(c, '.' | ',' | ';'))
+    else {
+        return;
+    };
+    if let Some(last) = kept.last_mut()
+        && !last.ends_with([':', ',', ';', '.'])
+    {
+        last.push(stop);
+    }
+}
+
 /// Outcome 4 that heals itself, in the tool's words.
 pub(crate) fn retry(message: &dyn Display) -> Built {
     let message = part(message, MESSAGE_LIMIT - 1);
@@ -262,6 +443,92 @@ mod tests {
             .name_tool(&mut built.text, &"t".repeat(TOOL_NAME_LIMIT));
         assert!(built.text.chars().count() <= MESSAGE_LIMIT);
         assert!(retry(&long).text.chars().count() <= MESSAGE_LIMIT);
+    }
+
+    #[test]
+    fn invalid_params_texts_lose_the_protocol_words() {
+        let cases = [
+            ("File not found: x", "File not found: x"),
+            (
+                "Invalid params: path must be relative",
+                "path must be relative",
+            ),
+            (
+                "invalid_params: path must be relative",
+                "path must be relative",
+            ),
+            (
+                "INVALID_PARAMS path must be relative",
+                "path must be relative",
+            ),
+            (
+                "JSON-RPC error -32602: Invalid params: path must be relative (code -32602)",
+                "path must be relative",
+            ),
+            ("MCP error -32602: No note at 'x'", "No note at 'x'"),
+            ("JSON-RPC error -32602 - No note at 'x'", "No note at 'x'"),
+            ("[-32602] No note at 'x'.", "No note at 'x'."),
+            ("No note at 'x' (-32602).", "No note at 'x'."),
+            (
+                "No note at 'x', error -32602, retry with y",
+                "No note at 'x', retry with y",
+            ),
+            (
+                "Invalid params: Error reading the index",
+                "Error reading the index",
+            ),
+            (
+                "The JSON-RPC request named no path",
+                "The request named no path",
+            ),
+            ("Error code 7 is unknown", "Error code 7 is unknown"),
+            ("Pick (a) or (b)", "Pick (a) or (b)"),
+            ("Send [ids] (jsonrpc) again", "Send [ids] again"),
+            (
+                "failed to deserialize parameters: missing field `path`",
+                "missing field `path`",
+            ),
+            ("-31999 is a fine number", "-31999 is a fine number"),
+            ("invalid params", ""),
+            ("Invalid params:", ""),
+            ("-32602", ""),
+            ("", ""),
+        ];
+        for (text, clean) in cases {
+            assert_eq!(without_jargon(text), clean, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn invalid_params_always_ends_with_a_step() {
+        let mut built = invalid_params("File not found: x");
+        assert_eq!(
+            built.text,
+            "File not found: x. Correct the request, then call the tool again."
+        );
+        built
+            .fallback
+            .unwrap()
+            .name_tool(&mut built.text, "read_file");
+        assert_eq!(
+            built.text,
+            "File not found: x. Correct the request, then call read_file again."
+        );
+        assert_eq!(
+            invalid_params(" Invalid params: \n").text,
+            "The request cannot be carried out as sent. Correct the request, then call the \
+             tool again."
+        );
+        // The step of a `ToolError` that came back as an `ErrorData` is
+        // not repeated.
+        let stand_in = invalid(&"No note at 'x'", &"").text;
+        assert_eq!(invalid_params(&stand_in).text, stand_in);
+        let long = invalid_params(&"word\n".repeat(100_000));
+        assert!(long.text.chars().count() <= MESSAGE_LIMIT);
+        assert!(
+            long.text
+                .ends_with("... Correct the request, then call the tool again.")
+        );
     }
 
     #[test]
