@@ -1,9 +1,13 @@
 //! The notes server on stdio: `cargo run --example notes [-- --log-json] [-- --export]`.
 //!
 //! Any MCP client can launch it. Logs go to stderr; `--log-json` writes one
-//! JSON object per line.
+//! JSON object per line. `RUST_LOG` picks the records, as `target=level`
+//! directives (`RUST_LOG=info,rmcp::service=error`); without it, INFO and
+//! above from every target.
 
 mod server;
+
+use std::env::VarError;
 
 use rmcp::ServiceExt;
 use tracing_subscriber::filter::{LevelFilter, Targets};
@@ -15,7 +19,12 @@ const USAGE: &str = "usage: notes [--log-json] [--export]
 Serves the notes MCP server on stdin and stdout.
 
   --log-json  write each log record to stderr as one JSON object per line
-  --export    turn on the opt-in export_notes feature";
+  --export    turn on the opt-in export_notes feature
+
+Environment:
+  RUST_LOG    which log records to write: target=level directives separated
+              by commas, a bare level for every other target, for example
+              info,rmcp::service=error; INFO and above when unset";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -36,7 +45,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
 
-    let filter = Targets::new().with_default(LevelFilter::INFO);
+    let filter = match log_filter(std::env::var("RUST_LOG")) {
+        Ok(filter) => filter,
+        Err(error) => {
+            eprintln!("{error}\n\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
     let fmt = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(false);
@@ -68,4 +83,35 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::process::exit(1);
     }
     Ok(())
+}
+
+/// The log filter `RUST_LOG` asks for, or INFO and above from every target
+/// when it is unset or empty.
+///
+/// `Targets` reads the `target=level` directives `RUST_LOG` usually holds
+/// without pulling in a regex engine, as `EnvFilter` would; span and field
+/// filters are the only part of `EnvFilter`'s syntax it lacks.
+fn log_filter(rust_log: Result<String, VarError>) -> Result<Targets, String> {
+    let everything = Targets::new().with_default(LevelFilter::INFO);
+    let value = match rust_log {
+        Ok(value) => value,
+        Err(VarError::NotPresent) => return Ok(everything),
+        Err(VarError::NotUnicode(value)) => {
+            return Err(format!("RUST_LOG is not valid UTF-8: {value:?}"));
+        }
+    };
+    // An empty directive would read as a target that matches everything at
+    // TRACE: skip them, so that `RUST_LOG=` and a trailing comma mean nothing.
+    let directives: Vec<&str> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|directive| !directive.is_empty())
+        .collect();
+    if directives.is_empty() {
+        return Ok(everything);
+    }
+    directives
+        .join(",")
+        .parse()
+        .map_err(|error| format!("RUST_LOG={value:?}: {error}"))
 }
