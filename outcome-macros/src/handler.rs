@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Expr, ImplItem, ItemImpl, Type};
 
-use crate::args::{self, Kind};
+use crate::args::{self, Errors, Kind, Parsed};
 
 /// Every argument rmcp's `#[tool_handler]` takes.
 const ARGS: &[(&str, Kind)] = &[
@@ -17,13 +17,24 @@ const ARGS: &[(&str, Kind)] = &[
 ];
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    args::or_item(try_expand(attr, item.clone()), item)
+    let mut errors = Errors::default();
+    let args = args::parse("tool_handler", attr, ARGS, &mut errors);
+    let expansion = match syn::parse2::<ItemImpl>(item.clone()) {
+        Ok(item_impl) => expand_impl(&args, item_impl),
+        Err(error) => {
+            errors.push(error);
+            item
+        }
+    };
+    let errors = errors.into_compile_error();
+    quote! { #errors #expansion }
 }
 
-fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let args = args::parse_all("tool_handler", attr, ARGS)?;
-    let mut item_impl: ItemImpl = syn::parse2(item)?;
-    let router = match args.iter().find(|arg| arg.name == "router") {
+/// The expansion, with the arguments that were fine and the misspelled ones
+/// as what they were most likely meant to be, so that an argument error
+/// does not also cost the impl its `call_tool` and tool listing.
+fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
+    let router = match args.get("router") {
         Some(arg) => arg.value().cloned().unwrap_or_else(default_router),
         None => default_router(),
     };
@@ -31,7 +42,7 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         Some((access, cache)) => (access, cache),
         None => (quote! { (#router) }, TokenStream::new()),
     };
-    let forwarded = args.iter().filter(|arg| arg.name != "router");
+    let forwarded = args.all().filter(|arg| arg.name != "router");
 
     let has_call_tool = item_impl
         .items
@@ -49,11 +60,11 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             }
         });
     }
-    Ok(quote! {
+    quote! {
         #cache
         #[::outcome_runtime::__private::rmcp::tool_handler(router = #router, #(#forwarded),*)]
         #item_impl
-    })
+    }
 }
 
 fn default_router() -> Expr {

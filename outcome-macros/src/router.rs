@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{Ident, ImplItem, ItemImpl};
 
-use crate::args::{self, Kind};
+use crate::args::{self, Errors, Kind, Parsed};
 
 /// Every argument rmcp's `#[tool_router]` takes.
 const ARGS: &[(&str, Kind)] = &[
@@ -16,56 +16,52 @@ const ARGS: &[(&str, Kind)] = &[
 ];
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    args::or_item(try_expand(attr, item.clone()), item)
+    let mut errors = Errors::default();
+    let args = args::parse("tool_router", attr, ARGS, &mut errors);
+    let expansion = match syn::parse2::<ItemImpl>(item.clone()) {
+        Ok(item_impl) => expand_impl(&args, item_impl, &mut errors),
+        Err(error) => {
+            errors.push(error);
+            item
+        }
+    };
+    let errors = errors.into_compile_error();
+    quote! { #errors #expansion }
 }
 
-fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let args = args::parse_all("tool_router", attr, ARGS)?;
-    let router = match args.iter().find(|arg| arg.name == "router") {
-        Some(arg) => match arg.value() {
-            Some(syn::Expr::Path(path)) if path.path.get_ident().is_some() => path
-                .path
-                .get_ident()
-                .cloned()
-                .unwrap_or_else(|| format_ident!("tool_router")),
-            _ => {
-                return Err(syn::Error::new_spanned(
-                    &arg.meta,
-                    "`router` names the function to generate: `router = my_router`",
-                ));
-            }
-        },
-        None => format_ident!("tool_router"),
-    };
-
-    let mut item_impl: ItemImpl = syn::parse2(item)?;
+/// The expansion, even when the arguments or the block have errors: then
+/// it goes on with what the user most likely meant (a misspelled argument
+/// as the one it is closest to) or the defaults, so that the router
+/// function exists under the expected name and code that calls it, such
+/// as `#[tool_handler]`, does not fail too.
+fn expand_impl(args: &Parsed, mut item_impl: ItemImpl, errors: &mut Errors) -> TokenStream {
+    let router = router_name(args, errors);
     let representatives = representatives(&item_impl);
     if item_impl.trait_.is_none() {
         let check = check_every_tool_is_wrapped(&representatives, &router);
         item_impl.items.push(check);
     }
-    let allow_empty = args.iter().any(|arg| arg.name == "allow_empty");
+    let mut allow_empty = args.get("allow_empty").is_some();
     if representatives.is_empty() && !allow_empty {
-        return Err(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             &item_impl.self_ty,
             format!(
                 "`#[tool_router]` found no `#[tool]` method in this impl block, so \
                  `Self::{router}()` would serve no tools; add `allow_empty` if that is meant"
             ),
         ));
+        // Reported once, here: rmcp's macro is told not to again.
+        allow_empty = true;
+    }
+    let set_apart = set_apart_unroutable(&mut item_impl);
+    if set_apart.is_some() && !item_impl.items.iter().any(has_tool_attribute) {
+        allow_empty = true;
     }
     // rmcp builds the router under another name; the function the user
     // named marks its routes as inside the boundary, for
     // `testing::assert_wrapped`, as it hands the router on.
     let unmarked = format_ident!("__outcome_unmarked_{}", router);
-    let vis = match args
-        .iter()
-        .find(|arg| arg.name == "vis")
-        .and_then(|arg| arg.str_value())
-    {
-        Some(vis) => vis.parse::<syn::Visibility>()?.into_token_stream(),
-        None => TokenStream::new(),
-    };
+    let vis = visibility(args, errors);
     if item_impl.trait_.is_none() {
         let private = quote! { ::outcome_runtime::__private };
         item_impl.items.push(syn::parse_quote! {
@@ -74,30 +70,147 @@ fn try_expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             }
         });
     }
-    let server_handler = args.iter().find(|arg| arg.name == "server_handler");
-    let forwarded = args
-        .iter()
-        .filter(|arg| !matches!(arg.name.as_str(), "server_handler" | "router" | "vis"));
+    let allow_empty = allow_empty.then(|| quote! { , allow_empty });
     let mut tokens = quote! {
-        #[::outcome_runtime::__private::rmcp::tool_router(router = #unmarked, #(#forwarded),*)]
+        #[::outcome_runtime::__private::rmcp::tool_router(router = #unmarked #allow_empty)]
         #item_impl
+        #set_apart
     };
-    if server_handler.is_some() {
+    if args.get("server_handler").is_some() {
         if let Some((trait_path, _)) = &item_impl.trait_ {
-            return Err(syn::Error::new_spanned(
+            errors.push(syn::Error::new_spanned(
                 trait_path,
                 "`server_handler` goes on an inherent impl block (`impl MyServer { .. }`)",
             ));
+            return tokens;
         }
         let self_ty = &item_impl.self_ty;
-        let (impl_generics, ty_generics, where_clause) = item_impl.generics.split_for_impl();
+        // `self_ty` carries its generic arguments already (`Server<T>`).
+        let (impl_generics, _, where_clause) = item_impl.generics.split_for_impl();
         tokens.extend(quote! {
             #[::outcome_runtime::tool_handler(router = Self::#router())]
             impl #impl_generics ::outcome_runtime::__private::rmcp::ServerHandler
-                for #self_ty #ty_generics #where_clause {}
+                for #self_ty #where_clause {}
         });
     }
-    Ok(tokens)
+    tokens
+}
+
+/// The name of the router function: `router = name`, else `tool_router`.
+/// A value that is not a plain name is an error; a path then gives its
+/// last name (`router = Self::tools` meant `tools`).
+fn router_name(args: &Parsed, errors: &mut Errors) -> Ident {
+    let default = || format_ident!("tool_router");
+    let Some(arg) = args.get("router") else {
+        return default();
+    };
+    if let Some(syn::Expr::Path(path)) = arg.value()
+        && let Some(name) = path.path.get_ident()
+    {
+        return name.clone();
+    }
+    errors.push(syn::Error::new_spanned(
+        arg.value()
+            .map_or_else(|| arg.to_token_stream(), ToTokens::to_token_stream),
+        "`router` names the function to generate: `router = my_router`",
+    ));
+    match arg.value() {
+        Some(syn::Expr::Path(path)) => path
+            .path
+            .segments
+            .last()
+            .map_or_else(default, |segment| segment.ident.clone()),
+        _ => default(),
+    }
+}
+
+/// The router function's visibility: `vis = "..."`, else private. A text
+/// that is not a visibility is an error, and then `pub`, which no use of
+/// the function can fail for.
+fn visibility(args: &Parsed, errors: &mut Errors) -> TokenStream {
+    let Some(text) = args.get("vis").and_then(|arg| arg.str_value()) else {
+        return TokenStream::new();
+    };
+    match text.parse::<syn::Visibility>() {
+        Ok(vis) => vis.into_token_stream(),
+        Err(_) => {
+            errors.push(syn::Error::new_spanned(
+                &text,
+                "`vis` is a visibility in quotes: `vis = \"pub\"`, `vis = \"pub(crate)\"`",
+            ));
+            quote! { pub }
+        }
+    }
+}
+
+/// Moves the tools whose error type is certainly wrong (`#[tool]` reports
+/// it) and that rmcp cannot route either (`Result<T, Box<dyn Error>>`,
+/// `Result<T, &str>`) out of the block, into an impl block of their own
+/// that rmcp's `#[tool_router]` does not read: otherwise its router would
+/// fail for them too, with a long message about traits of rmcp's, at the
+/// attribute rather than at the error type. Returns that impl block.
+///
+/// Only what the tokens show for sure is moved: an error type behind an
+/// alias, or a type of the user's, stays, and rmcp's error stays with it.
+fn set_apart_unroutable(item_impl: &mut ItemImpl) -> Option<TokenStream> {
+    if item_impl.trait_.is_some() {
+        return None;
+    }
+    let (apart, kept): (Vec<ImplItem>, Vec<ImplItem>) = std::mem::take(&mut item_impl.items)
+        .into_iter()
+        .partition(|item| match item {
+            ImplItem::Fn(function) => {
+                has_tool_attribute(item) && unroutable_error(&function.sig.output)
+            }
+            _ => false,
+        });
+    item_impl.items = kept;
+    if apart.is_empty() {
+        return None;
+    }
+    let conditions = item_impl
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("cfg"));
+    let self_ty = &item_impl.self_ty;
+    let (impl_generics, _, where_clause) = item_impl.generics.split_for_impl();
+    Some(quote! {
+        #(#conditions)*
+        impl #impl_generics #self_ty #where_clause {
+            #(#apart)*
+        }
+    })
+}
+
+/// Whether rmcp's `#[tool_router]` takes the item for a tool: a method with
+/// an attribute whose last segment is `tool`.
+fn has_tool_attribute(item: &ImplItem) -> bool {
+    let ImplItem::Fn(function) = item else {
+        return false;
+    };
+    function.attrs.iter().any(|attr| {
+        attr.path()
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "tool")
+    })
+}
+
+/// Whether the return type is `Result<T, E>` with an `E` that is certainly
+/// neither `ToolError` nor an error rmcp can send: a `Box` or a reference.
+fn unroutable_error(output: &syn::ReturnType) -> bool {
+    let syn::ReturnType::Type(_, ty) = output else {
+        return false;
+    };
+    match crate::tool::error_type(ty) {
+        Some(syn::Type::Reference(_)) => true,
+        Some(syn::Type::Path(path)) => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "Box"),
+        _ => false,
+    }
 }
 
 /// Attributes that are never a tool macro: rustc's own, and tool lints.

@@ -1,10 +1,13 @@
 //! `#[tool]`: rmcp's `#[tool]` with the body inside the boundary.
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
-use syn::{Attribute, Lit, ReturnType, Signature, Token, Visibility};
+use syn::{
+    Attribute, GenericArgument, Ident, Lit, PathArguments, ReturnType, Signature, Token, Type,
+    Visibility,
+};
 
 use crate::args::{self, Arg, Errors, Kind};
 use crate::description::{self, Doc};
@@ -74,7 +77,12 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
 
     let mut errors = Errors::default();
-    let args::Parsed { args, meant } = args::parse("tool", attr, ARGS, &mut errors);
+    let parsed = args::parse("tool", attr, ARGS, &mut errors);
+    let meant = &parsed.meant;
+    // A misspelled argument counts as the one it was meant to be, so that
+    // it does not cause errors of its own (a misspelled `local` would
+    // otherwise add "future is not `Send`").
+    let args: Vec<Arg> = parsed.all().cloned().collect();
     let arg = |name: &str| args.iter().find(|arg| arg.name == name);
 
     let mut function = function;
@@ -225,23 +233,65 @@ fn expand_fn(
     };
     let private = quote_spanned! { Span::mixed_site() => ::outcome_runtime::__private };
     let wrapped = if let Some(asyncness) = &sig.asyncness {
-        // Checked here, at the user's `async`, so that a body that is not
-        // `Send` is reported at the method rather than inside rmcp's boxing.
-        let call = if local {
-            quote_spanned! { asyncness.span() =>
-                #private::async_boundary::<#return_type, _>(#wire_name, async move #body).await
+        // An async block takes its output type from its body, so a wrong
+        // `return` or tail would make the block's type wrong and be
+        // reported at the boundary, several times over. This `return`,
+        // first in the block and never taken, fixes the type beforehand:
+        // then every `return` and the tail are checked against it, and a
+        // wrong one is reported where it is written, as in a sync body.
+        let fake_return = Ident::new("__outcome_return", Span::mixed_site());
+        let pin = quote! {
+            #[allow(
+                unknown_lints,
+                unreachable_code,
+                clippy::diverging_sub_expression,
+                clippy::empty_loop,
+                clippy::let_unit_value,
+                clippy::needless_return
+            )]
+            if false {
+                let #fake_return: #return_type = loop {};
+                return #fake_return;
+            };
+        };
+        // Put first in the body's own block, rather than before it as a
+        // block of its own: a body that is a lone expression would then
+        // get "unnecessary braces" from rustc.
+        let block = match &body {
+            TokenTree::Group(group) => {
+                let statements = group.stream();
+                let mut block = Group::new(Delimiter::Brace, quote! { #pin #statements });
+                block.set_span(group.span());
+                block
             }
+            other => Group::new(Delimiter::Brace, quote! { #pin #other }),
+        };
+        let block = quote_spanned! { asyncness.span() => async move #block };
+        // Checked here, on the body's own future, so that a body that is
+        // not `Send` is reported at the method rather than inside rmcp's
+        // boxing, and the check does not involve the return type.
+        let block = if local {
+            block
         } else {
             quote_spanned! { asyncness.span() =>
-                #private::assert_send(
-                    #private::async_boundary::<#return_type, _>(#wire_name, async move #body)
-                ).await
+                ::outcome_runtime::__private::assert_send(#block)
             }
         };
-        quote! { { #call } }
+        // A wrong return type fails the boundary's bound at every place
+        // the call's future is used: the call and its `.await`. rustc
+        // reports a failed bound once per span, so all of them carry the
+        // one span the error should land on.
+        let at = blamed_token(sig);
+        let boundary_type = boundary_type(&return_type, &private, (at, at));
+        let function = quote_spanned! { at => ::outcome_runtime::__private::async_tool_boundary };
+        let mut arguments = Group::new(Delimiter::Parenthesis, quote! { #wire_name, #block });
+        arguments.set_span(at);
+        let await_kw = Ident::new("await", at);
+        quote! { { #function::<#boundary_type, _> #arguments . #await_kw } }
     } else {
+        let boundary_type = boundary_type(&return_type, &private, blamed_tokens(sig));
         let call = quote_spanned! { sig.fn_token.span() =>
-            #private::sync_boundary::<#return_type, _>(#wire_name, move || #body)
+            #private::sync_boundary::<#boundary_type, _>(#wire_name, move || #body)
         };
         quote! { { #call } }
     };
@@ -262,6 +312,77 @@ fn expand_fn(
         #(#[doc = #docs])*
         #[#private::rmcp::tool(#(#rmcp_args),*)]
         #vis #defaultness #sig #wrapped
+    }
+}
+
+/// The boundary's type argument: the declared return type, named through a
+/// projection that spans `first` to `last`, so that an error for a wrong
+/// return type lands there. The type stays the user's as written, an alias
+/// of `Result` included; only the span changes.
+fn boundary_type(
+    return_type: &TokenStream,
+    private: &TokenStream,
+    (first, last): (Span, Span),
+) -> TokenStream {
+    let open = quote_spanned! { first => < };
+    let this = Ident::new("This", last);
+    quote! { #open #return_type as #private::Identity>::#this }
+}
+
+/// The first and last token of what is wrong if the return type is: `E` of
+/// `Result<T, E>`, else the whole return type, or the method's name when
+/// none is written.
+fn blamed_tokens(sig: &Signature) -> (Span, Span) {
+    let ReturnType::Type(_, ty) = &sig.output else {
+        return (sig.ident.span(), sig.ident.span());
+    };
+    let blamed = error_type(ty).unwrap_or(ty).to_token_stream();
+    let mut spans = blamed.into_iter().map(|token| token.span());
+    let first = spans.next().unwrap_or_else(|| sig.ident.span());
+    (first, spans.last().unwrap_or(first))
+}
+
+/// One token of what is wrong if the return type is: the name of the type
+/// (`McpError` of `Result<T, rmcp::McpError>`, `Box` of
+/// `Result<T, Box<dyn Error>>`, `str` of `Result<T, &str>`), else its first
+/// token.
+fn blamed_token(sig: &Signature) -> Span {
+    let ReturnType::Type(_, ty) = &sig.output else {
+        return sig.ident.span();
+    };
+    let mut blamed = error_type(ty).unwrap_or(ty);
+    while let Type::Reference(reference) = blamed {
+        blamed = &reference.elem;
+    }
+    match blamed {
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .map_or_else(|| blamed_tokens(sig).0, |last| last.ident.span()),
+        _ => blamed_tokens(sig).0,
+    }
+}
+
+/// `E` of a return type written `Result<T, E>` (by any path ending in
+/// `Result`).
+pub(crate) fn error_type(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return None;
+    };
+    match arguments.args.iter().collect::<Vec<_>>().as_slice() {
+        [GenericArgument::Type(_), GenericArgument::Type(error)] => Some(error),
+        _ => None,
     }
 }
 

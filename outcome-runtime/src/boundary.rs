@@ -31,17 +31,52 @@ pub trait ToolReturn: Sized {
     fn from_fault(error: ToolError) -> Self;
 }
 
-impl<T> ToolReturn for Result<T, ToolError> {
+/// The error type of a tool's `Result`: only [`ToolError`].
+///
+/// `ToolReturn` is implemented for every `Result<T, E>` with `E` of this
+/// trait, rather than for `Result<T, ToolError>` alone, so that a `Result`
+/// with another error type fails on `E`, with a message about the error
+/// type, and not on the whole `Result`, whose message would tell the user
+/// to wrap it in another `Result`. Being a type check, it sees through
+/// aliases (`type McpResult<T> = Result<T, McpError>`).
+#[diagnostic::on_unimplemented(
+    message = "the error type of a `#[tool]` must be `ToolError`, not `{Self}`",
+    label = "replace this error type with `outcome_runtime::ToolError`",
+    note = "the boundary reports every failure through `ToolError`: write \
+            `Err(ToolError::invalid(problem, next_step))` where the tool returned `Err(String)` \
+            or `McpError::invalid_params(..)`; any other error passes through `?` as it is, \
+            and a `Box<dyn Error>` through `.map_err(ToolError::from_boxed)?`"
+)]
+pub trait ToolErrorType: Sized {
+    /// The error, as the boundary handles it.
+    fn into_tool_error(self) -> ToolError;
+    /// The error, as the tool returns it.
+    fn from_tool_error(error: ToolError) -> Self;
+}
+
+impl ToolErrorType for ToolError {
+    #[inline(always)]
+    fn into_tool_error(self) -> ToolError {
+        self
+    }
+
+    #[inline(always)]
+    fn from_tool_error(error: ToolError) -> Self {
+        error
+    }
+}
+
+impl<T, E: ToolErrorType> ToolReturn for Result<T, E> {
     #[inline(always)]
     fn finish(self, tool: &'static str) -> Self {
         match self {
             Ok(value) => Ok(value),
-            Err(error) => Err(fail(error, tool)),
+            Err(error) => Err(E::from_tool_error(fail(error.into_tool_error(), tool))),
         }
     }
 
     fn from_fault(error: ToolError) -> Self {
-        Err(error)
+        Err(E::from_tool_error(error))
     }
 }
 

@@ -75,10 +75,12 @@
 //! # The boundary
 //!
 //! Every `#[tool]` body runs inside it. A `ToolError` passes with its own
-//! level. Any other error (through `?`) and any panic become outcome 4: the
-//! model reads one fixed message that never names the cause, and the
-//! operator reads one `tool_failed` record with the error chain, or the
-//! panic's message and location. A timeout (`std::io::ErrorKind::TimedOut`,
+//! level. An rmcp `ErrorData` keeps the meaning of its code (invalid params
+//! is outcome 2, a missing client capability passes through; see
+//! [`ToolError`]). Any other error (through `?`) and any panic become
+//! outcome 4: the model reads one fixed message that never names the cause,
+//! and the operator reads one `tool_failed` record with the error chain, or
+//! the panic's message and location. A timeout (`std::io::ErrorKind::TimedOut`,
 //! tokio's `Elapsed`), with the `reqwest` feature a reqwest timeout or HTTP
 //! 429, or a [`Transient`] error anywhere in the source chain makes the fault
 //! heal itself: WARNING, and a message that says to retry.
@@ -179,10 +181,38 @@ pub use outcome_macros::tool_handler;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::boundary::{
-        AsyncBoundary, ToolReturn, assert_send, async_boundary, sync_boundary,
+        AsyncBoundary, ToolErrorType, ToolReturn, assert_send, async_boundary, sync_boundary,
     };
     pub use crate::handler::call_tool;
     pub use crate::routes::mark_router;
+
+    /// [`async_boundary`], for the expansion. Its future is opaque, so where
+    /// it is used (`.await`) rustc checks this function's own bound
+    /// `R: ToolReturn` again, and a failure there, given the call's span by
+    /// the expansion, is the same error as the call's and shown once;
+    /// through `AsyncBoundary`'s `Future` impl it would be a second one.
+    #[inline(always)]
+    pub fn async_tool_boundary<R, F>(
+        tool: &'static str,
+        body: F,
+    ) -> impl ::core::future::Future<Output = R>
+    where
+        R: ToolReturn,
+        F: ::core::future::Future<Output = R>,
+    {
+        async_boundary(tool, body)
+    }
+
+    /// Names a type through a projection, so that the expansion can give
+    /// the boundary's type argument a span of its choosing (the error type
+    /// of `Result<T, E>`) while the type stays the user's, alias and all.
+    pub trait Identity {
+        /// `Self`.
+        type This: ?Sized;
+    }
+    impl<T: ?Sized> Identity for T {
+        type This = T;
+    }
 
     /// The router check's markers: which methods are tools, and which of
     /// those `#[tool]` wrapped.
