@@ -545,59 +545,28 @@ impl Error for Captured {}
 /// Runs `$body` with `$T` bound to each error type that is `Send + Sync`,
 /// common behind a `Box<dyn Error>`, and worth naming in `error.type`.
 macro_rules! for_known_types {
-    ($T:ident => $body:block) => {{
-        {
-            type $T = std::io::Error;
+    ($T:ident => $body:block) => {
+        for_known_types!(@each $T => $body;
+            std::io::Error,
+            std::num::ParseIntError,
+            std::num::ParseFloatError,
+            std::num::TryFromIntError,
+            std::str::ParseBoolError,
+            std::char::ParseCharError,
+            std::net::AddrParseError,
+            std::str::Utf8Error,
+            std::string::FromUtf8Error,
+            std::string::FromUtf16Error,
+            fmt::Error,
+            serde_json::Error,
+            ErrorData,
+        )
+    };
+    (@each $T:ident => $body:block; $($known:ty,)*) => {{
+        $({
+            type $T = $known;
             $body
-        }
-        {
-            type $T = std::num::ParseIntError;
-            $body
-        }
-        {
-            type $T = std::num::ParseFloatError;
-            $body
-        }
-        {
-            type $T = std::num::TryFromIntError;
-            $body
-        }
-        {
-            type $T = std::str::ParseBoolError;
-            $body
-        }
-        {
-            type $T = std::char::ParseCharError;
-            $body
-        }
-        {
-            type $T = std::net::AddrParseError;
-            $body
-        }
-        {
-            type $T = std::str::Utf8Error;
-            $body
-        }
-        {
-            type $T = std::string::FromUtf8Error;
-            $body
-        }
-        {
-            type $T = std::string::FromUtf16Error;
-            $body
-        }
-        {
-            type $T = fmt::Error;
-            $body
-        }
-        {
-            type $T = serde_json::Error;
-            $body
-        }
-        {
-            type $T = ErrorData;
-            $body
-        }
+        })*
     }};
 }
 
