@@ -248,12 +248,15 @@ impl<F: Future> Future for DropCaught<F> {
 
 impl<F> Drop for DropCaught<F> {
     fn drop(&mut self) {
+        // Only reached with the body still in place when the call's own
+        // future is dropped from outside (the handler drops it itself, and
+        // logs a panic there with the tool's name): keep the panic from
+        // unwinding into the caller's drop, and write it as a fault of a
+        // call whose tool is no longer known.
         // SAFETY: `self` is being dropped, so it is never used again.
         let this = unsafe { Pin::new_unchecked(self) };
         if let Err(payload) = this.drop_inner() {
-            let message = panic_message(&*payload);
-            take_site(&message);
-            drop_quietly(payload);
+            drop(caught_panic("unknown", payload));
         }
     }
 }
