@@ -436,10 +436,15 @@ pub(crate) fn caught_panic(tool: &str, payload: Box<dyn Any + Send>) -> ToolErro
     let (location, backtrace) = take_site(&message);
     logging::panic_failed(tool, &message, location.as_deref(), backtrace.as_deref());
     drop_quietly(payload);
-    ToolError::from_panic(match location {
+    ToolError::from_panic(described(message, location))
+}
+
+/// A panic as one text: its message, and its location when known.
+fn described(message: String, location: Option<String>) -> String {
+    match location {
         Some(location) => format!("{message} at {location}"),
         None => message,
-    })
+    }
 }
 
 /// The location and backtrace of the newest pending panic with `message`,
@@ -462,10 +467,7 @@ pub(crate) fn catch_described<R>(f: impl FnOnce() -> R) -> Result<R, String> {
         let message = panic_message(&*payload);
         let (location, _) = take_site(&message);
         drop_quietly(payload);
-        match location {
-            Some(location) => format!("{message} at {location}"),
-            None => message,
-        }
+        described(message, location)
     })
 }
 

@@ -341,10 +341,7 @@ impl ToolError {
         };
         let heals = classify::heals_itself(&*error);
         let mut text = classify::chain_text(&*error);
-        // Its drop is the caller's code: a panic there joins the record.
-        if let Err(panic) = boundary::catch_described(move || drop(error)) {
-            text.push_str(&format!(" (dropping the error then panicked: {panic})"));
-        }
+        drop_noting_panic(error, &mut text);
         Self::from_source(
             Kind::Fault { heals },
             Box::new(Captured(text)),
@@ -484,12 +481,9 @@ impl ToolError {
             Some(source) => classify::chain_text(source),
             None => self.inner.message.to_string(),
         };
-        // Only the log needs the source, and its drop is the tool's code:
-        // a panic there goes into this record, not into a second one.
-        if let Some(source) = self.inner.source.take()
-            && let Err(panic) = boundary::catch_described(move || drop(source))
-        {
-            chain.push_str(&format!(" (dropping the error then panicked: {panic})"));
+        // Only the log needs the source.
+        if let Some(source) = self.inner.source.take() {
+            drop_noting_panic(source, &mut chain);
         }
         logging::tool_failed(self.level(), tool, self.inner.error_type, &chain);
     }
@@ -501,6 +495,15 @@ where
 {
     fn from(error: E) -> Self {
         Self::from_error(Box::new(error), Some(std::any::type_name::<E>()))
+    }
+}
+
+/// Drops an error the tool made, noting a panic of its drop in `record`:
+/// the drop is the tool's code, and its panic belongs in the fault's one
+/// `tool_failed`, not in a second one.
+fn drop_noting_panic<E>(error: E, record: &mut String) {
+    if let Err(panic) = boundary::catch_described(move || drop(error)) {
+        record.push_str(&format!(" (dropping the error then panicked: {panic})"));
     }
 }
 

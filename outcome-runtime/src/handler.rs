@@ -158,13 +158,12 @@ where
                 // says whether its body ran, so rmcp's text must agree.)
                 None if !body_ran.get() && argument_error(&result).is_some() => {
                     let reason = argument_error(&result);
-                    let schema = router.get(&tool).map(|t| t.input_schema.clone());
-                    let text = match schema {
-                        Some(schema) => {
-                            arguments::message(&tool, &schema, arguments.as_ref(), reason)
-                        }
-                        None => arguments::message(&tool, &Default::default(), None, reason),
-                    };
+                    // rmcp found the tool to answer, so the router has it.
+                    let schema = router
+                        .get(&tool)
+                        .map(|t| t.input_schema.clone())
+                        .unwrap_or_default();
+                    let text = arguments::message(&tool, &schema, arguments.as_ref(), reason);
                     logging::call_failed(Level::INFO, &tool, "invalid", elapsed(), None, None);
                     CallToolResult::error(vec![ContentBlock::text(text)])
                 }

@@ -6,8 +6,9 @@
 //! panic becomes outcome 4, a `ToolError` keeps its outcome, a protocol
 //! error from inside the call ends as its code says (invalid params is
 //! outcome 2, a missing client capability passes through, any other code is
-//! a fault), and a fault is logged once. [`testing::assert_wrapped`](crate::testing::assert_wrapped) fails
-//! for a route that is not.
+//! a fault), and a fault is logged once.
+//! [`testing::assert_wrapped`](crate::testing::assert_wrapped) fails for a
+//! route that is not.
 
 use std::any::Any;
 use std::collections::HashMap;
