@@ -314,6 +314,12 @@ impl Hostile {
         Err(DropPanics)?
     }
 
+    /// Panic with a message of 10 MB.
+    #[tool]
+    fn huge_panic(&self) -> Result<String, ToolError> {
+        panic!("{}", "p".repeat(10 << 20))
+    }
+
     /// Catch a panic, then panic again.
     #[tool]
     fn second_panic(&self) -> Result<String, ToolError> {
@@ -790,6 +796,47 @@ async fn hostile_error_chains_are_answered_promptly_with_a_bounded_record() {
         );
         assert_ne!(failed.field("error.type"), Some("panic"), "{tool}");
     }
+}
+
+#[tokio::test]
+async fn a_ten_megabyte_panic_message_is_logged_cut() {
+    let (session, _jobs) = session().await;
+    let call = session.call("huge_panic", json!({})).await;
+    assert_eq!(call.text(), FAULT_MESSAGE);
+    let failed = call.record("tool_failed");
+    assert_eq!(failed.field("error.type"), Some("panic"));
+    let error = failed.field("error").unwrap();
+    assert!(
+        error.len() <= RECORD_BOUND,
+        "a record of {} bytes",
+        error.len()
+    );
+    assert!(
+        error.starts_with("pppp") && error.contains("[cut"),
+        "{}",
+        &error[error.len() - 80..]
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_tool_name_is_logged_with_its_invisible_characters_escaped() {
+    let (session, _jobs) = session().await;
+    let call = session
+        .call("read\u{e0041}\u{202e}\u{200b}_note", json!({}))
+        .await;
+    assert!(
+        call.result.is_err(),
+        "an unknown tool stays a JSON-RPC error"
+    );
+    let logged = call.record("tool_call_failed").field("tool").unwrap();
+    assert!(
+        logged.chars().all(|c| c.is_ascii_graphic()),
+        "nothing invisible reaches the log: {logged:?}"
+    );
+    assert!(
+        logged.contains("e0041") && logged.contains("202e"),
+        "{logged}"
+    );
 }
 
 #[tokio::test]
