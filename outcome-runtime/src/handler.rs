@@ -19,12 +19,13 @@ use rmcp::model::{
 };
 use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::{ErrorData, RoleServer};
-use tracing::Level;
+use tracing::{Instrument, Level};
 
 use crate::arguments;
 use crate::boundary::{CatchPanic, DropCaught, caught_panic};
 use crate::error::ToolError;
 use crate::logging::{self, CALL, CallScope, Note};
+use crate::telemetry::Telemetry;
 
 /// The text rmcp puts before serde's message when arguments do not
 /// deserialize.
@@ -76,6 +77,33 @@ where
     S: MaybeSend + 'static,
 {
     let started = Instant::now();
+    let telemetry = Telemetry::call(&request.name, &context);
+    let span = telemetry.span().clone();
+    // Everything the call does, its body and its log lines, happens in its
+    // span.
+    async move {
+        run(
+            service, router, request, context, cancelled, started, &telemetry,
+        )
+        .await
+    }
+    .instrument(span)
+    .await
+}
+
+/// [`call_until`] inside the call's span.
+async fn run<S>(
+    service: &S,
+    router: &ToolRouter<S>,
+    request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+    cancelled: impl Future<Output = ()>,
+    started: Instant,
+    telemetry: &Telemetry,
+) -> Option<Result<CallToolResponse, ErrorData>>
+where
+    S: MaybeSend + 'static,
+{
     // Kept to explain arguments that fail to deserialize; the router takes
     // the request's own copy.
     let arguments = request.arguments.clone();
@@ -124,7 +152,11 @@ where
     }
     let Some(ended) = ended else {
         // Cancelled: logged as such, not as a failure.
-        logging::call_cancelled(&tool, started.elapsed().as_micros() as f64 / 1000.0);
+        logging::call_cancelled(
+            telemetry,
+            &tool,
+            started.elapsed().as_micros() as f64 / 1000.0,
+        );
         return None;
     };
     let report = report.get();
@@ -138,8 +170,8 @@ where
     let ended = match (ended, note.get()) {
         (Ok(Ok(response)), Some(note)) => {
             match note {
-                Note::Deferred => logging::call_deferred(&tool, elapsed()),
-                Note::Replayed => logging::call_completed(&tool, elapsed()),
+                Note::Deferred => logging::call_deferred(telemetry, &tool, elapsed()),
+                Note::Replayed => logging::call_completed(telemetry, &tool, elapsed()),
             }
             return Some(Ok(response));
         }
@@ -150,7 +182,7 @@ where
         Ok(Ok(CallToolResponse::Complete(result))) if result.is_error == Some(true) => {
             let result = match report {
                 Some(report) => {
-                    logging::call_failed_as(&tool, report, elapsed());
+                    logging::call_failed_as(telemetry, &tool, report, elapsed());
                     result
                 }
                 // The body never ran, and rmcp answered: its extractor
@@ -164,34 +196,50 @@ where
                         .map(|t| t.input_schema.clone())
                         .unwrap_or_default();
                     let text = arguments::message(&tool, &schema, arguments.as_ref(), reason);
-                    logging::call_failed(Level::INFO, &tool, "invalid", elapsed(), None, None);
+                    logging::call_failed(
+                        telemetry,
+                        Level::INFO,
+                        &tool,
+                        "invalid",
+                        elapsed(),
+                        None,
+                        None,
+                    );
                     CallToolResult::error(vec![ContentBlock::text(text)])
                 }
                 // A tool built an `isError` result by hand: its failure is
                 // not classified, so it is an operator's to look at.
                 None => {
-                    logging::call_failed(Level::ERROR, &tool, "fault", elapsed(), None, None);
+                    logging::call_failed(
+                        telemetry,
+                        Level::ERROR,
+                        &tool,
+                        "fault",
+                        elapsed(),
+                        None,
+                        None,
+                    );
                     result
                 }
             };
             Ok(result.into())
         }
         Ok(Ok(response)) => {
-            logging::call_completed(&tool, elapsed());
+            logging::call_completed(telemetry, &tool, elapsed());
             Ok(response)
         }
         Ok(Err(error)) if passes_through(&error) || report.is_some_and(|r| r.protocol) => {
-            logging::call_protocol(&tool, error.code.0, elapsed());
+            logging::call_protocol(telemetry, &tool, error.code.0, elapsed());
             Err(error)
         }
         // A protocol error from inside a tool call (a failed extractor, a
         // result that did not serialize, a tool that skipped the boundary)
         // means what its code means when a body raises it with `?`: invalid
         // params is the model's to fix, the rest a fault.
-        Ok(Err(error)) => end_as(&tool, ToolError::from(error), elapsed()),
+        Ok(Err(error)) => end_as(telemetry, &tool, ToolError::from(error), elapsed()),
         // The panic escaped the boundary: the tool is not wrapped, or rmcp's
         // own code around the body panicked.
-        Err(payload) => end_as(&tool, caught_panic(&tool, payload), elapsed()),
+        Err(payload) => end_as(telemetry, &tool, caught_panic(&tool, payload), elapsed()),
     })
 }
 
@@ -199,17 +247,19 @@ where
 /// logged once, the call logged at the error's level, its message sent with
 /// the fallback step naming the tool.
 fn end_as(
+    telemetry: &Telemetry,
     tool: &str,
     mut error: ToolError,
     duration_ms: f64,
 ) -> Result<CallToolResponse, ErrorData> {
     error.log_fault_once(tool);
     if let Some(data) = error.protocol_error() {
-        logging::call_protocol(tool, data.code.0, duration_ms);
+        logging::call_protocol(telemetry, tool, data.code.0, duration_ms);
         return Err(data.clone());
     }
     let (level, outcome) = (error.level(), error.outcome());
     logging::call_failed(
+        telemetry,
         level,
         tool,
         outcome.as_str(),

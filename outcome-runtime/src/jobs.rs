@@ -13,11 +13,13 @@ use rmcp::model::{
 };
 use rmcp::service::MaybeSend;
 use serde_json::Value;
+use tracing::{Instrument, Span};
 
 use crate::boundary::{CatchPanic, catch, caught_panic};
 use crate::error::ToolError;
 use crate::logging::{self, CALL, CallScope, Note};
 use crate::message::quote;
+use crate::telemetry::Telemetry;
 
 /// The name of the status tool [`Jobs::status_tool`] registers.
 pub const STATUS_TOOL: &str = "job_status";
@@ -194,12 +196,18 @@ impl Jobs {
         F: Future<Output = Result<T, ToolError>> + Send + 'static,
     {
         let started = Instant::now();
-        let handle = tokio::spawn(async move {
-            match CatchPanic::new(work).await {
-                Ok(ended) => ended,
-                Err(payload) => Err(caught_panic(tool, payload)),
+        // The work runs on a task of its own, in a span that outlives the
+        // call's when the call answers with the job.
+        let telemetry = Telemetry::job(tool, &Span::current());
+        let handle = tokio::spawn(
+            async move {
+                match CatchPanic::new(work).await {
+                    Ok(ended) => ended,
+                    Err(payload) => Err(caught_panic(tool, payload)),
+                }
             }
-        });
+            .instrument(telemetry.span().clone()),
+        );
         // A call cancelled before its deadline takes its work with it, and
         // so does bookkeeping that ends early.
         let mut work = AbortOnDrop(handle);
@@ -227,9 +235,9 @@ impl Jobs {
             id: id.clone(),
             tool,
             started,
-            settled: false,
+            telemetry: Some(telemetry),
         };
-        tokio::spawn(async move {
+        let bookkeeping = async move {
             let limit = settle.jobs.max_run.saturating_sub(started.elapsed());
             let ended = match tokio::time::timeout(limit, &mut work.0).await {
                 Ok(Ok(ended)) => ended,
@@ -240,12 +248,13 @@ impl Jobs {
                 ))),
             };
             drop(work);
-            settle.settle(finish(tool, started, ended));
+            settle.settle(ended);
             let keep = settle.jobs.keep;
             tokio::time::sleep(keep).await;
             // Taking the lock sweeps the answer, now past its keep.
             drop(settle.jobs.lock());
-        });
+        };
+        tokio::spawn(bookkeeping);
         Ok(Deferred::Running(id))
     }
 
@@ -329,7 +338,10 @@ impl Jobs {
                 "job {job} of {} reached its limit of {:?} with no answer",
                 entry.tool, self.max_run
             )));
-            let answer = finish::<String>(entry.tool, now, failed);
+            let telemetry = Telemetry::job(entry.tool, &Span::current());
+            let answer = telemetry
+                .span()
+                .in_scope(|| finish::<String>(&telemetry, entry.tool, now, failed));
             entry.state = State::Done(Box::new(answer), now + self.keep);
         }
         match &entry.state {
@@ -368,12 +380,21 @@ struct Settle {
     id: String,
     tool: &'static str,
     started: Instant,
-    settled: bool,
+    /// The work's span, until the job is settled: the span ends then, not
+    /// when its answer is swept.
+    telemetry: Option<Telemetry>,
 }
 
 impl Settle {
-    fn settle(&mut self, answer: Result<CallToolResponse, ErrorData>) {
-        self.settled = true;
+    /// Ends the job as `ended` says, once: its answer kept for the polls,
+    /// its call's log lines written in the work's span.
+    fn settle<T: IntoCallToolResult>(&mut self, ended: Result<T, ToolError>) {
+        let Some(telemetry) = self.telemetry.take() else {
+            return;
+        };
+        let answer = telemetry
+            .span()
+            .in_scope(|| finish(&telemetry, self.tool, self.started, ended));
         let until = Instant::now() + self.jobs.keep;
         if let Some(job) = self.jobs.lock().get_mut(&self.id) {
             job.state = State::Done(Box::new(answer), until);
@@ -383,14 +404,11 @@ impl Settle {
 
 impl Drop for Settle {
     fn drop(&mut self) {
-        if !self.settled {
-            let failed = Err(ToolError::fault(format!(
-                "the bookkeeping of job {} of {} ended before the job did",
-                self.id, self.tool
-            )));
-            let answer = finish::<String>(self.tool, self.started, failed);
-            self.settle(answer);
-        }
+        let failed = Err::<String, _>(ToolError::fault(format!(
+            "the bookkeeping of job {} of {} ended before the job did",
+            self.id, self.tool
+        )));
+        self.settle(failed);
     }
 }
 
@@ -411,6 +429,7 @@ fn new_id() -> Result<String, ToolError> {
 /// its log lines, once. Whatever the value or the error do while they turn
 /// into an answer (fail to serialize, panic), the job ends.
 fn finish<T: IntoCallToolResult>(
+    telemetry: &Telemetry,
     tool: &'static str,
     started: Instant,
     ended: Result<T, ToolError>,
@@ -435,12 +454,20 @@ fn finish<T: IntoCallToolResult>(
         let elapsed = started.elapsed().as_micros() as f64 / 1000.0;
         let report = CALL.with(|call| call.report.get());
         match (&response, report) {
-            (Ok(_), Some(report)) => logging::call_failed_as(tool, report, elapsed),
+            (Ok(_), Some(report)) => logging::call_failed_as(telemetry, tool, report, elapsed),
             (Ok(CallToolResponse::Complete(result)), None) if result.is_error == Some(true) => {
-                logging::call_failed(tracing::Level::ERROR, tool, "fault", elapsed, None, None)
+                logging::call_failed(
+                    telemetry,
+                    tracing::Level::ERROR,
+                    tool,
+                    "fault",
+                    elapsed,
+                    None,
+                    None,
+                )
             }
-            (Ok(_), None) => logging::call_completed(tool, elapsed),
-            (Err(error), _) => logging::call_protocol(tool, error.code.0, elapsed),
+            (Ok(_), None) => logging::call_completed(telemetry, tool, elapsed),
+            (Err(error), _) => logging::call_protocol(telemetry, tool, error.code.0, elapsed),
         }
         response
     })

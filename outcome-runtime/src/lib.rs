@@ -154,6 +154,7 @@ mod message;
 mod routes;
 mod sentences;
 mod tasks;
+mod telemetry;
 pub mod testing;
 
 pub use classify::{Transient, recognize_transient};

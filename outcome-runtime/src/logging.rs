@@ -12,6 +12,7 @@ use rmcp::model::CallToolResponse;
 use tracing::Level;
 
 use crate::error::{Outcome, ToolError};
+use crate::telemetry::{Failure, Telemetry};
 
 /// The `error.type` of a fault that was a panic.
 pub(crate) const PANIC_TYPE: &str = "panic";
@@ -118,7 +119,8 @@ pub(crate) fn bounded(tool: &str) -> Cow<'_, str> {
 }
 
 /// `tool_call_completed`, at INFO.
-pub(crate) fn call_completed(tool: &str, duration_ms: f64) {
+pub(crate) fn call_completed(telemetry: &Telemetry, tool: &str, duration_ms: f64) {
+    telemetry.ended(Outcome::Result.as_str(), Failure::None, false, duration_ms);
     let tool = &*bounded(tool);
     event_at!(
         Level::INFO,
@@ -131,7 +133,8 @@ pub(crate) fn call_completed(tool: &str, duration_ms: f64) {
 
 /// `tool_call_cancelled`, at INFO: the client withdrew the call, and its
 /// body was dropped.
-pub(crate) fn call_cancelled(tool: &str, duration_ms: f64) {
+pub(crate) fn call_cancelled(telemetry: &Telemetry, tool: &str, duration_ms: f64) {
+    telemetry.ended("cancelled", Failure::None, false, duration_ms);
     let tool = &*bounded(tool);
     event_at!(
         Level::INFO,
@@ -144,6 +147,7 @@ pub(crate) fn call_cancelled(tool: &str, duration_ms: f64) {
 
 /// `tool_call_failed`, at the outcome's level.
 pub(crate) fn call_failed(
+    telemetry: &Telemetry,
     level: Level,
     tool: &str,
     outcome: &str,
@@ -151,6 +155,12 @@ pub(crate) fn call_failed(
     error_type: Option<&str>,
     error_code: Option<i32>,
 ) {
+    let failure = match error_code {
+        Some(code) => Failure::Code(code),
+        None => Failure::Tool,
+    };
+    let fault = outcome == Outcome::Fault.as_str();
+    telemetry.ended(outcome, failure, fault, duration_ms);
     let tool = &*bounded(tool);
     event_at!(
         level,
@@ -164,8 +174,9 @@ pub(crate) fn call_failed(
 }
 
 /// `tool_call_failed` for a call that a `ToolError` ended, at its level.
-pub(crate) fn call_failed_as(tool: &str, report: Report, duration_ms: f64) {
+pub(crate) fn call_failed_as(telemetry: &Telemetry, tool: &str, report: Report, duration_ms: f64) {
     call_failed(
+        telemetry,
         report.level,
         tool,
         report.outcome.as_str(),
@@ -177,8 +188,16 @@ pub(crate) fn call_failed_as(tool: &str, report: Report, duration_ms: f64) {
 
 /// `tool_call_failed` for a JSON-RPC error that reaches the client as
 /// itself: INFO, outcome `protocol`, with its code.
-pub(crate) fn call_protocol(tool: &str, code: i32, duration_ms: f64) {
-    call_failed(Level::INFO, tool, "protocol", duration_ms, None, Some(code));
+pub(crate) fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, duration_ms: f64) {
+    call_failed(
+        telemetry,
+        Level::INFO,
+        tool,
+        "protocol",
+        duration_ms,
+        None,
+        Some(code),
+    );
 }
 
 /// What the boundary tells the request log about the call it ran.
@@ -235,7 +254,8 @@ pub(crate) fn note(note: Note) {
 
 /// `tool_call_deferred`, at INFO: the tool passed its deadline and handed
 /// the model a job to poll.
-pub(crate) fn call_deferred(tool: &str, duration_ms: f64) {
+pub(crate) fn call_deferred(telemetry: &Telemetry, tool: &str, duration_ms: f64) {
+    telemetry.ended("deferred", Failure::None, false, duration_ms);
     let tool = &*bounded(tool);
     event_at!(
         Level::INFO,

@@ -16,9 +16,11 @@
 //! The capture is the thread's default subscriber while the guard lives, so
 //! run the server and the client on a current-thread runtime in that thread.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::ThreadId;
 
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record as SpanRecord};
@@ -37,6 +39,10 @@ pub struct Record {
     pub message: String,
     /// Every other field, formatted, in the order they were recorded.
     pub fields: Vec<(String, String)>,
+    /// The fields of the spans the event was recorded in, innermost span
+    /// first, as they were when the event was recorded: the runtime's
+    /// `tools/call` span among them.
+    pub spans: Vec<(String, String)>,
 }
 
 impl Record {
@@ -48,6 +54,16 @@ impl Record {
     /// A field's value as text, if the event recorded it.
     pub fn field(&self, name: &str) -> Option<&str> {
         self.fields
+            .iter()
+            .find(|(field, _)| field == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// A field of the innermost span, of those the event was recorded in,
+    /// that has it: `record.span_field("gen_ai.tool.name")` reads the tool
+    /// of the runtime's `tools/call` span.
+    pub fn span_field(&self, name: &str) -> Option<&str> {
+        self.spans
             .iter()
             .find(|(field, _)| field == name)
             .map(|(_, value)| value.as_str())
@@ -65,11 +81,45 @@ impl fmt::Display for Record {
     }
 }
 
-/// Captures every event at INFO and above, from any target.
+/// Captures every event at INFO and above, from any target, with the
+/// fields of the spans it was recorded in.
 #[derive(Clone, Debug, Default)]
 pub struct LogCapture {
     records: Arc<Mutex<Vec<Record>>>,
+    spans: Arc<Mutex<Spans>>,
     next_span: Arc<AtomicU64>,
+}
+
+/// The open spans and, for each thread, the spans it has entered.
+#[derive(Debug, Default)]
+struct Spans {
+    open: HashMap<u64, OpenSpan>,
+    entered: HashMap<ThreadId, Vec<u64>>,
+}
+
+#[derive(Debug)]
+struct OpenSpan {
+    parent: Option<u64>,
+    fields: Vec<(String, String)>,
+    handles: usize,
+}
+
+impl Spans {
+    /// The fields of the span `id` and of its parents, innermost first.
+    fn fields(&self, mut id: Option<u64>) -> Vec<(String, String)> {
+        let mut fields = Vec::new();
+        while let Some(span) = id.and_then(|id| self.open.get(&id)) {
+            fields.extend(span.fields.iter().cloned());
+            id = span.parent;
+        }
+        fields
+    }
+
+    fn current(&self) -> Option<u64> {
+        self.entered
+            .get(&std::thread::current().id())
+            .and_then(|stack| stack.last().copied())
+    }
 }
 
 impl LogCapture {
@@ -97,6 +147,10 @@ impl LogCapture {
     fn lock(&self) -> MutexGuard<'_, Vec<Record>> {
         self.records.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    fn spans(&self) -> MutexGuard<'_, Spans> {
+        self.spans.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl Subscriber for LogCapture {
@@ -108,11 +162,41 @@ impl Subscriber for LogCapture {
         Some(tracing::level_filters::LevelFilter::INFO)
     }
 
-    fn new_span(&self, _: &Attributes<'_>) -> Id {
-        Id::from_u64(self.next_span.fetch_add(1, Ordering::Relaxed) + 1)
+    fn new_span(&self, attributes: &Attributes<'_>) -> Id {
+        let id = self.next_span.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut visitor = Fields::default();
+        attributes.record(&mut visitor);
+        let mut spans = self.spans();
+        let parent = if attributes.is_root() {
+            None
+        } else if let Some(parent) = attributes.parent() {
+            Some(parent.into_u64())
+        } else {
+            spans.current()
+        };
+        spans.open.insert(
+            id,
+            OpenSpan {
+                parent,
+                fields: visitor.fields,
+                handles: 1,
+            },
+        );
+        Id::from_u64(id)
     }
 
-    fn record(&self, _: &Id, _: &SpanRecord<'_>) {}
+    fn record(&self, id: &Id, values: &SpanRecord<'_>) {
+        let mut visitor = Fields::default();
+        values.record(&mut visitor);
+        if let Some(span) = self.spans().open.get_mut(&id.into_u64()) {
+            for (name, value) in visitor.fields {
+                match span.fields.iter_mut().find(|(field, _)| *field == name) {
+                    Some(field) => field.1 = value,
+                    None => span.fields.push((name, value)),
+                }
+            }
+        }
+    }
 
     fn record_follows_from(&self, _: &Id, _: &Id) {}
 
@@ -120,17 +204,67 @@ impl Subscriber for LogCapture {
         let metadata = event.metadata();
         let mut visitor = Fields::default();
         event.record(&mut visitor);
+        let spans = {
+            let spans = self.spans();
+            let parent = if event.is_root() {
+                None
+            } else if let Some(parent) = event.parent() {
+                Some(parent.into_u64())
+            } else {
+                spans.current()
+            };
+            spans.fields(parent)
+        };
         self.lock().push(Record {
             level: *metadata.level(),
             target: metadata.target().to_owned(),
             message: visitor.message,
             fields: visitor.fields,
+            spans,
         });
     }
 
-    fn enter(&self, _: &Id) {}
+    fn enter(&self, id: &Id) {
+        let mut spans = self.spans();
+        spans
+            .entered
+            .entry(std::thread::current().id())
+            .or_default()
+            .push(id.into_u64());
+    }
 
-    fn exit(&self, _: &Id) {}
+    fn exit(&self, id: &Id) {
+        let mut spans = self.spans();
+        let thread = std::thread::current().id();
+        if let Some(stack) = spans.entered.get_mut(&thread) {
+            if let Some(at) = stack.iter().rposition(|entered| *entered == id.into_u64()) {
+                stack.remove(at);
+            }
+            if stack.is_empty() {
+                spans.entered.remove(&thread);
+            }
+        }
+    }
+
+    fn clone_span(&self, id: &Id) -> Id {
+        if let Some(span) = self.spans().open.get_mut(&id.into_u64()) {
+            span.handles += 1;
+        }
+        id.clone()
+    }
+
+    fn try_close(&self, id: Id) -> bool {
+        let mut spans = self.spans();
+        let Some(span) = spans.open.get_mut(&id.into_u64()) else {
+            return false;
+        };
+        span.handles -= 1;
+        if span.handles > 0 {
+            return false;
+        }
+        spans.open.remove(&id.into_u64());
+        true
+    }
 }
 
 #[derive(Default)]

@@ -1,0 +1,403 @@
+//! The span of every `tools/call`, after OpenTelemetry's semantic
+//! conventions for MCP, and, with the `opentelemetry` feature, the client's
+//! trace context as its parent and the `mcp.server.operation.duration`
+//! histogram.
+//!
+//! The conventions followed are those of `docs/gen-ai/mcp.md` in
+//! OpenTelemetry's `semantic-conventions-genai` at v0.1.0 (status:
+//! Development). A subscriber that does not take the span pays a disabled
+//! span's check and nothing else: no attribute is read or formatted.
+
+use std::borrow::Cow;
+
+use rmcp::RoleServer;
+use rmcp::service::RequestContext;
+use tracing::Span;
+use tracing::field::Empty;
+
+use crate::logging::bounded;
+
+/// How a call's answer failed, in the conventions' `error.type`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Failure {
+    /// The answer was a result: no `error.type`.
+    None,
+    /// An `isError` result: `error.type` is `tool_error`.
+    Tool,
+    /// A JSON-RPC error: `error.type` and `rpc.response.status_code` are
+    /// its code.
+    Code(i32),
+}
+
+/// The telemetry of one call, or of the work of one job: its span and,
+/// with the `opentelemetry` feature, what its duration is recorded with.
+pub(crate) struct Telemetry {
+    span: Span,
+    #[cfg(feature = "opentelemetry")]
+    metric: Option<metric::Attributes>,
+}
+
+impl Telemetry {
+    /// The `tools/call {tool}` span of a call of `tool`, a child of the
+    /// client's trace context when the `opentelemetry` feature is on and
+    /// the request carries one.
+    pub(crate) fn call(tool: &str, context: &RequestContext<RoleServer>) -> Self {
+        // A root span: rmcp runs every request of a session inside its
+        // service loop's span, which would make a session one trace.
+        let span = tracing::info_span!(
+            target: "outcome_runtime",
+            parent: None,
+            "tools/call",
+            otel.name = Empty,
+            otel.kind = "server",
+            otel.status_code = Empty,
+            mcp.method.name = "tools/call",
+            gen_ai.operation.name = "execute_tool",
+            gen_ai.tool.name = Empty,
+            jsonrpc.request.id = Empty,
+            mcp.session.id = Empty,
+            mcp.protocol.version = Empty,
+            network.transport = Empty,
+            network.protocol.name = Empty,
+            network.protocol.version = Empty,
+            error.type = Empty,
+            rpc.response.status_code = Empty,
+            outcome_runtime.outcome = Empty,
+        );
+        #[cfg(feature = "opentelemetry")]
+        let metric = Some(metric::Attributes::new(tool, context));
+        if !span.is_disabled() {
+            let tool = bounded(tool);
+            let transport = Transport::of(context);
+            span.record("otel.name", format_args!("tools/call {tool}"));
+            span.record("gen_ai.tool.name", &*tool);
+            span.record("jsonrpc.request.id", format_args!("{}", context.id));
+            if let Some(session) = transport.session {
+                span.record("mcp.session.id", &*session);
+            }
+            if let Some(version) = context.protocol_version() {
+                span.record("mcp.protocol.version", version.as_str());
+            }
+            span.record("network.transport", transport.transport);
+            if let Some(version) = transport.http_version {
+                span.record("network.protocol.name", "http");
+                span.record("network.protocol.version", version);
+            }
+            #[cfg(feature = "opentelemetry")]
+            parent::adopt(&span, &context.meta);
+        }
+        Telemetry {
+            span,
+            #[cfg(feature = "opentelemetry")]
+            metric,
+        }
+    }
+
+    /// The span of a job's work: a root span that follows from the call
+    /// that started it (with the `opentelemetry` feature, a child of that
+    /// call's span in the trace), so that the call's span ends with the
+    /// call's answer while the work goes on.
+    pub(crate) fn job(tool: &str, call: &Span) -> Self {
+        let span = tracing::info_span!(
+            target: "outcome_runtime",
+            parent: None,
+            "tool_job",
+            otel.name = Empty,
+            otel.kind = "internal",
+            otel.status_code = Empty,
+            gen_ai.operation.name = "execute_tool",
+            gen_ai.tool.name = Empty,
+            error.type = Empty,
+            outcome_runtime.outcome = Empty,
+        );
+        if !span.is_disabled() {
+            let tool = bounded(tool);
+            span.record("otel.name", format_args!("job {tool}"));
+            span.record("gen_ai.tool.name", &*tool);
+            #[cfg(feature = "opentelemetry")]
+            {
+                use tracing_opentelemetry::OpenTelemetrySpanExt;
+                let _ = span.set_parent(call.context());
+            }
+            #[cfg(not(feature = "opentelemetry"))]
+            span.follows_from(call);
+        }
+        Telemetry {
+            span,
+            #[cfg(feature = "opentelemetry")]
+            metric: None,
+        }
+    }
+
+    /// The span the call runs in.
+    pub(crate) fn span(&self) -> &Span {
+        &self.span
+    }
+
+    /// Records how the call ended: its outcome, its `error.type`, and an
+    /// error status for a fault only (outcomes 2 and 3 are the model's to
+    /// fix, not an operator's); with the `opentelemetry` feature, its
+    /// duration too.
+    pub(crate) fn ended(&self, outcome: &str, failure: Failure, fault: bool, duration_ms: f64) {
+        if !self.span.is_disabled() {
+            self.span.record("outcome_runtime.outcome", outcome);
+            match failure {
+                Failure::None => {}
+                Failure::Tool => {
+                    self.span.record("error.type", "tool_error");
+                }
+                Failure::Code(code) => {
+                    // The conventions' codes are text.
+                    self.span.record("error.type", format_args!("{code}"));
+                    self.span
+                        .record("rpc.response.status_code", format_args!("{code}"));
+                }
+            }
+            if fault {
+                self.span.record("otel.status_code", "error");
+            }
+        }
+        #[cfg(feature = "opentelemetry")]
+        if let Some(metric) = &self.metric {
+            metric.record(outcome, failure, duration_ms / 1000.0);
+        }
+        #[cfg(not(feature = "opentelemetry"))]
+        let _ = duration_ms;
+    }
+}
+
+/// What the call's transport says about it.
+struct Transport<'a> {
+    /// `tcp` over HTTP, else `pipe` (stdio, or any other byte stream).
+    transport: &'static str,
+    /// The HTTP version, when the call came over HTTP.
+    http_version: Option<&'static str>,
+    /// The `Mcp-Session-Id` header of the HTTP request.
+    session: Option<Cow<'a, str>>,
+}
+
+impl<'a> Transport<'a> {
+    fn of(context: &'a RequestContext<RoleServer>) -> Self {
+        let Some(parts) = context.extensions.get::<http::request::Parts>() else {
+            return Transport {
+                transport: "pipe",
+                http_version: None,
+                session: None,
+            };
+        };
+        let http_version = match parts.version {
+            http::Version::HTTP_09 => "0.9",
+            http::Version::HTTP_10 => "1.0",
+            http::Version::HTTP_2 => "2",
+            http::Version::HTTP_3 => "3",
+            _ => "1.1",
+        };
+        // The session id is the client's text: a header of visible ASCII,
+        // cut as tool names are.
+        let session = parts
+            .headers
+            .get("mcp-session-id")
+            .and_then(|value| value.to_str().ok())
+            .map(bounded);
+        Transport {
+            transport: "tcp",
+            http_version: Some(http_version),
+            session,
+        }
+    }
+}
+
+/// The client's W3C trace context (SEP-414: `traceparent` and `tracestate`
+/// in the request's `_meta`) as the parent of the call's span.
+#[cfg(feature = "opentelemetry")]
+mod parent {
+    use opentelemetry::trace::{
+        SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState,
+    };
+    use rmcp::model::RequestMetaObject;
+    use tracing::Span;
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+
+    /// Makes the trace context in `meta`, if it holds a valid one, the
+    /// parent of `span`. A malformed `traceparent` is ignored, as the W3C
+    /// recommendation asks: the call starts a trace of its own.
+    pub(super) fn adopt(span: &Span, meta: &RequestMetaObject) {
+        let Some(remote) = meta
+            .get_traceparent()
+            .and_then(|traceparent| parse(traceparent, meta.get_tracestate().unwrap_or_default()))
+        else {
+            return;
+        };
+        let context = opentelemetry::Context::new().with_remote_span_context(remote);
+        // Without an OpenTelemetry layer there is no trace to join.
+        let _ = span.set_parent(context);
+    }
+
+    /// A `traceparent` header value (W3C Trace Context, level 1) with its
+    /// `tracestate`: `version-traceid-parentid-flags`, lowercase hex.
+    pub(super) fn parse(traceparent: &str, tracestate: &str) -> Option<SpanContext> {
+        let mut parts = traceparent.trim().split('-');
+        let version = parts.next().filter(|part| is_hex(part, 2))?;
+        let trace_id = parts.next().filter(|part| is_hex(part, 32))?;
+        let span_id = parts.next().filter(|part| is_hex(part, 16))?;
+        let flags = parts.next().filter(|part| is_hex(part, 2))?;
+        // Version ff is invalid; version 00 has exactly four parts, a later
+        // version may add more after them.
+        if version == "ff" || (version == "00" && parts.next().is_some()) {
+            return None;
+        }
+        let trace_id = TraceId::from_hex(trace_id).ok()?;
+        let span_id = SpanId::from_hex(span_id).ok()?;
+        if trace_id == TraceId::INVALID || span_id == SpanId::INVALID {
+            return None;
+        }
+        let flags = u8::from_str_radix(flags, 16).ok()?;
+        let sampled = TraceFlags::new(flags) & TraceFlags::SAMPLED;
+        // A malformed `tracestate` is dropped; the parent stays.
+        let state = tracestate.parse().unwrap_or(TraceState::NONE);
+        Some(SpanContext::new(trace_id, span_id, sampled, true, state))
+    }
+
+    fn is_hex(part: &str, len: usize) -> bool {
+        part.len() == len
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        const TRACE: &str = "0af7651916cd43dd8448eb211c80319c";
+        const SPAN: &str = "b7ad6b7169203331";
+
+        #[test]
+        fn a_valid_traceparent_is_a_remote_sampled_parent() {
+            let parent = parse(&format!("00-{TRACE}-{SPAN}-01"), "congo=t61rcWkgMzE").unwrap();
+            assert_eq!(parent.trace_id(), TraceId::from_hex(TRACE).unwrap());
+            assert_eq!(parent.span_id(), SpanId::from_hex(SPAN).unwrap());
+            assert!(parent.is_sampled());
+            assert!(parent.is_remote());
+            assert_eq!(parent.trace_state().get("congo"), Some("t61rcWkgMzE"));
+        }
+
+        #[test]
+        fn an_unsampled_parent_stays_unsampled() {
+            let parent = parse(&format!("00-{TRACE}-{SPAN}-00"), "").unwrap();
+            assert!(!parent.is_sampled());
+        }
+
+        #[test]
+        fn malformed_traceparents_are_ignored() {
+            for bad in [
+                String::new(),
+                "garbage".to_owned(),
+                format!("00-{TRACE}-{SPAN}"),
+                format!("00-{TRACE}-{SPAN}-01-extra"),
+                format!("ff-{TRACE}-{SPAN}-01"),
+                format!("00-{}-{SPAN}-01", TRACE.to_uppercase()),
+                format!("00-{}-{SPAN}-01", "0".repeat(32)),
+                format!("00-{TRACE}-{}-01", "0".repeat(16)),
+                format!("00-{TRACE}x-{SPAN}-01"),
+                format!("0-{TRACE}-{SPAN}-01"),
+                format!("00-{TRACE}-{SPAN}-1"),
+                format!("00-{TRACE}-{SPAN}-+1"),
+                format!("00-+{}-{SPAN}-01", &TRACE[1..]),
+            ] {
+                assert!(parse(&bad, "").is_none(), "{bad:?}");
+            }
+        }
+
+        #[test]
+        fn a_later_version_may_carry_more_parts() {
+            assert!(parse(&format!("01-{TRACE}-{SPAN}-01-what-comes"), "").is_some());
+        }
+
+        #[test]
+        fn a_malformed_tracestate_keeps_the_parent() {
+            let parent = parse(&format!("00-{TRACE}-{SPAN}-01"), "not a list,=").unwrap();
+            assert_eq!(parent.trace_id(), TraceId::from_hex(TRACE).unwrap());
+        }
+    }
+}
+
+/// The `mcp.server.operation.duration` histogram.
+#[cfg(feature = "opentelemetry")]
+mod metric {
+    use std::sync::OnceLock;
+
+    use opentelemetry::KeyValue;
+    use opentelemetry::metrics::Histogram;
+    use rmcp::RoleServer;
+    use rmcp::service::RequestContext;
+
+    use super::{Failure, Transport};
+    use crate::logging::bounded;
+
+    /// The conventions' advice for MCP durations, in seconds.
+    const BOUNDARIES: [f64; 14] = [
+        0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
+    ];
+
+    /// The histogram, made once from the global meter provider: set that
+    /// provider before the first call.
+    fn histogram() -> &'static Histogram<f64> {
+        static HISTOGRAM: OnceLock<Histogram<f64>> = OnceLock::new();
+        HISTOGRAM.get_or_init(|| {
+            let scope = opentelemetry::InstrumentationScope::builder(env!("CARGO_PKG_NAME"))
+                .with_version(env!("CARGO_PKG_VERSION"))
+                .build();
+            opentelemetry::global::meter_with_scope(scope)
+                .f64_histogram("mcp.server.operation.duration")
+                .with_unit("s")
+                .with_description("How long a tools/call took, from its request to its answer.")
+                .with_boundaries(BOUNDARIES.to_vec())
+                .build()
+        })
+    }
+
+    /// The attributes of a call known when it starts.
+    pub(super) struct Attributes {
+        known: Vec<KeyValue>,
+    }
+
+    impl Attributes {
+        pub(super) fn new(tool: &str, context: &RequestContext<RoleServer>) -> Self {
+            let transport = Transport::of(context);
+            let mut known = Vec::with_capacity(10);
+            known.push(KeyValue::new("mcp.method.name", "tools/call"));
+            known.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
+            known.push(KeyValue::new(
+                "gen_ai.tool.name",
+                bounded(tool).into_owned(),
+            ));
+            known.push(KeyValue::new("network.transport", transport.transport));
+            if let Some(version) = transport.http_version {
+                known.push(KeyValue::new("network.protocol.name", "http"));
+                known.push(KeyValue::new("network.protocol.version", version));
+            }
+            if let Some(version) = context.protocol_version() {
+                known.push(KeyValue::new(
+                    "mcp.protocol.version",
+                    version.as_str().to_owned(),
+                ));
+            }
+            Attributes { known }
+        }
+
+        pub(super) fn record(&self, outcome: &str, failure: Failure, seconds: f64) {
+            let mut attributes = self.known.clone();
+            attributes.push(KeyValue::new("outcome_runtime.outcome", outcome.to_owned()));
+            match failure {
+                Failure::None => {}
+                Failure::Tool => attributes.push(KeyValue::new("error.type", "tool_error")),
+                Failure::Code(code) => {
+                    attributes.push(KeyValue::new("error.type", code.to_string()));
+                    attributes.push(KeyValue::new("rpc.response.status_code", code.to_string()));
+                }
+            }
+            histogram().record(seconds, &attributes);
+        }
+    }
+}
