@@ -283,6 +283,53 @@ impl tracing::Subscriber for Discard {
     fn exit(&self, _: &tracing::span::Id) {}
 }
 
+/// A subscriber that takes every event and no span, as a log set-up that
+/// is not interested in spans (a filter that leaves them out) does.
+struct EventsOnly;
+
+impl tracing::Subscriber for EventsOnly {
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        metadata.is_event()
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        unreachable!("no span is enabled")
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        black_box(event);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// With `BENCH_ROUND_TRIPS=n` set, makes `n` round trips of the wrapped
+/// tool under [`EventsOnly`] and nothing else: for counting instructions
+/// with `valgrind --tool=callgrind`, which, unlike a clock, gives the same
+/// count for the same build on a busy machine. Two counts (`n` and `0`)
+/// give the cost of one call.
+fn count_mode() -> bool {
+    let Some(calls) = std::env::var("BENCH_ROUND_TRIPS")
+        .ok()
+        .and_then(|calls| calls.parse::<u32>().ok())
+    else {
+        return false;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let _events = tracing::subscriber::set_default(EventsOnly);
+    let wrapped = runtime.block_on(client(Wrapped));
+    for _ in 0..calls {
+        let result = runtime
+            .block_on(wrapped.call_tool(CallToolRequestParams::new("echo")))
+            .expect("the call is answered");
+        assert_eq!(result.is_error, Some(false));
+    }
+    true
+}
+
 /// The mean time of one benchmark, in nanoseconds, from criterion's output.
 fn mean_ns(dir: &Path, group: &str, name: &str) -> Option<f64> {
     let path = dir.join(group).join(name).join("new/estimates.json");
@@ -292,6 +339,9 @@ fn mean_ns(dir: &Path, group: &str, name: &str) -> Option<f64> {
 }
 
 fn main() {
+    if count_mode() {
+        return;
+    }
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("criterion");
     let mut c = Criterion::default()
         .output_directory(&dir)
@@ -319,6 +369,11 @@ fn main() {
     let discarded = tracing::subscriber::set_default(Discard);
     interleaved_ratios.extend(round_trip(&mut c, &runtime, "round_trip_discard"));
     drop(discarded);
+    // Every event and no span: the cost of the call's span when the log
+    // set-up leaves spans out.
+    let events_only = tracing::subscriber::set_default(EventsOnly);
+    interleaved_ratios.extend(round_trip(&mut c, &runtime, "round_trip_events_only"));
+    drop(events_only);
     c.final_summary();
 
     let wrapped = Wrapped;

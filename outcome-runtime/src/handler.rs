@@ -19,7 +19,7 @@ use rmcp::model::{
 };
 use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::{ErrorData, RoleServer};
-use tracing::{Instrument, Level};
+use tracing::Level;
 
 use crate::arguments;
 use crate::boundary::{CatchPanic, DropCaught, caught_panic};
@@ -77,33 +77,11 @@ where
     S: MaybeSend + 'static,
 {
     let started = Instant::now();
-    let telemetry = Telemetry::call(&request.name, &context);
-    let span = telemetry.span().clone();
     // Everything the call does, its body and its log lines, happens in its
-    // span.
-    async move {
-        run(
-            service, router, request, context, cancelled, started, &telemetry,
-        )
-        .await
-    }
-    .instrument(span)
-    .await
-}
-
-/// [`call_until`] inside the call's span.
-async fn run<S>(
-    service: &S,
-    router: &ToolRouter<S>,
-    request: CallToolRequestParams,
-    context: RequestContext<RoleServer>,
-    cancelled: impl Future<Output = ()>,
-    started: Instant,
-    telemetry: &Telemetry,
-) -> Option<Result<CallToolResponse, ErrorData>>
-where
-    S: MaybeSend + 'static,
-{
+    // span, entered by hand: an `Instrumented` layer would make the future
+    // that rmcp boxes and moves larger.
+    let telemetry = &Telemetry::call(&request.name, &context);
+    let span = telemetry.span();
     // Kept to explain arguments that fail to deserialize; the router takes
     // the request's own copy.
     let arguments = request.arguments.clone();
@@ -123,12 +101,15 @@ where
     // Polling the call first keeps the cancellation off the path of a call
     // that is ready.
     let ended = poll_fn(|cx| {
+        let _entered = span.enter();
         if let Poll::Ready(ended) = running.as_mut().poll(cx) {
             return Poll::Ready(Some(ended));
         }
         cancelled.as_mut().poll(cx).map(|()| None)
     })
     .await;
+    // No await from here on: the guard is never held across one.
+    let _entered = span.enter();
     let Some(CallScope {
         tool,
         report,

@@ -140,6 +140,66 @@
 //!
 //! `protocol` is a JSON-RPC error that reaches the client as itself (an
 //! unknown tool, a missing client capability): INFO, with `error.code`.
+//!
+//! # Spans and OpenTelemetry
+//!
+//! Every `tools/call`, including one that fails before its body runs, runs
+//! in one INFO span of the target `outcome_runtime`, named `tools/call`; the
+//! call's log records and everything its body logs are inside it. Its
+//! fields follow OpenTelemetry's semantic conventions for MCP
+//! (`docs/gen-ai/mcp.md` of `semantic-conventions-genai` v0.1.0, status
+//! Development), so that [tracing-opentelemetry] exports it as they
+//! describe:
+//!
+//! | field | value |
+//! |---|---|
+//! | `otel.name` | `tools/call {tool}`: the span's name in OpenTelemetry |
+//! | `otel.kind` | `server` |
+//! | `mcp.method.name`, `gen_ai.operation.name` | `tools/call`, `execute_tool` |
+//! | `gen_ai.tool.name`, `jsonrpc.request.id` | the tool and the request's id |
+//! | `mcp.session.id` | the `Mcp-Session-Id` header, over streamable HTTP with sessions |
+//! | `mcp.protocol.version` | the version the request or its session carries |
+//! | `network.transport` | `tcp` over HTTP (with `network.protocol.name` `http` and its version), else `pipe` |
+//! | `error.type` | `tool_error` for an `isError` result (outcomes 2, 3 and 4), the JSON-RPC code for a protocol error (also in `rpc.response.status_code`) |
+//! | `outcome_runtime.outcome` | `result`, `invalid`, `stale`, `fault`, `protocol`, `cancelled` or `deferred`, as in the log records |
+//! | `otel.status_code` | `error` for outcome 4 only: outcomes 2 and 3 are the model's to fix, and a trace view does not paint them red |
+//!
+//! The span is a root: rmcp runs a session's requests inside its service
+//! loop's span, which would make a whole session one trace. A job's work
+//! runs in a `job {tool}` span that follows from the call's, so that the
+//! call's span ends with its answer. A subscriber that leaves the span out
+//! (by level or target) pays for a disabled span's check and nothing more.
+//!
+//! With the `opentelemetry` feature:
+//!
+//! - The W3C trace context a client sends in the request's `_meta`
+//!   (`traceparent` and `tracestate`, SEP-414) becomes the parent of the
+//!   call's span, through tracing-opentelemetry's layer; a malformed one is
+//!   ignored and the call starts a trace of its own. A job's span is a
+//!   child of its call's.
+//! - Every call is recorded in the `mcp.server.operation.duration`
+//!   histogram (seconds, the conventions' bucket boundaries) of the global
+//!   meter provider, with the span's attributes but the request and session
+//!   ids. The histogram is made at the first call: set the global meter
+//!   provider before serving.
+//!
+//! ```
+//! # #[cfg(feature = "opentelemetry")]
+//! # fn main() {
+//! use tracing_subscriber::layer::SubscriberExt;
+//!
+//! // Any tracer: an OTLP exporter's in a deployment.
+//! let tracer = opentelemetry::trace::noop::NoopTracer::new();
+//! let subscriber = tracing_subscriber::registry()
+//!     .with(tracing_opentelemetry::layer().with_tracer(tracer))
+//!     .with(tracing_subscriber::fmt::layer());
+//! tracing::subscriber::set_global_default(subscriber).unwrap();
+//! # }
+//! # #[cfg(not(feature = "opentelemetry"))]
+//! # fn main() {}
+//! ```
+//!
+//! [tracing-opentelemetry]: https://docs.rs/tracing-opentelemetry
 
 #![warn(missing_docs)]
 
