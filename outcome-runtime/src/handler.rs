@@ -91,7 +91,7 @@ where
         stashed: Cell::new(None),
         note: Cell::new(None),
         body_ran: Cell::new(false),
-        session: context.peer.peer_info(),
+        session: session_of(&context),
     };
     let call = ToolCallContext::new(service, request, context);
     let mut running = pin!(DropCaught::new(
@@ -250,6 +250,21 @@ fn end_as(
     );
     let text = error.into_message(tool);
     Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+}
+
+/// The session a request belongs to, by its client's `initialize`
+/// parameters; `None` for a request of the stateless lifecycle (protocol
+/// 2026-07-28), which carries its protocol version in its own `_meta`: rmcp
+/// makes fresh client parameters for each such request, so they stand for
+/// no session, and a job it starts must be readable from the next request.
+fn session_of(
+    context: &RequestContext<RoleServer>,
+) -> Option<std::sync::Arc<rmcp::model::InitializeRequestParams>> {
+    const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    if context.meta.0.0.contains_key(PROTOCOL_VERSION) {
+        return None;
+    }
+    context.peer.peer_info()
 }
 
 /// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a

@@ -183,8 +183,9 @@ impl Jobs {
     /// the operating system's random source, so it cannot be guessed. A job
     /// is read only from the session that started it; any other session
     /// reads what an unknown id reads. Where there is no session (a
-    /// stateless transport), the id itself is the capability: whoever holds
-    /// it reads the answer.
+    /// stateless transport, or a request of protocol 2026-07-28's stateless
+    /// lifecycle), the id itself is the capability: whoever holds it reads
+    /// the answer.
     pub async fn run<T, F>(
         &self,
         tool: &'static str,

@@ -1,24 +1,53 @@
 //! What the end-to-end tests and the tour share: the notes server and a way
-//! to call it through a real rmcp client while capturing the log.
+//! to call it through a real rmcp client while capturing the log, in memory
+//! or, with [`http_transport`], over rmcp's streamable HTTP transport.
 
 #[path = "../../outcome-runtime/examples/notes/server.rs"]
 pub mod notes;
 
+pub mod http_transport;
 pub mod mixed;
+
+use std::sync::{Arc, Mutex};
 
 use outcome_runtime::testing::{LogCapture, Record, connect};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::{ClientHandler, ServerHandler};
 use serde_json::Value;
+use tracing::subscriber::DefaultGuard;
 
-/// A real rmcp client connected to a server in memory, with the log of this
-/// thread captured. Run it on a current-thread runtime, so the server logs
-/// on this thread.
+/// A real rmcp client connected to a server, in memory or over HTTP, with
+/// the log of this thread captured. Run it on a current-thread runtime, so
+/// the server logs on this thread.
 pub struct Session<C: ClientHandler = ()> {
     pub client: RunningService<RoleClient, C>,
     pub capture: LogCapture,
-    _guard: tracing::subscriber::DefaultGuard,
+    session_ids: SessionIds,
+    /// `None` when the capture is shared with other sessions, and whoever
+    /// shares it keeps it the thread's default.
+    _guard: Option<DefaultGuard>,
+}
+
+/// The HTTP session ids a client sent with its requests, each once, in the
+/// order it first sent them. The HTTP harness fills them in from the
+/// client's transport; in memory there are none.
+#[derive(Clone, Debug, Default)]
+pub struct SessionIds(Arc<Mutex<Vec<String>>>);
+
+impl SessionIds {
+    /// Notes that the client sent `id`.
+    pub fn note(&self, id: &str) {
+        let mut ids = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !ids.iter().any(|sent| sent == id) {
+            ids.push(id.to_owned());
+        }
+    }
+
+    /// Every id sent so far.
+    pub fn all(&self) -> Vec<String> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
 }
 
 /// One call: what the client got back and the log records it produced.
@@ -35,16 +64,30 @@ impl Session {
 }
 
 impl<C: ClientHandler> Session<C> {
-    /// Serves `server`, connects `client` to it, and starts the capture
-    /// empty.
+    /// Serves `server` in memory, connects `client` to it, and starts the
+    /// capture empty.
     pub async fn connect<S: ServerHandler>(server: S, client: C) -> Session<C> {
         let capture = LogCapture::new();
         let guard = capture.set_default();
         let client = connect(server, client)
             .await
             .expect("the client connects to the in-memory server");
-        // One round trip, so the server has handled `initialized` (and
-        // logged it) before the first call's records are taken.
+        Session::ready(client, capture, Some(guard), SessionIds::default()).await
+    }
+
+    /// A session of a client already connected, whose records `capture`
+    /// takes: the capture is the thread's default while `guard` lives, or
+    /// while its owner keeps it so when it is shared (`guard` is `None`).
+    /// `session_ids` are those the client's transport notes.
+    ///
+    /// Makes one round trip, so that the server has handled `initialized`
+    /// (and logged it) before the first call, then empties the capture.
+    pub async fn ready(
+        client: RunningService<RoleClient, C>,
+        capture: LogCapture,
+        guard: Option<DefaultGuard>,
+        session_ids: SessionIds,
+    ) -> Session<C> {
         client
             .list_all_tools()
             .await
@@ -53,20 +96,41 @@ impl<C: ClientHandler> Session<C> {
         Session {
             client,
             capture,
+            session_ids,
             _guard: guard,
+        }
+    }
+
+    /// The HTTP session id the client sent with its requests; `None` in
+    /// memory. Panics if the client sent more than one: it lost its session
+    /// and started another.
+    pub fn session_id(&self) -> Option<String> {
+        match self.session_ids.all().as_slice() {
+            [] => None,
+            [id] => Some(id.clone()),
+            ids => panic!("the client sent several session ids: {ids:?}"),
         }
     }
 
     /// Calls `tool` with `arguments` (a JSON object).
     pub async fn call(&self, tool: &'static str, arguments: Value) -> Call {
+        let mut call = self.call_leaving_records(tool, arguments).await;
+        call.records = self.capture.take();
+        call
+    }
+
+    /// Calls `tool` with `arguments`, and leaves the records in the
+    /// capture: for sessions that share one, whose test reads the records
+    /// of all their calls together, in the order they were written. The
+    /// call's own `records` are empty.
+    pub async fn call_leaving_records(&self, tool: &'static str, arguments: Value) -> Call {
         let mut params = CallToolRequestParams::new(tool);
         if let Value::Object(arguments) = arguments {
             params = params.with_arguments(arguments);
         }
-        let result = self.client.call_tool(params).await;
         Call {
-            result,
-            records: self.capture.take(),
+            result: self.client.call_tool(params).await,
+            records: Vec::new(),
         }
     }
 

@@ -1,15 +1,80 @@
 //! One test per row of the notes scenario: the wire result the client gets
-//! and the log records of that call.
+//! and the log records of that call, the same over each transport. Every
+//! test runs twice: `memory::<test>` in memory, `http::<test>` over rmcp's
+//! streamable HTTP transport on a loopback port.
 
 use outcome_runtime::{FAULT_MESSAGE, RETRY_MESSAGE};
-use outcome_tests::Session;
+use outcome_tests::{Session, http_transport};
 use rmcp::model::ErrorCode;
 use rmcp::service::ServiceError;
 use serde_json::json;
 
-#[tokio::test]
-async fn read_note_returns_the_note() {
-    let session = Session::start(false).await;
+/// How the test's client reaches the notes server.
+#[derive(Clone, Copy, Debug)]
+enum Transport {
+    /// An in-memory pipe.
+    Memory,
+    /// Streamable HTTP on a loopback port.
+    Http,
+}
+
+impl Transport {
+    /// Starts a notes server (`export` as `--export`) and connects a client
+    /// to it over this transport.
+    async fn start(self, export: bool) -> Session {
+        match self {
+            Transport::Memory => Session::start(export).await,
+            Transport::Http => http_transport::start(export).await,
+        }
+    }
+}
+
+/// Runs each scenario test, an `async fn(Transport)`, once per transport:
+/// as `memory::<test>` and as `http::<test>`.
+macro_rules! over_each_transport {
+    ($($test:ident),* $(,)?) => {
+        /// The scenario in memory.
+        mod memory {
+            $(
+                #[tokio::test]
+                async fn $test() {
+                    super::$test(super::Transport::Memory).await;
+                }
+            )*
+        }
+
+        /// The scenario over streamable HTTP.
+        mod http {
+            $(
+                #[tokio::test]
+                async fn $test() {
+                    super::$test(super::Transport::Http).await;
+                }
+            )*
+        }
+    };
+}
+
+over_each_transport![
+    read_note_returns_the_note,
+    read_note_of_a_missing_path_says_how_to_find_it,
+    an_empty_search_is_a_result,
+    write_note_creates_a_note_with_a_new_version,
+    overwriting_without_if_match_names_if_match_and_read_note,
+    a_stale_if_match_says_resending_fails_and_where_to_refresh,
+    export_is_off_by_default_and_the_model_learns_what_to_do_instead,
+    reindex_heals_itself_and_says_to_retry_in_a_minute,
+    an_upstream_timeout_heals_itself,
+    an_upstream_rate_limit_heals_itself,
+    a_broken_upstream_is_an_operator_fault_and_its_cause_stays_in_the_log,
+    a_panic_after_an_await_is_a_fault_and_the_next_call_is_served,
+    summarize_without_sampling_passes_the_missing_capability_through,
+    read_note_without_a_string_path_names_path_and_what_it_must_be,
+    rebuild_backlinks_answers_with_a_job_and_the_poll_reads_its_result,
+];
+
+async fn read_note_returns_the_note(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session
         .call("read_note", json!({ "path": "plan.md" }))
         .await;
@@ -26,9 +91,8 @@ async fn read_note_returns_the_note() {
     assert!(!call.has_error());
 }
 
-#[tokio::test]
-async fn read_note_of_a_missing_path_says_how_to_find_it() {
-    let session = Session::start(false).await;
+async fn read_note_of_a_missing_path_says_how_to_find_it(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session
         .call("read_note", json!({ "path": "inbox/todo.md" }))
         .await;
@@ -45,9 +109,8 @@ async fn read_note_of_a_missing_path_says_how_to_find_it() {
     assert!(!call.has_error());
 }
 
-#[tokio::test]
-async fn an_empty_search_is_a_result() {
-    let session = Session::start(false).await;
+async fn an_empty_search_is_a_result(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session
         .call("search_notes", json!({ "query": "zzz" }))
         .await;
@@ -57,9 +120,8 @@ async fn an_empty_search_is_a_result() {
     assert!(!call.has_error());
 }
 
-#[tokio::test]
-async fn write_note_creates_a_note_with_a_new_version() {
-    let session = Session::start(false).await;
+async fn write_note_creates_a_note_with_a_new_version(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session
         .call("write_note", json!({ "path": "new.md", "text": "x" }))
         .await;
@@ -75,9 +137,8 @@ async fn write_note_creates_a_note_with_a_new_version() {
     );
 }
 
-#[tokio::test]
-async fn overwriting_without_if_match_names_if_match_and_read_note() {
-    let session = Session::start(false).await;
+async fn overwriting_without_if_match_names_if_match_and_read_note(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session
         .call("write_note", json!({ "path": "plan.md", "text": "x" }))
         .await;
@@ -95,9 +156,8 @@ async fn overwriting_without_if_match_names_if_match_and_read_note() {
     assert!(!call.has_error());
 }
 
-#[tokio::test]
-async fn a_stale_if_match_says_resending_fails_and_where_to_refresh() {
-    let session = Session::start(false).await;
+async fn a_stale_if_match_says_resending_fails_and_where_to_refresh(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session
         .call(
             "write_note",
@@ -119,9 +179,8 @@ async fn a_stale_if_match_says_resending_fails_and_where_to_refresh() {
     assert!(!call.has_error());
 }
 
-#[tokio::test]
-async fn export_is_off_by_default_and_the_model_learns_what_to_do_instead() {
-    let session = Session::start(false).await;
+async fn export_is_off_by_default_and_the_model_learns_what_to_do_instead(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session.call("export_notes", json!({})).await;
     assert_eq!(call.ok().is_error, Some(true));
     assert_eq!(
@@ -135,14 +194,13 @@ async fn export_is_off_by_default_and_the_model_learns_what_to_do_instead() {
         Some("invalid")
     );
 
-    let session = Session::start(true).await;
+    let session = transport.start(true).await;
     let call = session.call("export_notes", json!({})).await;
     assert_eq!(call.ok().structured_content, Some(json!({ "count": 2 })));
 }
 
-#[tokio::test]
-async fn reindex_heals_itself_and_says_to_retry_in_a_minute() {
-    let session = Session::start(false).await;
+async fn reindex_heals_itself_and_says_to_retry_in_a_minute(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session.call("reindex", json!({})).await;
     assert_eq!(call.ok().is_error, Some(true));
     assert_eq!(
@@ -158,9 +216,8 @@ async fn reindex_heals_itself_and_says_to_retry_in_a_minute() {
     assert!(!call.has_error());
 }
 
-#[tokio::test]
-async fn an_upstream_timeout_heals_itself() {
-    let session = Session::start(false).await;
+async fn an_upstream_timeout_heals_itself(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session
         .call("sync_notes", json!({ "remote": "timeout" }))
         .await;
@@ -178,9 +235,8 @@ async fn an_upstream_timeout_heals_itself() {
     assert!(!call.has_error());
 }
 
-#[tokio::test]
-async fn an_upstream_rate_limit_heals_itself() {
-    let session = Session::start(false).await;
+async fn an_upstream_rate_limit_heals_itself(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session
         .call("sync_notes", json!({ "remote": "rate-limited" }))
         .await;
@@ -196,9 +252,10 @@ async fn an_upstream_rate_limit_heals_itself() {
     assert!(!call.has_error());
 }
 
-#[tokio::test]
-async fn a_broken_upstream_is_an_operator_fault_and_its_cause_stays_in_the_log() {
-    let session = Session::start(false).await;
+async fn a_broken_upstream_is_an_operator_fault_and_its_cause_stays_in_the_log(
+    transport: Transport,
+) {
+    let session = transport.start(false).await;
     let call = session
         .call("sync_notes", json!({ "remote": "broken" }))
         .await;
@@ -229,9 +286,8 @@ async fn a_broken_upstream_is_an_operator_fault_and_its_cause_stays_in_the_log()
     assert_eq!(call_failed.field("error.type"), failed.field("error.type"));
 }
 
-#[tokio::test]
-async fn a_panic_after_an_await_is_a_fault_and_the_next_call_is_served() {
-    let session = Session::start(false).await;
+async fn a_panic_after_an_await_is_a_fault_and_the_next_call_is_served(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session
         .call("sync_notes", json!({ "remote": "panic" }))
         .await;
@@ -261,9 +317,8 @@ async fn a_panic_after_an_await_is_a_fault_and_the_next_call_is_served() {
     assert_eq!(next.events(), ["INFO tool_call_completed"]);
 }
 
-#[tokio::test]
-async fn summarize_without_sampling_passes_the_missing_capability_through() {
-    let session = Session::start(false).await;
+async fn summarize_without_sampling_passes_the_missing_capability_through(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session
         .call("summarize_note", json!({ "path": "plan.md" }))
         .await;
@@ -278,9 +333,8 @@ async fn summarize_without_sampling_passes_the_missing_capability_through() {
     assert!(!call.has_error());
 }
 
-#[tokio::test]
-async fn read_note_without_a_string_path_names_path_and_what_it_must_be() {
-    let session = Session::start(false).await;
+async fn read_note_without_a_string_path_names_path_and_what_it_must_be(transport: Transport) {
+    let session = transport.start(false).await;
     let missing = session.call("read_note", json!({})).await;
     assert_eq!(missing.ok().is_error, Some(true));
     assert_eq!(
@@ -311,9 +365,8 @@ async fn read_note_without_a_string_path_names_path_and_what_it_must_be() {
 
 /// Not a row of the table: the notes server's long-running tool, answered
 /// with a job past its deadline and read back through `job_status`.
-#[tokio::test]
-async fn rebuild_backlinks_answers_with_a_job_and_the_poll_reads_its_result() {
-    let session = Session::start(false).await;
+async fn rebuild_backlinks_answers_with_a_job_and_the_poll_reads_its_result(transport: Transport) {
+    let session = transport.start(false).await;
     let call = session.call("rebuild_backlinks", json!({})).await;
     assert_eq!(call.ok().is_error, Some(false));
     // The job id is random: read it back, then check the whole text.

@@ -1,25 +1,43 @@
-//! The notes server on stdio: `cargo run --example notes [-- --log-json] [-- --export]`.
+//! The notes server, on stdio or over streamable HTTP:
+//! `cargo run --example notes [-- [--log-json] [--export] [--http <address>]]`.
 //!
-//! Any MCP client can launch it. Logs go to stderr; `--log-json` writes one
-//! JSON object per line. `RUST_LOG` picks the records, as `target=level`
-//! directives (`RUST_LOG=info,rmcp::service=error`); without it, INFO and
-//! above from every target.
+//! On stdio any MCP client can launch it. With `--http <address>` it serves
+//! rmcp's streamable HTTP transport at `http://<address>/mcp`, many sessions
+//! at once, until Ctrl-C. Every session shares one note store, as the
+//! clients of one deployment expect: a note one client writes, another
+//! reads. A job stays with its session: `job_status` reads it only in the
+//! session that started it.
+//!
+//! Logs go to stderr; `--log-json` writes one JSON object per line.
+//! `RUST_LOG` picks the records, as `target=level` directives
+//! (`RUST_LOG=info,rmcp::service=error`); without it, INFO and above from
+//! every target.
 
 mod server;
 
 use std::env::VarError;
+use std::error::Error;
+use std::sync::Arc;
 
 use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
-const USAGE: &str = "usage: notes [--log-json] [--export]
+const USAGE: &str = "usage: notes [--log-json] [--export] [--http <address>]
 
-Serves the notes MCP server on stdin and stdout.
+Serves the notes MCP server on stdin and stdout, or, with --http, over
+streamable HTTP at http://<address>/mcp.
 
-  --log-json  write each log record to stderr as one JSON object per line
-  --export    turn on the opt-in export_notes feature
+  --http <address>  serve streamable HTTP on this address, for example
+                    127.0.0.1:8080, until Ctrl-C; every session shares one
+                    note store. Requests must name localhost, 127.0.0.1 or
+                    ::1 as their host (rmcp's guard against DNS rebinding)
+  --log-json        write each log record to stderr as one JSON object per
+                    line
+  --export          turn on the opt-in export_notes feature
 
 Environment:
   RUST_LOG    which log records to write: target=level directives separated
@@ -27,13 +45,22 @@ Environment:
               info,rmcp::service=error; INFO and above when unset";
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), Box<dyn Error>> {
     let mut log_json = false;
     let mut export = false;
-    for arg in std::env::args().skip(1) {
+    let mut http = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
         match arg.as_str() {
             "--log-json" => log_json = true,
             "--export" => export = true,
+            "--http" => match args.next() {
+                Some(address) => http = Some(address),
+                None => {
+                    eprintln!("--http needs an address, such as 127.0.0.1:8080\n\n{USAGE}");
+                    std::process::exit(2);
+                }
+            },
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(());
@@ -59,7 +86,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let json = fmt
             .json()
             .flatten_event(true)
-            .with_current_span(false)
+            .with_current_span(true)
             .with_span_list(false);
         tracing_subscriber::registry()
             .with(json)
@@ -71,17 +98,58 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Failures of the server itself go to the log too, so that `--log-json`
     // output stays one JSON object per line.
-    let served = async {
-        let server = server::Notes::new(export)
-            .serve(rmcp::transport::stdio())
-            .await?;
-        server.waiting().await?;
-        Ok::<_, Box<dyn std::error::Error>>(())
+    let served = match http {
+        None => serve_stdio(export).await,
+        Some(address) => serve_http(&address, export).await,
     };
-    if let Err(error) = served.await {
+    if let Err(error) = served {
         tracing::error!(error = %error, "server_stopped");
         std::process::exit(1);
     }
+    Ok(())
+}
+
+/// Serves one client on stdin and stdout until it goes away.
+async fn serve_stdio(export: bool) -> Result<(), Box<dyn Error>> {
+    let server = server::Notes::new(export)
+        .serve(rmcp::transport::stdio())
+        .await?;
+    server.waiting().await?;
+    Ok(())
+}
+
+/// Serves streamable HTTP at `/mcp` on `address` until Ctrl-C.
+///
+/// Every session gets the same `Notes`, so all share its note store and
+/// version counter; its jobs tell the sessions apart by themselves.
+async fn serve_http(address: &str, export: bool) -> Result<(), Box<dyn Error>> {
+    let notes = Arc::new(server::Notes::new(export));
+    let config = StreamableHttpServerConfig::default();
+    // Cancelled on Ctrl-C: it ends every session and closes their open
+    // event streams, which the graceful shutdown would otherwise wait on.
+    let stop = config.cancellation_token.clone();
+    let service = StreamableHttpService::new(
+        move || Ok(notes.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .map_err(|error| format!("cannot listen on {address}: {error}"))?;
+    let url = format!("http://{}/mcp", listener.local_addr()?);
+    tracing::info!(url = %url, "server_listening");
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            if let Err(error) = tokio::signal::ctrl_c().await {
+                // No Ctrl-C to wait for: serve until the process is killed.
+                tracing::warn!(error = %error, "no_ctrl_c_handler");
+                std::future::pending::<()>().await;
+            }
+            tracing::info!("server_stopping");
+            stop.cancel();
+        })
+        .await?;
     Ok(())
 }
 
