@@ -115,7 +115,7 @@ enum Schema<'a> {
 }
 
 /// One step of the path from the arguments to a value.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Segment<'a> {
     /// A property the schema names.
     Name(&'a str),
@@ -135,6 +135,9 @@ struct Fault<'a> {
 enum Kind<'a> {
     /// A required property is absent; the schema is the property's.
     Missing(Schema<'a>),
+    /// Each option of a composition requires one of these properties, and
+    /// the object has none of them.
+    MissingOne(Vec<&'a str>),
     /// The value does not fit the schema, which says what it must be.
     Wrong(&'a Value, Schema<'a>),
     /// A key the object's schema does not allow, and the properties it does.
@@ -255,6 +258,24 @@ impl<'a> Walk<'a> {
         {
             return wrong(path);
         }
+        // The schema's own rules first: they hold whichever option of a
+        // composition the value meets, so a key no option allows is named
+        // as such, not as a value that fits none of them.
+        let own = match value {
+            Value::String(text) if !string_fits(rules, text) => wrong(path),
+            Value::Number(number) if !number_fits(rules, number) => wrong(path),
+            Value::Array(items) => {
+                if !count_fits(rules, "minItems", "maxItems", items.len()) {
+                    return wrong(path);
+                }
+                self.items_fault(rules, items, path, depth)
+            }
+            Value::Object(object) => self.object_fault(rules, object, path, depth),
+            _ => None,
+        };
+        if own.is_some() {
+            return own;
+        }
         for keyword in ["anyOf", "oneOf"] {
             if let Some(options) = rules.get(keyword).and_then(Value::as_array)
                 && !options.is_empty()
@@ -274,18 +295,7 @@ impl<'a> Walk<'a> {
                 return Some(fault);
             }
         }
-        match value {
-            Value::String(text) if !string_fits(rules, text) => wrong(path),
-            Value::Number(number) if !number_fits(rules, number) => wrong(path),
-            Value::Array(items) => {
-                if !count_fits(rules, "minItems", "maxItems", items.len()) {
-                    return wrong(path);
-                }
-                self.items_fault(rules, items, path, depth)
-            }
-            Value::Object(object) => self.object_fault(rules, object, path, depth),
-            _ => None,
-        }
+        None
     }
 
     /// The fault of a value that fits none of `options`: the fault inside
@@ -303,12 +313,24 @@ impl<'a> Walk<'a> {
     ) -> Option<Fault<'a>> {
         let mut of_kind = (0, None);
         let mut of_shape = (0, None);
+        // The keys the options require, while each option fails only for
+        // one of them: an object that must have one of several keys.
+        let mut needed: Option<Vec<&'a str>> = Some(Vec::new());
         for option in options {
             let option = self.schema(option);
             let fault = self.fault(option, value, path, depth + 1)?;
             if self.exhausted() {
                 return None;
             }
+            needed = needed.and_then(|mut needed| match (&fault.kind, fault.path.split_last()) {
+                (Kind::Missing(_), Some((Segment::Name(name), parent))) if parent == &path[..] => {
+                    if !needed.contains(name) {
+                        needed.push(name);
+                    }
+                    Some(needed)
+                }
+                _ => None,
+            });
             match shape(option, value) {
                 Shape::Other => {}
                 Shape::Kind => of_kind = (of_kind.0 + 1, of_kind.1.or(Some(fault))),
@@ -317,6 +339,12 @@ impl<'a> Walk<'a> {
                     of_shape = (of_shape.0 + 1, of_shape.1.or(Some(fault)));
                 }
             }
+        }
+        if let Some(needed) = needed.filter(|needed| needed.len() > 1) {
+            return Some(Fault {
+                path: path.clone(),
+                kind: Kind::MissingOne(needed),
+            });
         }
         match (of_kind, of_shape) {
             ((1, Some(fault)), _) | (_, (1, Some(fault))) => Some(fault),
@@ -456,6 +484,7 @@ impl<'a> Walk<'a> {
     fn tell(&self, tool: &str, fault: &Fault<'a>) -> String {
         match fault.kind {
             Kind::Missing(schema) => missing(tool, &render(&fault.path), &self.what(schema)),
+            Kind::MissingOne(ref names) => missing_one(tool, &fault.path, names),
             Kind::Wrong(value, schema) => {
                 let name = render(&fault.path);
                 let what = self.what(schema);
@@ -1316,6 +1345,41 @@ fn missing(tool: &str, name: &str, what: &str) -> String {
     }
 }
 
+/// The message for an object that must have one of several keys and has
+/// none: `names` are its own keys, under `parent`.
+fn missing_one(tool: &str, parent: &[Segment<'_>], names: &[&str]) -> String {
+    let parent = render(parent);
+    let total = names.len();
+    let names: Vec<String> = names
+        .iter()
+        .take(LIST_LIMIT)
+        .map(|name| {
+            if parent.is_empty() {
+                (*name).to_owned()
+            } else {
+                format!("{parent}.{name}")
+            }
+        })
+        .collect();
+    let list = join_or(&names, 0);
+    let list = if names.len() < total {
+        format!("{list}, or one of {} more", total - names.len())
+    } else {
+        list
+    };
+    if parent.is_empty() {
+        format!(
+            "The arguments of {tool} need one of {list}, and none was sent. Call {tool} \
+             again with one of them set."
+        )
+    } else {
+        format!(
+            "The argument {parent} of {tool} needs one of {list}, and none was sent. Call \
+             {tool} again with one of them set."
+        )
+    }
+}
+
 /// The message for a key the model sent that its object does not take,
 /// with the keys it does take.
 fn unknown(
@@ -1548,6 +1612,52 @@ mod tests {
 
     /// The message for one argument `name` of `property`'s schema, sent as
     /// `value`, with no reason from serde.
+    /// A contact: a name, and a phone or an email, nothing else.
+    fn contact(arguments: Value) -> String {
+        let schema = object(json!({
+            "type": "object",
+            "properties": {
+                "name": { "type": "string" },
+                "phone": { "type": "string" },
+                "email": { "type": "string" },
+                "address": {
+                    "type": "object",
+                    "properties": { "street": { "type": "string" }, "box": { "type": "string" } },
+                    "anyOf": [{ "required": ["street"] }, { "required": ["box"] }]
+                }
+            },
+            "required": ["name"],
+            "allOf": [{ "anyOf": [{ "required": ["phone"] }, { "required": ["email"] }] }],
+            "additionalProperties": false
+        }));
+        message("add_contact", &schema, Some(&object(arguments)), None)
+    }
+
+    #[test]
+    fn a_key_no_option_allows_is_named_before_the_options() {
+        assert_eq!(
+            contact(json!({ "name": "Ada", "extra": 1 })),
+            "add_contact takes no argument 'extra'. Call add_contact again with only address, \
+             email, name and phone."
+        );
+    }
+
+    #[test]
+    fn an_object_that_needs_one_of_several_keys_names_them() {
+        assert_eq!(
+            contact(json!({ "name": "Ada" })),
+            "The arguments of add_contact need one of phone or email, and none was sent. Call \
+             add_contact again with one of them set."
+        );
+        assert_eq!(
+            contact(json!({ "name": "Ada", "email": "ada@example.com", "address": {} })),
+            "The argument address of add_contact needs one of address.street or address.box, \
+             and none was sent. Call add_contact again with one of them set."
+        );
+        // Arguments that fit are no fault of the schema's.
+        assert!(!contact(json!({ "name": "Ada", "phone": "1" })).contains("need"));
+    }
+
     fn one(property: Value, value: Value) -> String {
         let schema = object(json!({
             "type": "object",

@@ -151,7 +151,7 @@ where
     let ended = match (ended, note.get()) {
         (Ok(Ok(response)), Some(note)) => {
             match note {
-                Note::Deferred => logging::call_deferred(telemetry, &tool, elapsed()),
+                Note::Deferred => logging::call_deferred(telemetry, &tool, "deferred", elapsed()),
                 Note::Replayed => logging::call_completed(telemetry, &tool, elapsed()),
             }
             return Some(Ok(response));
@@ -206,7 +206,18 @@ where
             Ok(result.into())
         }
         Ok(Ok(response)) => {
-            logging::call_completed(telemetry, &tool, elapsed());
+            // Only a complete answer completes the call; input requests and
+            // tasks are answered later.
+            let later = match &response {
+                CallToolResponse::Complete(_) => None,
+                CallToolResponse::InputRequired(_) => Some("input_required"),
+                CallToolResponse::Task(_) => Some("task"),
+                _ => Some("deferred"),
+            };
+            match later {
+                None => logging::call_completed(telemetry, &tool, elapsed()),
+                Some(outcome) => logging::call_deferred(telemetry, &tool, outcome, elapsed()),
+            }
             Ok(response)
         }
         Ok(Err(error)) if passes_through(&error) || report.is_some_and(|r| r.protocol) => {

@@ -135,7 +135,7 @@
 //! | `tool_call_completed` | INFO | `tool`, `outcome` (`result`), `duration_ms` |
 //! | `tool_call_failed` | the outcome's | `tool`, `outcome` (`invalid`, `stale`, `fault`, `protocol`), `duration_ms`, `error.type`, `error.code` |
 //! | `tool_call_cancelled` | INFO | `tool`, `outcome` (`cancelled`), `duration_ms` |
-//! | `tool_call_deferred` | INFO | `tool`, `outcome` (`deferred`), `duration_ms`: a long-running tool answered with a job; the job writes the call's own line when it ends |
+//! | `tool_call_deferred` | INFO | `tool`, `outcome`, `duration_ms`: the call answered without its result. `deferred`: a long-running tool answered with a job, and the job writes the call's own line when it ends; `input_required`: the tool asked the client for input (protocol 2026-07-28), and the call that brings it is logged as its own; `task`: the call became a task |
 //! | `tool_failed` | WARNING or ERROR | `tool`, `outcome` (`fault`), `error.type`, `error` (the chain or the panic message), `panic.location`, `panic.backtrace` (when `RUST_BACKTRACE` asks for one) |
 //!
 //! `protocol` is a JSON-RPC error that reaches the client as itself (an
@@ -161,7 +161,7 @@
 //! | `mcp.protocol.version` | the version the request or its session carries |
 //! | `network.transport` | `tcp` over HTTP (with `network.protocol.name` `http` and its version), else `pipe` |
 //! | `error.type` | `tool_error` for an `isError` result (outcomes 2, 3 and 4), the JSON-RPC code for a protocol error (also in `rpc.response.status_code`) |
-//! | `outcome_runtime.outcome` | `result`, `invalid`, `stale`, `fault`, `protocol`, `cancelled` or `deferred`, as in the log records |
+//! | `outcome_runtime.outcome` | `result`, `invalid`, `stale`, `fault`, `protocol`, `cancelled`, `deferred`, `input_required` or `task`, as in the log records |
 //! | `otel.status_code` | `error` for outcome 4 only: outcomes 2 and 3 are the model's to fix, and a trace view does not paint them red |
 //!
 //! The span is a root: rmcp runs a session's requests inside its service

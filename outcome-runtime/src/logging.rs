@@ -252,15 +252,23 @@ pub(crate) fn note(note: Note) {
     let _ = CALL.try_with(|call| call.note.set(Some(note)));
 }
 
-/// `tool_call_deferred`, at INFO: the tool passed its deadline and handed
-/// the model a job to poll.
-pub(crate) fn call_deferred(telemetry: &Telemetry, tool: &str, duration_ms: f64) {
-    telemetry.ended("deferred", Failure::None, false, duration_ms);
+/// `tool_call_deferred`, at INFO: the call answered without its result,
+/// which comes later. `outcome` says how: `deferred`, a long-running tool
+/// handed the model a job to poll; `input_required`, the tool asked the
+/// client for input and is called again with it; `task`, the call became a
+/// task of rmcp's tasks extension.
+pub(crate) fn call_deferred(
+    telemetry: &Telemetry,
+    tool: &str,
+    outcome: &'static str,
+    duration_ms: f64,
+) {
+    telemetry.ended(outcome, Failure::None, false, duration_ms);
     let tool = &*bounded(tool);
     event_at!(
         Level::INFO,
         tool,
-        outcome = "deferred",
+        outcome,
         duration_ms,
         "tool_call_deferred"
     );

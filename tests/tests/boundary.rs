@@ -7,7 +7,7 @@ use outcome_runtime::{FAULT_MESSAGE, Outcome, ToolError, tool, tool_handler, too
 use outcome_tests::{Session, events};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode, InputRequiredResult};
 use rmcp::service::ServiceError;
 use rmcp::{ErrorData, ServerHandler, schemars};
 use serde::Deserialize;
@@ -372,4 +372,33 @@ mod router_cache {
         }
         assert_eq!(BUILT.load(Ordering::Relaxed), 1);
     }
+}
+
+/// A tool that asks the client for input before it answers.
+struct Asks;
+
+#[tool_router]
+impl Asks {
+    /// Ask the client for input first.
+    #[tool]
+    fn ask(&self) -> Result<CallToolResponse, ToolError> {
+        let asked = InputRequiredResult::new(None, Some("round-1".to_owned()));
+        Ok(asked.into())
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Asks {}
+
+/// The client of this session predates input requests, and rmcp answers it
+/// with an error instead; the log says what the tool did.
+#[tokio::test]
+async fn a_call_that_asks_for_input_is_not_logged_as_completed() {
+    let session = Session::connect(Asks, ()).await;
+    let call = session.call("ask", serde_json::json!({})).await;
+    assert_eq!(call.events(), ["INFO tool_call_deferred"]);
+    assert_eq!(
+        call.record("tool_call_deferred").field("outcome"),
+        Some("input_required")
+    );
 }
