@@ -106,6 +106,10 @@ impl Display for Outcome {
 /// | -32602 from rmcp's `Extension` extractor ("missing extension ...") | 4, [`Fault`](Outcome::Fault): the server's setup, not the request | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | as the next row |
 /// | -32603, internal error, and every other code: -32002 resource not found, -32600, -32601, -32700, a server's own | 4, [`Fault`](Outcome::Fault) | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | ERROR `tool_failed` with the code, message and `data`, `error.type` `rmcp::model::ErrorData`; then ERROR `tool_call_failed` (WARNING for both when a type registered with [`recognize_transient`](crate::recognize_transient) says it heals itself) |
 ///
+/// A JSON-RPC error that must reach the client as itself, whatever its code
+/// (one the protocol demands, such as a tampered `requestState`), is
+/// [`ToolError::protocol`].
+///
 /// ```
 /// use outcome_runtime::{Outcome, ToolError};
 /// use rmcp::ErrorData as McpError;
@@ -304,6 +308,32 @@ impl ToolError {
         let source = source.into();
         let error_type = known_type(&*source);
         Self::from_error(source, error_type)
+    }
+
+    /// A JSON-RPC error that reaches the client as itself, whatever its
+    /// code: for a request the protocol rejects, which no change of the
+    /// model's arguments can fix (a `requestState` that fails its integrity
+    /// check, SEP-2322). Outcome [`Protocol`](Outcome::Protocol), logged as
+    /// `tool_call_failed` at INFO with the code, and no `tool_failed`.
+    ///
+    /// What the model can correct is [`invalid`](Self::invalid) instead: the
+    /// model reads a tool's message, and a JSON-RPC error it never reads.
+    ///
+    /// ```
+    /// # use outcome_runtime::{Outcome, ToolError};
+    /// use rmcp::ErrorData;
+    ///
+    /// let error = ToolError::protocol(ErrorData::invalid_params("requestState was altered", None));
+    /// assert_eq!(error.outcome(), Outcome::Protocol);
+    /// assert_eq!(error.protocol_error().unwrap().code.0, -32602);
+    /// ```
+    pub fn protocol(error: ErrorData) -> Self {
+        let data = error.clone();
+        Self::from_source(
+            Kind::PassThrough(data),
+            Box::new(error),
+            Some(std::any::type_name::<ErrorData>()),
+        )
     }
 
     /// Outcome 4, or what its type says, from a `Box<dyn Error>`, `Send` or

@@ -708,11 +708,7 @@ impl Conformance {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ToolError> {
         input_rounds(&context, "test_input_required_result_request_state", None)?;
-        self.confirm(
-            "test_input_required_result_request_state",
-            responses.as_ref(),
-            state,
-        )
+        self.confirm(responses.as_ref(), state)
     }
 
     /// Ask for a confirmation as test_input_required_result_request_state
@@ -725,11 +721,7 @@ impl Conformance {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ToolError> {
         input_rounds(&context, "test_input_required_result_tampered_state", None)?;
-        self.confirm(
-            "test_input_required_result_tampered_state",
-            responses.as_ref(),
-            state,
-        )
+        self.confirm(responses.as_ref(), state)
     }
 
     /// Ask for a name, a sampled greeting and the client's roots in one
@@ -743,7 +735,7 @@ impl Conformance {
     ) -> Result<CallToolResponse, ToolError> {
         const TOOL: &str = "test_input_required_result_multiple_inputs";
         input_rounds(&context, TOOL, None)?;
-        let state = self.open(TOOL, state)?;
+        let state = self.open(state)?;
         let name = accepted(responses.as_ref(), "user_name", "name");
         let greeting = sampled(responses.as_ref(), "greeting");
         let roots = roots(responses.as_ref(), "client_roots");
@@ -776,7 +768,7 @@ impl Conformance {
         const TOOL: &str = "test_input_required_result_multi_round";
         input_rounds(&context, TOOL, Some("test_elicitation"))?;
         let round = self
-            .open(TOOL, state)?
+            .open(state)?
             .and_then(|state| state.get("round").and_then(Value::as_u64))
             .unwrap_or(0);
         // Round 0 asks for step 1; round 1 for step 2 once step 1 is
@@ -838,11 +830,10 @@ impl Conformance {
     /// there.
     fn confirm(
         &self,
-        tool: &str,
         responses: Option<&BTreeMap<String, Value>>,
         state: Option<String>,
     ) -> Result<CallToolResponse, ToolError> {
-        let state = self.open(tool, state)?;
+        let state = self.open(state)?;
         let answered = answer(responses, "confirm").is_some();
         if state.is_some() && answered {
             return Ok(done("Confirmed: state-ok".to_owned()));
@@ -860,23 +851,20 @@ impl Conformance {
         Ok(self.shared.codec.seal_json(state)?)
     }
 
-    /// Opens the requestState the client sent back to `tool`: `None` on a
-    /// first call, outcome 2 when this server did not seal it.
-    fn open(&self, tool: &str, state: Option<String>) -> Result<Option<Value>, ToolError> {
+    /// Opens the requestState the client sent back: `None` on a first call,
+    /// and a JSON-RPC error when this server did not seal it. SEP-2322 asks
+    /// for one: the state is the client's to keep intact, and no argument
+    /// the model could change repairs it.
+    fn open(&self, state: Option<String>) -> Result<Option<Value>, ToolError> {
         let Some(state) = state else {
             return Ok(None);
         };
         match self.shared.codec.open_json(&state) {
             Ok(opened) => Ok(Some(opened)),
-            Err(_) => Err(ToolError::invalid(
-                format_args!(
-                    "The requestState {} was not issued by this server, or was changed",
-                    quote(&state)
-                ),
-                format_args!(
-                    "Call {tool} again without requestState and inputResponses to start over"
-                ),
-            )),
+            Err(_) => Err(ToolError::protocol(ErrorData::invalid_params(
+                "requestState was not issued by this server, or was changed",
+                None,
+            ))),
         }
     }
 }

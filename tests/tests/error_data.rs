@@ -106,6 +106,15 @@ impl Files {
         Err(McpError::invalid_params(text, None))?
     }
 
+    /// Refuse a request the protocol itself rejects.
+    #[tool]
+    fn tampered(&self) -> Result<String, ToolError> {
+        Err(ToolError::protocol(McpError::invalid_params(
+            "requestState was changed",
+            None,
+        )))
+    }
+
     /// Fail inside.
     #[tool]
     fn internal(&self) -> Result<String, ToolError> {
@@ -390,6 +399,21 @@ async fn a_missing_client_capability_reaches_the_client_as_itself() {
     let record = call.record("tool_call_failed");
     assert_eq!(field(record, "outcome"), Some("protocol"));
     assert_eq!(field(record, "error.code"), Some("-32021"));
+    assert!(!call.has_error());
+}
+
+#[tokio::test]
+async fn a_protocol_error_made_on_purpose_reaches_the_client_as_itself() {
+    let call = call("tampered").await;
+    let Err(ServiceError::McpError(error)) = &call.result else {
+        panic!("expected a JSON-RPC error, got {:?}", call.result);
+    };
+    assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+    assert_eq!(error.message, "requestState was changed");
+    assert_eq!(call.events(), ["INFO tool_call_failed"]);
+    let record = call.record("tool_call_failed");
+    assert_eq!(field(record, "outcome"), Some("protocol"));
+    assert_eq!(field(record, "error.code"), Some("-32602"));
     assert!(!call.has_error());
 }
 
