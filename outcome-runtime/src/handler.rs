@@ -80,7 +80,9 @@ where
     // Everything the call does, its body and its log lines, happens in its
     // span, entered by hand: an `Instrumented` layer would make the future
     // that rmcp boxes and moves larger.
-    let telemetry = &Telemetry::call(&request.name, &context);
+    let mut telemetry = Telemetry::call(&request.name, &context);
+    let ids = telemetry.take_ids();
+    let telemetry = &telemetry;
     let span = telemetry.span();
     // Kept to explain arguments that fail to deserialize; the router takes
     // the request's own copy.
@@ -92,6 +94,7 @@ where
         note: Cell::new(None),
         body_ran: Cell::new(false),
         session: session_of(&context),
+        ids,
     };
     let call = ToolCallContext::new(service, request, context);
     let mut running = pin!(DropCaught::new(

@@ -199,7 +199,8 @@ impl Jobs {
         let started = Instant::now();
         // The work runs on a task of its own, in a span that outlives the
         // call's when the call answers with the job.
-        let telemetry = Telemetry::job(tool, &Span::current());
+        let ids = CALL.try_with(|call| call.ids.clone()).ok().flatten();
+        let telemetry = Telemetry::job(tool, &Span::current(), ids.as_deref());
         let handle = tokio::spawn(
             async move {
                 match CatchPanic::new(work).await {
@@ -339,7 +340,7 @@ impl Jobs {
                 "job {job} of {} reached its limit of {:?} with no answer",
                 entry.tool, self.max_run
             )));
-            let telemetry = Telemetry::job(entry.tool, &Span::current());
+            let telemetry = Telemetry::job(entry.tool, &Span::current(), None);
             let answer = telemetry
                 .span()
                 .in_scope(|| finish::<String>(&telemetry, entry.tool, now, failed));

@@ -228,6 +228,9 @@ pub(crate) struct CallScope {
     /// The session the call came from, when it has one: the client's
     /// `initialize` parameters, whose allocation stands for the session.
     pub(crate) session: Option<std::sync::Arc<rmcp::model::InitializeRequestParams>>,
+    /// The call's request and session ids, when its span is recorded: a job
+    /// the call starts carries them.
+    pub(crate) ids: Option<Box<crate::telemetry::CallIds>>,
 }
 
 /// How a call that is part of a job is logged.

@@ -33,6 +33,9 @@ pub(crate) enum Failure {
 /// with the `opentelemetry` feature, what its duration is recorded with.
 pub(crate) struct Telemetry {
     span: Span,
+    /// The ids of a call whose span is recorded, for the span of a job it
+    /// starts.
+    ids: Option<Box<CallIds>>,
     #[cfg(feature = "opentelemetry")]
     metric: Option<metric::Attributes>,
 }
@@ -66,15 +69,20 @@ impl Telemetry {
         );
         #[cfg(feature = "opentelemetry")]
         let metric = Some(metric::Attributes::new(tool, context));
+        let mut ids = None;
         if !span.is_disabled() {
             let tool = bounded(tool);
             let transport = Transport::of(context);
             span.record("otel.name", format_args!("tools/call {tool}"));
             span.record("gen_ai.tool.name", &*tool);
             span.record("jsonrpc.request.id", format_args!("{}", context.id));
-            if let Some(session) = transport.session {
-                span.record("mcp.session.id", &*session);
+            if let Some(session) = &transport.session {
+                span.record("mcp.session.id", &**session);
             }
+            ids = Some(Box::new(CallIds {
+                request: context.id.to_string(),
+                session: transport.session.map(Cow::into_owned),
+            }));
             if let Some(version) = context.protocol_version() {
                 span.record("mcp.protocol.version", version.as_str());
             }
@@ -88,6 +96,7 @@ impl Telemetry {
         }
         Telemetry {
             span,
+            ids,
             #[cfg(feature = "opentelemetry")]
             metric,
         }
@@ -97,7 +106,9 @@ impl Telemetry {
     /// that started it (with the `opentelemetry` feature, a child of that
     /// call's span in the trace), so that the call's span ends with the
     /// call's answer while the work goes on.
-    pub(crate) fn job(tool: &str, call: &Span) -> Self {
+    /// `ids` are the starting call's: the job's records carry its request
+    /// and session ids.
+    pub(crate) fn job(tool: &str, call: &Span, ids: Option<&CallIds>) -> Self {
         let span = tracing::info_span!(
             target: "outcome_runtime",
             parent: None,
@@ -107,10 +118,18 @@ impl Telemetry {
             otel.status_code = Empty,
             gen_ai.operation.name = "execute_tool",
             gen_ai.tool.name = Empty,
+            jsonrpc.request.id = Empty,
+            mcp.session.id = Empty,
             error.type = Empty,
             outcome_runtime.outcome = Empty,
         );
         if !span.is_disabled() {
+            if let Some(ids) = ids {
+                span.record("jsonrpc.request.id", ids.request.as_str());
+                if let Some(session) = &ids.session {
+                    span.record("mcp.session.id", session.as_str());
+                }
+            }
             let tool = bounded(tool);
             span.record("otel.name", format_args!("job {tool}"));
             span.record("gen_ai.tool.name", &*tool);
@@ -124,9 +143,15 @@ impl Telemetry {
         }
         Telemetry {
             span,
+            ids: None,
             #[cfg(feature = "opentelemetry")]
             metric: None,
         }
+    }
+
+    /// The call's ids, when its span is recorded.
+    pub(crate) fn take_ids(&mut self) -> Option<Box<CallIds>> {
+        self.ids.take()
     }
 
     /// The span the call runs in.
@@ -164,6 +189,13 @@ impl Telemetry {
         #[cfg(not(feature = "opentelemetry"))]
         let _ = duration_ms;
     }
+}
+
+/// The ids that tie a job's records to the call that started it.
+#[derive(Clone, Debug)]
+pub(crate) struct CallIds {
+    request: String,
+    session: Option<String>,
 }
 
 /// What the call's transport says about it.

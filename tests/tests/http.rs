@@ -292,17 +292,38 @@ async fn a_job_reads_only_in_the_session_that_started_it() {
         );
     }
     assert_eq!(by_session.len(), ids.len());
-    // Each job wrote its call's own line when it ended, in the job's span.
-    let ended: Vec<_> = records
+    // Each job wrote its call's own line when it ended, in the job's span,
+    // which carries the session and the request that started it.
+    let mut ended: Vec<(String, String)> = records
         .iter()
         .filter(|record| record.target == "outcome_runtime")
         .filter(|record| record.span_field("mcp.method.name").is_none())
-        .map(line)
+        .map(|record| {
+            assert_eq!(
+                line(record),
+                "INFO tool_call_completed rebuild_backlinks result"
+            );
+            let session = record.span_field("mcp.session.id");
+            let request = record.span_field("jsonrpc.request.id");
+            (
+                session.expect("the job's session").to_owned(),
+                request.expect("the job's request").to_owned(),
+            )
+        })
         .collect();
-    assert_eq!(
-        ended,
-        ["INFO tool_call_completed rebuild_backlinks result"; 3]
-    );
+    ended.sort();
+    let mut started: Vec<(String, String)> = records
+        .iter()
+        .filter(|record| record.name() == "tool_call_deferred")
+        .map(|record| {
+            let session = record.span_field("mcp.session.id").unwrap();
+            let request = record.span_field("jsonrpc.request.id").unwrap();
+            (session.to_owned(), request.to_owned())
+        })
+        .collect();
+    started.sort();
+    assert_eq!(ended.len(), 3);
+    assert_eq!(ended, started);
 }
 
 /// The notes example serves one note store to every session: a note one

@@ -388,6 +388,10 @@ async fn a_job_works_in_a_child_span_that_ends_with_the_work_not_the_call() {
         .find(|span| span.name == "job rebuild_backlinks")
         .unwrap_or_else(|| panic!("a job span: {spans:#?}"));
     assert_eq!(job.span_kind, SpanKind::Internal);
+    assert_eq!(
+        attribute(job, "jsonrpc.request.id"),
+        attribute(&call, "jsonrpc.request.id")
+    );
     assert_eq!(job.span_context.trace_id(), call.span_context.trace_id());
     assert_eq!(job.parent_span_id, call.span_context.span_id());
     assert!(job.end_time > call.end_time, "the call answered first");
