@@ -304,7 +304,8 @@ impl tracing::Subscriber for EventsOnly {
 }
 
 /// With `BENCH_ROUND_TRIPS=n` set, makes `n` round trips of the wrapped
-/// tool under [`EventsOnly`] and nothing else: for counting instructions
+/// tool under [`EventsOnly`] (or [`Discard`], with `BENCH_SPANS` set) and
+/// nothing else: for counting instructions
 /// with `valgrind --tool=callgrind`, which, unlike a clock, gives the same
 /// count for the same build on a busy machine. Two counts (`n` and `0`)
 /// give the cost of one call.
@@ -319,7 +320,12 @@ fn count_mode() -> bool {
         .enable_all()
         .build()
         .expect("a runtime");
-    let _events = tracing::subscriber::set_default(EventsOnly);
+    // `BENCH_SPANS=1`: a subscriber that takes spans too.
+    let _subscriber = if std::env::var_os("BENCH_SPANS").is_some() {
+        tracing::subscriber::set_default(Discard)
+    } else {
+        tracing::subscriber::set_default(EventsOnly)
+    };
     let wrapped = runtime.block_on(client(Wrapped));
     for _ in 0..calls {
         let result = runtime
