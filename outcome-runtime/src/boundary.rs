@@ -317,12 +317,24 @@ fn leave() {
 /// shown by the hook that was there before this crate's, and the call goes
 /// on without the record.
 pub(crate) fn guard_record(record: impl FnOnce()) {
+    guard_subscriber(record);
+}
+
+/// Runs `handle`, which hands the subscriber one of the runtime's records
+/// or spans, so that a subscriber that panics cannot take the call down
+/// with it: the panic is shown by the hook that was there before this
+/// crate's, and `None` says the subscriber did not finish.
+pub(crate) fn guard_subscriber<T>(handle: impl FnOnce() -> T) -> Option<T> {
     install_panic_hook();
     IN_LOG.with(|in_log| in_log.set(in_log.get() + 1));
-    let written = panic::catch_unwind(AssertUnwindSafe(record));
+    let handled = panic::catch_unwind(AssertUnwindSafe(handle));
     IN_LOG.with(|in_log| in_log.set(in_log.get() - 1));
-    if let Err(payload) = written {
-        drop_quietly(payload);
+    match handled {
+        Ok(value) => Some(value),
+        Err(payload) => {
+            drop_quietly(payload);
+            None
+        }
     }
 }
 

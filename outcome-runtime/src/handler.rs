@@ -83,7 +83,6 @@ where
     let mut telemetry = Telemetry::call(&request.name, &context);
     let ids = telemetry.take_ids();
     let telemetry = &telemetry;
-    let span = telemetry.span();
     // Kept to explain arguments that fail to deserialize; the router takes
     // the request's own copy.
     let arguments = request.arguments.clone();
@@ -104,7 +103,7 @@ where
     // Polling the call first keeps the cancellation off the path of a call
     // that is ready.
     let ended = poll_fn(|cx| {
-        let _entered = span.enter();
+        let _inside = telemetry.enter();
         if let Poll::Ready(ended) = running.as_mut().poll(cx) {
             return Poll::Ready(Some(ended));
         }
@@ -112,7 +111,7 @@ where
     })
     .await;
     // No await from here on: the guard is never held across one.
-    let _entered = span.enter();
+    let _inside = telemetry.enter();
     let Some(CallScope {
         tool,
         report,

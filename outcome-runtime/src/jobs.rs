@@ -13,7 +13,7 @@ use rmcp::model::{
 };
 use rmcp::service::MaybeSend;
 use serde_json::Value;
-use tracing::{Instrument, Span};
+use tracing::Span;
 
 use crate::boundary::{CatchPanic, catch, caught_panic};
 use crate::error::ToolError;
@@ -201,15 +201,12 @@ impl Jobs {
         // call's when the call answers with the job.
         let ids = CALL.try_with(|call| call.ids.clone()).ok().flatten();
         let telemetry = Telemetry::job(tool, &Span::current(), ids.as_deref());
-        let handle = tokio::spawn(
-            async move {
-                match CatchPanic::new(work).await {
-                    Ok(ended) => ended,
-                    Err(payload) => Err(caught_panic(tool, payload)),
-                }
+        let handle = tokio::spawn(telemetry.share().instrument(async move {
+            match CatchPanic::new(work).await {
+                Ok(ended) => ended,
+                Err(payload) => Err(caught_panic(tool, payload)),
             }
-            .instrument(telemetry.span().clone()),
-        );
+        }));
         // A call cancelled before its deadline takes its work with it, and
         // so does bookkeeping that ends early.
         let mut work = AbortOnDrop(handle);
@@ -341,9 +338,10 @@ impl Jobs {
                 entry.tool, self.max_run
             )));
             let telemetry = Telemetry::job(entry.tool, &Span::current(), None);
-            let answer = telemetry
-                .span()
-                .in_scope(|| finish::<String>(&telemetry, entry.tool, now, failed));
+            let answer = {
+                let _inside = telemetry.enter();
+                finish::<String>(&telemetry, entry.tool, now, failed)
+            };
             entry.state = State::Done(Box::new(answer), now + self.keep);
         }
         match &entry.state {
@@ -394,9 +392,10 @@ impl Settle {
         let Some(telemetry) = self.telemetry.take() else {
             return;
         };
-        let answer = telemetry
-            .span()
-            .in_scope(|| finish(&telemetry, self.tool, self.started, ended));
+        let answer = {
+            let _inside = telemetry.enter();
+            finish(&telemetry, self.tool, self.started, ended)
+        };
         let until = Instant::now() + self.jobs.keep;
         if let Some(job) = self.jobs.lock().get_mut(&self.id) {
             job.state = State::Done(Box::new(answer), until);

@@ -118,9 +118,12 @@ pub(crate) fn bounded(tool: &str) -> Cow<'_, str> {
     Cow::Owned(text)
 }
 
+// Each function below writes its record, then records the ending on the
+// call's span: a subscriber that prints the span with the record shows the
+// outcome once.
+
 /// `tool_call_completed`, at INFO.
 pub(crate) fn call_completed(telemetry: &Telemetry, tool: &str, duration_ms: f64) {
-    telemetry.ended(Outcome::Result.as_str(), Failure::None, false, duration_ms);
     let tool = &*bounded(tool);
     event_at!(
         Level::INFO,
@@ -129,12 +132,12 @@ pub(crate) fn call_completed(telemetry: &Telemetry, tool: &str, duration_ms: f64
         duration_ms,
         "tool_call_completed"
     );
+    telemetry.ended(Outcome::Result.as_str(), Failure::None, false, duration_ms);
 }
 
 /// `tool_call_cancelled`, at INFO: the client withdrew the call, and its
 /// body was dropped.
 pub(crate) fn call_cancelled(telemetry: &Telemetry, tool: &str, duration_ms: f64) {
-    telemetry.ended("cancelled", Failure::None, false, duration_ms);
     let tool = &*bounded(tool);
     event_at!(
         Level::INFO,
@@ -143,6 +146,7 @@ pub(crate) fn call_cancelled(telemetry: &Telemetry, tool: &str, duration_ms: f64
         duration_ms,
         "tool_call_cancelled"
     );
+    telemetry.ended("cancelled", Failure::None, false, duration_ms);
 }
 
 /// `tool_call_failed`, at the outcome's level.
@@ -160,7 +164,6 @@ pub(crate) fn call_failed(
         None => Failure::Tool,
     };
     let fault = outcome == Outcome::Fault.as_str();
-    telemetry.ended(outcome, failure, fault, duration_ms);
     let tool = &*bounded(tool);
     event_at!(
         level,
@@ -171,6 +174,7 @@ pub(crate) fn call_failed(
         error.code = error_code,
         "tool_call_failed"
     );
+    telemetry.ended(outcome, failure, fault, duration_ms);
 }
 
 /// `tool_call_failed` for a call that a `ToolError` ended, at its level.
@@ -266,7 +270,6 @@ pub(crate) fn call_deferred(
     outcome: &'static str,
     duration_ms: f64,
 ) {
-    telemetry.ended(outcome, Failure::None, false, duration_ms);
     let tool = &*bounded(tool);
     event_at!(
         Level::INFO,
@@ -275,6 +278,7 @@ pub(crate) fn call_deferred(
         duration_ms,
         "tool_call_deferred"
     );
+    telemetry.ended(outcome, Failure::None, false, duration_ms);
 }
 
 tokio::task_local! {

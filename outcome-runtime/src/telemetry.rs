@@ -9,12 +9,16 @@
 //! span's check and nothing else: no attribute is read or formatted.
 
 use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
 use tracing::Span;
 use tracing::field::Empty;
 
+use crate::boundary::guard_subscriber;
 use crate::logging::bounded;
 
 /// How a call's answer failed, in the conventions' `error.type`.
@@ -46,53 +50,60 @@ impl Telemetry {
     /// the request carries one.
     pub(crate) fn call(tool: &str, context: &RequestContext<RoleServer>) -> Self {
         // A root span: rmcp runs every request of a session inside its
-        // service loop's span, which would make a session one trace.
-        let span = tracing::info_span!(
-            target: "outcome_runtime",
-            parent: None,
-            "tools/call",
-            otel.name = Empty,
-            otel.kind = "server",
-            otel.status_code = Empty,
-            mcp.method.name = "tools/call",
-            gen_ai.operation.name = "execute_tool",
-            gen_ai.tool.name = Empty,
-            jsonrpc.request.id = Empty,
-            mcp.session.id = Empty,
-            mcp.protocol.version = Empty,
-            network.transport = Empty,
-            network.protocol.name = Empty,
-            network.protocol.version = Empty,
-            error.type = Empty,
-            rpc.response.status_code = Empty,
-            outcome_runtime.outcome = Empty,
-        );
+        // service loop's span, which would make a session one trace. Every
+        // hand-over of the span to the subscriber is guarded: one that
+        // panics loses the span, not the call.
+        let span = guard_subscriber(|| {
+            tracing::info_span!(
+                target: "outcome_runtime",
+                parent: None,
+                "tools/call",
+                otel.name = Empty,
+                otel.kind = "server",
+                otel.status_code = Empty,
+                mcp.method.name = "tools/call",
+                gen_ai.operation.name = "execute_tool",
+                gen_ai.tool.name = Empty,
+                jsonrpc.request.id = Empty,
+                mcp.session.id = Empty,
+                mcp.protocol.version = Empty,
+                network.transport = Empty,
+                network.protocol.name = Empty,
+                network.protocol.version = Empty,
+                error.type = Empty,
+                rpc.response.status_code = Empty,
+                outcome_runtime.outcome = Empty,
+            )
+        })
+        .unwrap_or_else(Span::none);
         #[cfg(feature = "opentelemetry")]
         let metric = Some(metric::Attributes::new(tool, context));
         let mut ids = None;
         if !span.is_disabled() {
-            let tool = bounded(tool);
-            let transport = Transport::of(context);
-            span.record("otel.name", format_args!("tools/call {tool}"));
-            span.record("gen_ai.tool.name", &*tool);
-            span.record("jsonrpc.request.id", format_args!("{}", context.id));
-            if let Some(session) = &transport.session {
-                span.record("mcp.session.id", &**session);
-            }
-            ids = Some(Box::new(CallIds {
-                request: context.id.to_string(),
-                session: transport.session.map(Cow::into_owned),
-            }));
-            if let Some(version) = context.protocol_version() {
-                span.record("mcp.protocol.version", version.as_str());
-            }
-            span.record("network.transport", transport.transport);
-            if let Some(version) = transport.http_version {
-                span.record("network.protocol.name", "http");
-                span.record("network.protocol.version", version);
-            }
-            #[cfg(feature = "opentelemetry")]
-            parent::adopt(&span, &context.meta);
+            guard_subscriber(|| {
+                let tool = bounded(tool);
+                let transport = Transport::of(context);
+                span.record("otel.name", format_args!("tools/call {tool}"));
+                span.record("gen_ai.tool.name", &*tool);
+                span.record("jsonrpc.request.id", format_args!("{}", context.id));
+                if let Some(session) = &transport.session {
+                    span.record("mcp.session.id", &**session);
+                }
+                ids = Some(Box::new(CallIds {
+                    request: context.id.to_string(),
+                    session: transport.session.map(Cow::into_owned),
+                }));
+                if let Some(version) = context.protocol_version() {
+                    span.record("mcp.protocol.version", version.as_str());
+                }
+                span.record("network.transport", transport.transport);
+                if let Some(version) = transport.http_version {
+                    span.record("network.protocol.name", "http");
+                    span.record("network.protocol.version", version);
+                }
+                #[cfg(feature = "opentelemetry")]
+                parent::adopt(&span, &context.meta);
+            });
         }
         Telemetry {
             span,
@@ -109,37 +120,42 @@ impl Telemetry {
     /// `ids` are the starting call's: the job's records carry its request
     /// and session ids.
     pub(crate) fn job(tool: &str, call: &Span, ids: Option<&CallIds>) -> Self {
-        let span = tracing::info_span!(
-            target: "outcome_runtime",
-            parent: None,
-            "tool_job",
-            otel.name = Empty,
-            otel.kind = "internal",
-            otel.status_code = Empty,
-            gen_ai.operation.name = "execute_tool",
-            gen_ai.tool.name = Empty,
-            jsonrpc.request.id = Empty,
-            mcp.session.id = Empty,
-            error.type = Empty,
-            outcome_runtime.outcome = Empty,
-        );
+        let span = guard_subscriber(|| {
+            tracing::info_span!(
+                target: "outcome_runtime",
+                parent: None,
+                "tool_job",
+                otel.name = Empty,
+                otel.kind = "internal",
+                otel.status_code = Empty,
+                gen_ai.operation.name = "execute_tool",
+                gen_ai.tool.name = Empty,
+                jsonrpc.request.id = Empty,
+                mcp.session.id = Empty,
+                error.type = Empty,
+                outcome_runtime.outcome = Empty,
+            )
+        })
+        .unwrap_or_else(Span::none);
         if !span.is_disabled() {
-            if let Some(ids) = ids {
-                span.record("jsonrpc.request.id", ids.request.as_str());
-                if let Some(session) = &ids.session {
-                    span.record("mcp.session.id", session.as_str());
+            guard_subscriber(|| {
+                if let Some(ids) = ids {
+                    span.record("jsonrpc.request.id", ids.request.as_str());
+                    if let Some(session) = &ids.session {
+                        span.record("mcp.session.id", session.as_str());
+                    }
                 }
-            }
-            let tool = bounded(tool);
-            span.record("otel.name", format_args!("job {tool}"));
-            span.record("gen_ai.tool.name", &*tool);
-            #[cfg(feature = "opentelemetry")]
-            {
-                use tracing_opentelemetry::OpenTelemetrySpanExt;
-                let _ = span.set_parent(call.context());
-            }
-            #[cfg(not(feature = "opentelemetry"))]
-            span.follows_from(call);
+                let tool = bounded(tool);
+                span.record("otel.name", format_args!("job {tool}"));
+                span.record("gen_ai.tool.name", &*tool);
+                #[cfg(feature = "opentelemetry")]
+                {
+                    use tracing_opentelemetry::OpenTelemetrySpanExt;
+                    let _ = span.set_parent(call.context());
+                }
+                #[cfg(not(feature = "opentelemetry"))]
+                span.follows_from(call);
+            });
         }
         Telemetry {
             span,
@@ -154,9 +170,37 @@ impl Telemetry {
         self.ids.take()
     }
 
-    /// The span the call runs in.
-    pub(crate) fn span(&self) -> &Span {
-        &self.span
+    /// Enters the span until the guard is dropped.
+    pub(crate) fn enter(&self) -> Inside<'_> {
+        if self.span.is_disabled() {
+            return Inside(None);
+        }
+        Inside(guard_subscriber(|| self.span.enter()))
+    }
+
+    /// The same span, for a second owner (a job's work and its
+    /// bookkeeping).
+    pub(crate) fn share(&self) -> Telemetry {
+        let span = if self.span.is_disabled() {
+            Span::none()
+        } else {
+            guard_subscriber(|| self.span.clone()).unwrap_or_else(Span::none)
+        };
+        Telemetry {
+            span,
+            ids: None,
+            #[cfg(feature = "opentelemetry")]
+            metric: None,
+        }
+    }
+
+    /// `work` run in this telemetry's span, which ends when `work` is
+    /// dropped.
+    pub(crate) fn instrument<F: Future>(self, work: F) -> InSpan<F> {
+        InSpan {
+            telemetry: self,
+            work,
+        }
     }
 
     /// Records how the call ended: its outcome, its `error.type`, and an
@@ -165,22 +209,24 @@ impl Telemetry {
     /// duration too.
     pub(crate) fn ended(&self, outcome: &str, failure: Failure, fault: bool, duration_ms: f64) {
         if !self.span.is_disabled() {
-            self.span.record("outcome_runtime.outcome", outcome);
-            match failure {
-                Failure::None => {}
-                Failure::Tool => {
-                    self.span.record("error.type", "tool_error");
+            guard_subscriber(|| {
+                self.span.record("outcome_runtime.outcome", outcome);
+                match failure {
+                    Failure::None => {}
+                    Failure::Tool => {
+                        self.span.record("error.type", "tool_error");
+                    }
+                    Failure::Code(code) => {
+                        // The conventions' codes are text.
+                        self.span.record("error.type", format_args!("{code}"));
+                        self.span
+                            .record("rpc.response.status_code", format_args!("{code}"));
+                    }
                 }
-                Failure::Code(code) => {
-                    // The conventions' codes are text.
-                    self.span.record("error.type", format_args!("{code}"));
-                    self.span
-                        .record("rpc.response.status_code", format_args!("{code}"));
+                if fault {
+                    self.span.record("otel.status_code", "error");
                 }
-            }
-            if fault {
-                self.span.record("otel.status_code", "error");
-            }
+            });
         }
         #[cfg(feature = "opentelemetry")]
         if let Some(metric) = &self.metric {
@@ -188,6 +234,46 @@ impl Telemetry {
         }
         #[cfg(not(feature = "opentelemetry"))]
         let _ = duration_ms;
+    }
+}
+
+impl Drop for Telemetry {
+    fn drop(&mut self) {
+        if !self.span.is_disabled() {
+            let span = std::mem::replace(&mut self.span, Span::none());
+            guard_subscriber(|| drop(span));
+        }
+    }
+}
+
+/// A span entered, until this is dropped; exiting it is guarded as
+/// entering it was.
+pub(crate) struct Inside<'a>(Option<tracing::span::Entered<'a>>);
+
+impl Drop for Inside<'_> {
+    fn drop(&mut self) {
+        if let Some(entered) = self.0.take() {
+            guard_subscriber(|| drop(entered));
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A future polled inside a span, with every hand-over guarded.
+    pub(crate) struct InSpan<F> {
+        telemetry: Telemetry,
+        #[pin]
+        work: F,
+    }
+}
+
+impl<F: Future> Future for InSpan<F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let this = self.project();
+        let _inside = this.telemetry.enter();
+        this.work.poll(cx)
     }
 }
 
