@@ -8,7 +8,7 @@
 //!
 //! ```text
 //! cargo run -p outcome-tests --example conformance -- --port 3001
-//! npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3001/mcp --suite all
+//! npx @modelcontextprotocol/conformance@0.1.16 server --url http://127.0.0.1:3001/mcp --suite all
 //! ```
 //!
 //! It listens on `http://127.0.0.1:<port>/mcp` until it gets Ctrl-C or
