@@ -194,3 +194,18 @@ impl Call {
             .any(|record| record.level == tracing::Level::ERROR)
     }
 }
+
+/// The line, counted from 1, of the one line of `source` that contains
+/// `needle`: to check that a panic's location is the user's line. Panics
+/// unless exactly one line does.
+pub fn line_of(source: &str, needle: &str) -> u32 {
+    let mut found = source
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| line.contains(needle));
+    let (at, _) = found
+        .next()
+        .unwrap_or_else(|| panic!("no line contains {needle:?}"));
+    assert!(found.next().is_none(), "several lines contain {needle:?}");
+    u32::try_from(at + 1).expect("a source file of fewer than 4 billion lines")
+}

@@ -27,7 +27,7 @@ impl Probe {
     /// Panic with a text payload.
     #[tool]
     fn sync_panic(&self) -> Result<String, ToolError> {
-        panic!("index {} out of range", 7)
+        panic!("index {} out of range", 7) // PANIC_SITE
     }
 
     /// Panic with a payload that is not text.
@@ -159,11 +159,13 @@ async fn a_panic_in_a_sync_body_is_a_fault_and_the_server_keeps_serving() {
     );
     let failed = failed(&records);
     assert_eq!(failed.field("error"), Some("index 7 out of range"));
+    // The user's line, not the boundary's.
+    let line = outcome_tests::line_of(include_str!("boundary.rs"), concat!("PANIC", "_SITE"));
+    let location = failed.field("panic.location").unwrap();
     assert!(
-        failed
-            .field("panic.location")
-            .unwrap()
-            .contains("boundary.rs")
+        location.starts_with(&format!("{}:{line}:", file!())),
+        "{location} is not {}:{line}",
+        file!()
     );
 
     let (again, _) = harness.call("odd_panic").await;

@@ -303,11 +303,14 @@ async fn a_panic_after_an_await_is_a_fault_and_the_next_call_is_served(transport
         failed.field("error"),
         Some("sync state for remote \"panic\" is corrupt")
     );
+    let line = outcome_tests::line_of(
+        include_str!("../../outcome-runtime/examples/notes/server.rs"),
+        r#""panic" => panic!("#,
+    );
+    let location = failed.field("panic.location").unwrap();
     assert!(
-        failed
-            .field("panic.location")
-            .unwrap()
-            .contains("server.rs")
+        location.contains(&format!("notes/server.rs:{line}:")),
+        "{location} is not the notes server's line {line}"
     );
 
     let next = session
