@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, Weak};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::{IntoCallToolResult, ToolRoute};
@@ -13,6 +13,9 @@ use rmcp::model::{
 };
 use rmcp::service::MaybeSend;
 use serde_json::Value;
+// tokio's clock, not the system's: a test that pauses time (tokio's
+// `start_paused`) sees jobs end and expire as its timers do.
+use tokio::time::Instant;
 use tracing::Span;
 
 use crate::boundary::{CatchPanic, catch, caught_panic};

@@ -1,6 +1,9 @@
 //! Long-running tools: past the deadline the call answers with a job; the
 //! poll reads what the inline call would have given; the log gets that
 //! call's lines once; nothing outlives its bound.
+//!
+//! On tokio's paused clock: time moves only when every task waits on a
+//! timer, so the bounds are exact and the tests take no real time.
 
 use std::time::Duration;
 
@@ -135,7 +138,7 @@ fn job_of(result: &CallToolResult) -> String {
         .to_owned()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn work_that_ends_in_time_answers_as_usual() {
     let harness = Harness::start(Jobs::new()).await;
     let result = harness.call("quick", json!({})).await;
@@ -144,7 +147,7 @@ async fn work_that_ends_in_time_answers_as_usual() {
     assert!(harness.jobs.is_empty());
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn past_the_deadline_the_model_polls_for_the_same_answer() {
     let harness = Harness::start(Jobs::new()).await;
     let deferred = harness.call("slow", json!({})).await;
@@ -168,7 +171,7 @@ async fn past_the_deadline_the_model_polls_for_the_same_answer() {
     assert_eq!(harness.events(), ["INFO tool_call_completed job_status"]);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_job_that_fails_reads_as_the_inline_failure_and_logs_once() {
     let harness = Harness::start(Jobs::new()).await;
     let job = job_of(&harness.call("slow_refusal", json!({})).await);
@@ -203,7 +206,7 @@ async fn a_job_that_fails_reads_as_the_inline_failure_and_logs_once() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn an_unpolled_job_is_dropped_after_its_keep_time() {
     let keep = Duration::from_millis(100);
     let harness = Harness::start(Jobs::new().with_keep(keep)).await;
@@ -211,7 +214,7 @@ async fn an_unpolled_job_is_dropped_after_its_keep_time() {
     assert_eq!(harness.jobs.len(), 1);
     // Ends after WORK, then is kept for `keep`, with nobody polling: measure
     // when it is gone.
-    let started = std::time::Instant::now();
+    let started = tokio::time::Instant::now();
     while !harness.jobs.is_empty() {
         assert!(
             started.elapsed() < WORK + keep + Duration::from_secs(5),
@@ -219,20 +222,20 @@ async fn an_unpolled_job_is_dropped_after_its_keep_time() {
         );
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
+    // The call answered at the deadline; the work ended WORK after it
+    // began, and its answer was kept for `keep` after that.
     let gone_after = started.elapsed();
-    println!(
-        "an unpolled job was gone {gone_after:?} after the call (work {WORK:?}, keep {keep:?})"
-    );
+    let expected = WORK - DEADLINE + keep;
     assert!(
-        gone_after >= keep,
-        "kept for at least {keep:?}: {gone_after:?}"
+        gone_after >= expected && gone_after <= expected + Duration::from_millis(2),
+        "gone {gone_after:?} after the call, not {expected:?}"
     );
     let gone = harness.call("job_status", json!({ "job": job })).await;
     assert_eq!(gone.is_error, Some(true));
     assert!(text(&gone).contains("Call the tool that started it again"));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_job_past_its_longest_run_is_stopped_as_a_fault() {
     let max_run = Duration::from_millis(150);
     let keep = Duration::from_millis(400);
