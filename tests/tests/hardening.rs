@@ -540,7 +540,7 @@ async fn poll_until_done(
     job: &str,
     limit: Duration,
 ) -> (CallToolResult, Vec<Record>) {
-    let started = Instant::now();
+    let started = tokio::time::Instant::now();
     let mut records = Vec::new();
     loop {
         let polled = session.call("job_status", json!({ "job": job })).await;
@@ -560,7 +560,8 @@ async fn poll_until_done(
 
 // 1. Nothing outlives its bound.
 
-#[tokio::test]
+// On tokio's paused clock: the bounds are exact, and no real time passes.
+#[tokio::test(start_paused = true)]
 async fn a_job_whose_fault_cannot_be_formatted_still_ends_and_is_dropped() {
     let (session, jobs) = session().await;
     for tool in ["job_unprintable", "job_refusing", "job_drop_panics"] {
@@ -575,14 +576,15 @@ async fn a_job_whose_fault_cannot_be_formatted_still_ends_and_is_dropped() {
             "one tool_failed for {tool}: {records:?}"
         );
     }
-    let started = Instant::now();
+    let started = tokio::time::Instant::now();
     while !jobs.is_empty() {
         assert!(started.elapsed() < KEEP * 4, "the jobs outlive their keep");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
-#[tokio::test]
+// On tokio's paused clock: the bounds are exact, and no real time passes.
+#[tokio::test(start_paused = true)]
 async fn a_job_whose_value_does_not_convert_ends_as_a_fault() {
     let (session, _jobs) = session().await;
     for tool in ["job_unserializable", "job_serialize_panics"] {
