@@ -69,7 +69,8 @@
 //!   poll with the `job_status` tool, and reads the same answer later.
 //! - [`spawn_tool_task`]: a call run as a task of rmcp's tasks extension, by
 //!   the same rules.
-//! - [`testing`]: the log records of a call, an in-memory client, and a check
+//! - `testing` (feature `testing`, for dev-dependencies): the log records
+//!   of a call, an in-memory client, and a check
 //!   that every tool of a router is inside the boundary.
 //!
 //! # The boundary
@@ -215,6 +216,7 @@ mod routes;
 mod sentences;
 mod tasks;
 mod telemetry;
+#[cfg(feature = "testing")]
 pub mod testing;
 
 pub use classify::{Transient, recognize_transient};

@@ -7,7 +7,7 @@
 //! error from inside the call ends as its code says (invalid params is
 //! outcome 2, a missing client capability passes through, any other code is
 //! a fault), and a fault is logged once.
-//! [`testing::assert_wrapped`](crate::testing::assert_wrapped) fails for a
+//! `testing::assert_wrapped` (feature `testing`) fails for a
 //! route that is not.
 
 use std::any::Any;
@@ -66,6 +66,7 @@ use crate::handler;
 /// }
 ///
 /// let router = wrap_router(ToolRouter::<Server>::new().with_sync_tool::<Add>());
+/// # #[cfg(feature = "testing")]
 /// outcome_runtime::testing::assert_wrapped(&router);
 /// ```
 pub fn wrap_router<S: MaybeSend + 'static>(mut router: ToolRouter<S>) -> ToolRouter<S> {

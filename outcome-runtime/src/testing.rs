@@ -1,4 +1,6 @@
-//! Test helpers: capture the log records of a call.
+//! Test helpers: capture the log records of a call, connect a client in
+//! memory, check that every route is inside the boundary. Behind the
+//! `testing` feature: depend on this crate with it in `[dev-dependencies]`.
 //!
 //! ```
 //! use outcome_runtime::testing::LogCapture;
@@ -326,7 +328,7 @@ impl Visit for Fields {
 /// # Ok(())
 /// # }
 /// ```
-#[cfg(all(feature = "testing", not(feature = "local")))]
+#[cfg(not(feature = "local"))]
 pub async fn connect<S, C>(
     server: S,
     client: C,
