@@ -1,7 +1,7 @@
 //! `#[tool_handler]`: rmcp's `#[tool_handler]`, with a `call_tool` that logs
 //! every call and a router built once.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Expr, ImplItem, ItemImpl, Type};
 
@@ -49,20 +49,22 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
         .iter()
         .any(|item| matches!(item, ImplItem::Fn(f) if f.sig.ident == "call_tool"));
     if !has_call_tool {
-        let rmcp = quote! { ::outcome_runtime::__private::rmcp };
+        let private = crate::private(Span::call_site());
+        let rmcp = quote! { #private::rmcp };
         item_impl.items.push(syn::parse_quote! {
             async fn call_tool(
                 &self,
                 request: #rmcp::model::CallToolRequestParams,
                 context: #rmcp::service::RequestContext<#rmcp::RoleServer>,
             ) -> ::core::result::Result<#rmcp::model::CallToolResponse, #rmcp::ErrorData> {
-                ::outcome_runtime::__private::call_tool(self, &#router, request, context).await
+                #private::call_tool(self, &#router, request, context).await
             }
         });
     }
+    let private = crate::private(Span::call_site());
     quote! {
         #cache
-        #[::outcome_runtime::__private::rmcp::tool_handler(router = #router, #(#forwarded),*)]
+        #[#private::rmcp::tool_handler(router = #router, #(#forwarded),*)]
         #item_impl
     }
 }
@@ -92,7 +94,7 @@ fn cached(router: &Expr, item_impl: &ItemImpl) -> Option<(TokenStream, TokenStre
         return None;
     }
     let self_ty = &item_impl.self_ty;
-    let private = quote! { ::outcome_runtime::__private };
+    let private = crate::private(Span::call_site());
     let cache = quote! {
         impl #self_ty {
             #[doc(hidden)]

@@ -11,6 +11,21 @@ mod tool;
 
 use proc_macro::TokenStream;
 
+/// The path of the runtime's module for expansions,
+/// `::outcome_runtime::__private_<version>`, every token at `span`.
+///
+/// The module is named for this crate's version, which the runtime pins
+/// exactly: a macro crate of any other version names a module the runtime
+/// does not have, and fails to compile instead of misbehaving.
+fn private(span: proc_macro2::Span) -> proc_macro2::TokenStream {
+    let version: String = env!("CARGO_PKG_VERSION")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let module = proc_macro2::Ident::new(&format!("__private_{version}"), span);
+    quote::quote_spanned! { span => ::outcome_runtime::#module }
+}
+
 /// rmcp's `#[tool]`, with the body inside the outcome boundary.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {

@@ -63,7 +63,7 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl, errors: &mut Errors) -> T
     let unmarked = format_ident!("__outcome_unmarked_{}", router);
     let vis = visibility(args, errors);
     if item_impl.trait_.is_none() {
-        let private = quote! { ::outcome_runtime::__private };
+        let private = crate::private(Span::call_site());
         item_impl.items.push(syn::parse_quote! {
             #vis fn #router() -> #private::rmcp::handler::server::tool::ToolRouter<Self> {
                 #private::mark_router(Self::#unmarked())
@@ -71,8 +71,9 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl, errors: &mut Errors) -> T
         });
     }
     let allow_empty = allow_empty.then(|| quote! { , allow_empty });
+    let private = crate::private(Span::call_site());
     let mut tokens = quote! {
-        #[::outcome_runtime::__private::rmcp::tool_router(router = #unmarked #allow_empty)]
+        #[#private::rmcp::tool_router(router = #unmarked #allow_empty)]
         #item_impl
         #set_apart
     };
@@ -89,7 +90,7 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl, errors: &mut Errors) -> T
         let (impl_generics, _, where_clause) = item_impl.generics.split_for_impl();
         tokens.extend(quote! {
             #[::outcome_runtime::tool_handler(router = Self::#router())]
-            impl #impl_generics ::outcome_runtime::__private::rmcp::ServerHandler
+            impl #impl_generics #private::rmcp::ServerHandler
                 for #self_ty #where_clause {}
         });
     }
@@ -281,7 +282,7 @@ fn check_every_tool_is_wrapped(
     representatives: &[(Ident, Vec<Ident>)],
     router: &Ident,
 ) -> ImplItem {
-    let private = quote! { ::outcome_runtime::__private };
+    let private = crate::private(Span::call_site());
     let local = Span::mixed_site();
     let fallback = Ident::new("Fallback", local);
     let marker = Ident::new("Wrapped", local);

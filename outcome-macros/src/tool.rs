@@ -231,7 +231,7 @@ fn expand_fn(
         ReturnType::Type(_, ty) => ty.to_token_stream(),
         ReturnType::Default => quote_spanned! { sig.ident.span() => () },
     };
-    let private = quote_spanned! { Span::mixed_site() => ::outcome_runtime::__private };
+    let private = crate::private(Span::mixed_site());
     let wrapped = if let Some(asyncness) = &sig.asyncness {
         // An async block takes its output type from its body, so a wrong
         // `return` or tail would make the block's type wrong and be
@@ -273,9 +273,8 @@ fn expand_fn(
         let block = if local {
             block
         } else {
-            quote_spanned! { asyncness.span() =>
-                ::outcome_runtime::__private::assert_send(#block)
-            }
+            let private = crate::private(asyncness.span());
+            quote_spanned! { asyncness.span() => #private::assert_send(#block) }
         };
         // A wrong return type fails the boundary's bound at every place
         // the call's future is used: the call and its `.await`. rustc
@@ -283,7 +282,8 @@ fn expand_fn(
         // one span the error should land on.
         let at = blamed_token(sig);
         let boundary_type = boundary_type(&return_type, &private, (at, at));
-        let function = quote_spanned! { at => ::outcome_runtime::__private::async_tool_boundary };
+        let private_at = crate::private(at);
+        let function = quote_spanned! { at => #private_at::async_tool_boundary };
         let mut arguments = Group::new(Delimiter::Parenthesis, quote! { #wire_name, #block });
         arguments.set_span(at);
         let await_kw = Ident::new("await", at);

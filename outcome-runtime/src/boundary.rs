@@ -3,7 +3,7 @@
 //! A `ToolError` passes with its own level; a fault is logged once as
 //! `tool_failed`; a panic, whatever its payload, becomes a fault and the
 //! server keeps serving. `#[tool]` puts every body in here; the functions are
-//! public (through `__private`) only for the expansion.
+//! public (through `__private_<version>`) only for the expansion.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};

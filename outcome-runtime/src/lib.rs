@@ -240,17 +240,19 @@ pub use outcome_macros::tool_router;
 pub use outcome_macros::tool_handler;
 
 /// What the macros' expansions call. Not public API: it changes without
-/// notice.
+/// notice. Named for the version of this crate and of `outcome-macros`,
+/// which it pins exactly (rename it with every release): expansions of a
+/// macro crate of another version name a module that is not here, and
+/// fail to compile instead of misbehaving.
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::boundary::{
-        AsyncBoundary, ToolErrorType, ToolReturn, assert_send, async_boundary, sync_boundary,
-    };
+pub mod __private_0_1_0 {
+    pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send, sync_boundary};
     pub use crate::handler::call_tool;
     pub use crate::routes::mark_router;
 
-    /// [`async_boundary`], for the expansion. Its future is opaque, so where
-    /// it is used (`.await`) rustc checks this function's own bound
+    /// The boundary of an async body (`async_boundary`), for the
+    /// expansion. Its future is opaque, so where it is used (`.await`)
+    /// rustc checks this function's own bound
     /// `R: ToolReturn` again, and a failure there, given the call's span by
     /// the expansion, is the same error as the call's and shown once;
     /// through `AsyncBoundary`'s `Future` impl it would be a second one.
@@ -263,7 +265,7 @@ pub mod __private {
         R: ToolReturn,
         F: ::core::future::Future<Output = R>,
     {
-        async_boundary(tool, body)
+        crate::boundary::async_boundary(tool, body)
     }
 
     /// Names a type through a projection, so that the expansion can give
