@@ -59,7 +59,7 @@ pub const STATUS_TOOL: &str = "job_status";
 ///     async fn pack(&self) -> Result<Deferred<String>, ToolError> {
 ///         // The work owns what it uses: it may outlive the call.
 ///         let work = async { Ok("1024".to_owned()) };
-///         self.jobs.run("pack", Duration::from_secs(5), work).await
+///         self.jobs.run(Duration::from_secs(5), work).await
 ///     }
 /// }
 ///
@@ -79,7 +79,7 @@ pub struct Jobs {
 }
 
 struct Job {
-    tool: &'static str,
+    tool: Arc<str>,
     /// The session that started the job, by the allocation of its client's
     /// `initialize` parameters (a `Weak` keeps the address from being
     /// reused while the job lives); `None` without a session.
@@ -189,25 +189,28 @@ impl Jobs {
     /// stateless transport, or a request of protocol 2026-07-28's stateless
     /// lifecycle), the id itself is the capability: whoever holds it reads
     /// the answer.
-    pub async fn run<T, F>(
-        &self,
-        tool: &'static str,
-        deadline: Duration,
-        work: F,
-    ) -> Result<Deferred<T>, ToolError>
+    ///
+    /// The job is the tool's that runs it: its name comes from the call.
+    pub async fn run<T, F>(&self, deadline: Duration, work: F) -> Result<Deferred<T>, ToolError>
     where
         T: IntoCallToolResult + Send + 'static,
         F: Future<Output = Result<T, ToolError>> + Send + 'static,
     {
+        // Outside a call (a body called directly, as in a unit test) the
+        // job still runs, under a name that says so.
+        let tool: Arc<str> = CALL
+            .try_with(|call| Arc::from(&*call.tool))
+            .unwrap_or_else(|_| Arc::from("a tool called outside a tools/call"));
         let started = Instant::now();
         // The work runs on a task of its own, in a span that outlives the
         // call's when the call answers with the job.
         let ids = CALL.try_with(|call| call.ids.clone()).ok().flatten();
-        let telemetry = Telemetry::job(tool, &Span::current(), ids.as_deref());
+        let telemetry = Telemetry::job(&tool, &Span::current(), ids.as_deref());
+        let work_tool = Arc::clone(&tool);
         let handle = tokio::spawn(telemetry.share().instrument(async move {
             match CatchPanic::new(work).await {
                 Ok(ended) => ended,
-                Err(payload) => Err(caught_panic(tool, payload)),
+                Err(payload) => Err(caught_panic(&work_tool, payload)),
             }
         }));
         // A call cancelled before its deadline takes its work with it, and
@@ -226,7 +229,7 @@ impl Jobs {
         self.lock().insert(
             id.clone(),
             Job {
-                tool,
+                tool: Arc::clone(&tool),
                 owner,
                 deadline: started + self.max_run,
                 state: State::Running,
@@ -245,8 +248,8 @@ impl Jobs {
                 Ok(Ok(ended)) => ended,
                 Ok(Err(join)) => Err(join.into()),
                 Err(_) => Err(ToolError::fault(format!(
-                    "job {} of {tool} ran past its limit of {:?} and was stopped",
-                    settle.id, settle.jobs.max_run
+                    "job {} of {} ran past its limit of {:?} and was stopped",
+                    settle.id, settle.tool, settle.jobs.max_run
                 ))),
             };
             drop(work);
@@ -340,10 +343,10 @@ impl Jobs {
                 "job {job} of {} reached its limit of {:?} with no answer",
                 entry.tool, self.max_run
             )));
-            let telemetry = Telemetry::job(entry.tool, &Span::current(), None);
+            let telemetry = Telemetry::job(&entry.tool, &Span::current(), None);
             let answer = {
                 let _inside = telemetry.enter();
-                finish::<String>(&telemetry, entry.tool, now, failed)
+                finish::<String>(&telemetry, &entry.tool, now, failed)
             };
             entry.state = State::Done(Box::new(answer), now + self.keep);
         }
@@ -381,7 +384,7 @@ impl<T> Drop for AbortOnDrop<T> {
 struct Settle {
     jobs: Jobs,
     id: String,
-    tool: &'static str,
+    tool: Arc<str>,
     started: Instant,
     /// The work's span, until the job is settled: the span ends then, not
     /// when its answer is swept.
@@ -397,7 +400,7 @@ impl Settle {
         };
         let answer = {
             let _inside = telemetry.enter();
-            finish(&telemetry, self.tool, self.started, ended)
+            finish(&telemetry, &self.tool, self.started, ended)
         };
         let until = Instant::now() + self.jobs.keep;
         if let Some(job) = self.jobs.lock().get_mut(&self.id) {
@@ -434,12 +437,12 @@ fn new_id() -> Result<String, ToolError> {
 /// into an answer (fail to serialize, panic), the job ends.
 fn finish<T: IntoCallToolResult>(
     telemetry: &Telemetry,
-    tool: &'static str,
+    tool: &str,
     started: Instant,
     ended: Result<T, ToolError>,
 ) -> Result<CallToolResponse, ErrorData> {
     let scope = CallScope {
-        tool: tool.into(),
+        tool: tool.to_owned().into(),
         ..CallScope::default()
     };
     CALL.sync_scope(scope, || {

@@ -412,7 +412,7 @@ impl Hostile {
     #[tool]
     async fn job_unprintable(&self) -> Result<Deferred<String>, ToolError> {
         self.jobs
-            .run("job_unprintable", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(WORK).await;
                 Err(Unprintable)?
             })
@@ -423,7 +423,7 @@ impl Hostile {
     #[tool]
     async fn job_refusing(&self) -> Result<Deferred<String>, ToolError> {
         self.jobs
-            .run("job_refusing", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(WORK).await;
                 Err(Refusing)?
             })
@@ -434,7 +434,7 @@ impl Hostile {
     #[tool]
     async fn job_drop_panics(&self) -> Result<Deferred<String>, ToolError> {
         self.jobs
-            .run("job_drop_panics", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(WORK).await;
                 Err(DropPanics)?
             })
@@ -445,7 +445,7 @@ impl Hostile {
     #[tool]
     async fn job_unserializable(&self) -> Result<Deferred<Json<Unserializable>>, ToolError> {
         self.jobs
-            .run("job_unserializable", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(WORK).await;
                 Ok(Json(Unserializable))
             })
@@ -456,7 +456,7 @@ impl Hostile {
     #[tool]
     async fn job_serialize_panics(&self) -> Result<Deferred<Json<SerializePanics>>, ToolError> {
         self.jobs
-            .run("job_serialize_panics", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(WORK).await;
                 Ok(Json(SerializePanics))
             })
@@ -467,7 +467,7 @@ impl Hostile {
     #[tool]
     async fn job_endless(&self) -> Result<Deferred<String>, ToolError> {
         self.jobs
-            .run("job_endless", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(Duration::from_secs(3600)).await;
                 Ok("never".to_owned())
             })
@@ -478,7 +478,7 @@ impl Hostile {
     #[tool]
     async fn job_fine(&self) -> Result<Deferred<String>, ToolError> {
         self.jobs
-            .run("job_fine", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(WORK).await;
                 Ok("fine".to_owned())
             })

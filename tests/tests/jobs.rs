@@ -29,7 +29,7 @@ impl Slow {
     #[tool]
     async fn quick(&self) -> Result<Deferred<String>, ToolError> {
         self.jobs
-            .run("quick", DEADLINE, async { Ok("quick".to_owned()) })
+            .run(DEADLINE, async { Ok("quick".to_owned()) })
             .await
     }
 
@@ -37,7 +37,7 @@ impl Slow {
     #[tool]
     async fn slow(&self) -> Result<Deferred<String>, ToolError> {
         self.jobs
-            .run("slow", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(WORK).await;
                 Ok("slow".to_owned())
             })
@@ -48,7 +48,7 @@ impl Slow {
     #[tool]
     async fn slow_refusal(&self) -> Result<Deferred<String>, ToolError> {
         self.jobs
-            .run("slow_refusal", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(WORK).await;
                 Err(ToolError::invalid(
                     "No archive named 'x'",
@@ -62,7 +62,7 @@ impl Slow {
     #[tool]
     async fn slow_panic(&self) -> Result<Deferred<String>, ToolError> {
         self.jobs
-            .run("slow_panic", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(WORK).await;
                 panic!("the job panicked")
             })
@@ -73,7 +73,7 @@ impl Slow {
     #[tool]
     async fn endless(&self) -> Result<Deferred<String>, ToolError> {
         self.jobs
-            .run("endless", DEADLINE, async {
+            .run(DEADLINE, async {
                 tokio::time::sleep(Duration::from_secs(3600)).await;
                 Ok("never".to_owned())
             })

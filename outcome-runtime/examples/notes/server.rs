@@ -336,9 +336,7 @@ impl Notes {
                 .sum();
             Ok(Json(Backlinks { links }))
         };
-        self.jobs
-            .run("rebuild_backlinks", BACKLINKS_DEADLINE, work)
-            .await
+        self.jobs.run(BACKLINKS_DEADLINE, work).await
     }
 
     /// Summarize a note in one paragraph, written by the client's model.
