@@ -100,7 +100,26 @@ pub enum Deferred<T> {
     /// The work ended before the deadline.
     Ready(T),
     /// The work goes on as this job.
-    Running(String),
+    Running(JobId),
+}
+
+/// A job's id, as the model reads it and passes it back to `job_status`:
+/// `j-` and 128 random bits in hex. Opaque: its text is for display and
+/// logs, and only [`Jobs`] makes one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct JobId(String);
+
+impl JobId {
+    /// The id as the model reads it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for JobId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 impl<T: IntoCallToolResult> IntoCallToolResult for Deferred<T> {
@@ -109,7 +128,8 @@ impl<T: IntoCallToolResult> IntoCallToolResult for Deferred<T> {
             Deferred::Ready(value) => value.into_call_tool_result(),
             Deferred::Running(job) => {
                 logging::note(Note::Deferred);
-                Ok(CallToolResult::success(vec![ContentBlock::text(running_text(&job))]).into())
+                let text = running_text(job.as_str());
+                Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
             }
         }
     }
@@ -227,7 +247,7 @@ impl Jobs {
             .ok()
             .flatten();
         self.lock().insert(
-            id.clone(),
+            id.as_str().to_owned(),
             Job {
                 tool: Arc::clone(&tool),
                 owner,
@@ -237,7 +257,7 @@ impl Jobs {
         );
         let mut settle = Settle {
             jobs: self.clone(),
-            id: id.clone(),
+            id: id.as_str().to_owned(),
             tool,
             started,
             telemetry: Some(telemetry),
@@ -420,7 +440,7 @@ impl Drop for Settle {
 }
 
 /// A job id: 128 bits from the operating system's random source.
-fn new_id() -> Result<String, ToolError> {
+fn new_id() -> Result<JobId, ToolError> {
     let mut bytes = [0_u8; 16];
     getrandom::fill(&mut bytes)
         .map_err(|error| ToolError::fault(format!("no random job id could be made: {error}")))?;
@@ -429,7 +449,7 @@ fn new_id() -> Result<String, ToolError> {
     for byte in bytes {
         id.push_str(&format!("{byte:02x}"));
     }
-    Ok(id)
+    Ok(JobId(id))
 }
 
 /// Ends a job's call as the inline call would have ended: its answer, and

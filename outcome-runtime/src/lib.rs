@@ -222,7 +222,7 @@ pub mod testing;
 pub use classify::{Transient, recognize_transient};
 pub use error::{Outcome, ToolError};
 pub use handler::call_tool;
-pub use jobs::{Deferred, Jobs, STATUS_TOOL};
+pub use jobs::{Deferred, JobId, Jobs, STATUS_TOOL};
 pub use message::{FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, quote};
 pub use routes::{wrap_route, wrap_router};
 pub use tasks::spawn_tool_task;
