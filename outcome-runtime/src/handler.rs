@@ -162,78 +162,49 @@ where
     };
 
     Some(match ended {
-        Ok(Ok(CallToolResponse::Complete(result))) if result.is_error == Some(true) => {
-            let result = match report {
-                Some(report) => {
-                    logging::call_failed_as(telemetry, &tool, report, elapsed());
-                    result
-                }
-                // The body never ran, and rmcp answered: its extractor
-                // refused the arguments. (A tool outside the boundary never
-                // says whether its body ran, so rmcp's text must agree.)
-                None if !body_ran.get() && argument_error(&result).is_some() => {
-                    let reason = argument_error(&result);
-                    // rmcp found the tool to answer, so the router has it.
-                    let schema = router
-                        .get(&tool)
-                        .map(|t| t.input_schema.clone())
-                        .unwrap_or_default();
-                    let text = arguments::message(&tool, &schema, arguments.as_ref(), reason);
-                    logging::call_failed(
-                        telemetry,
-                        Level::INFO,
-                        &tool,
-                        "invalid",
-                        elapsed(),
-                        None,
-                        None,
-                    );
-                    CallToolResult::error(vec![ContentBlock::text(text)])
-                }
-                // A tool built an `isError` result by hand: its failure is
-                // not classified, so it is an operator's to look at.
-                None => {
-                    logging::call_failed(
-                        telemetry,
-                        Level::ERROR,
-                        &tool,
-                        "fault",
-                        elapsed(),
-                        None,
-                        None,
-                    );
-                    result
-                }
-            };
-            Ok(result.into())
-        }
-        Ok(Ok(response)) => {
-            // Only a complete answer completes the call; input requests and
-            // tasks are answered later.
-            let later = match &response {
-                CallToolResponse::Complete(_) => None,
-                CallToolResponse::InputRequired(_) => Some("input_required"),
-                CallToolResponse::Task(_) => Some("task"),
-                _ => Some("deferred"),
-            };
-            match later {
-                None => logging::call_completed(telemetry, &tool, elapsed()),
-                Some(outcome) => logging::call_deferred(telemetry, &tool, outcome, elapsed()),
-            }
-            Ok(response)
-        }
-        Ok(Err(error)) if passes_through(&error) || report.is_some_and(|r| r.protocol) => {
-            logging::call_protocol(telemetry, &tool, error.code.0, elapsed());
-            Err(error)
+        // The body never ran, and rmcp answered: its extractor refused the
+        // arguments. (A tool outside the boundary never says whether its
+        // body ran, so rmcp's text must agree.)
+        Ok(Ok(CallToolResponse::Complete(result)))
+            if result.is_error == Some(true)
+                && report.is_none()
+                && !body_ran.get()
+                && argument_error(&result).is_some() =>
+        {
+            let reason = argument_error(&result);
+            // rmcp found the tool to answer, so the router has it.
+            let schema = router
+                .get(&tool)
+                .map(|t| t.input_schema.clone())
+                .unwrap_or_default();
+            let text = arguments::message(&tool, &schema, arguments.as_ref(), reason);
+            logging::call_failed(
+                telemetry,
+                Level::INFO,
+                &tool,
+                "invalid",
+                elapsed(),
+                None,
+                None,
+            );
+            Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
         }
         // A protocol error from inside a tool call (a failed extractor, a
         // result that did not serialize, a tool that skipped the boundary)
         // means what its code means when a body raises it with `?`: invalid
-        // params is the model's to fix, the rest a fault.
-        Ok(Err(error)) => end_as(telemetry, &tool, ToolError::from(error), elapsed()),
+        // params is the model's to fix, the rest a fault. Only an unknown
+        // tool, a missing capability and `ToolError::protocol` stay
+        // JSON-RPC errors.
+        Ok(Err(error)) if !(passes_through(&error) || report.is_some_and(|r| r.protocol)) => {
+            end_as(telemetry, &tool, ToolError::from(error), elapsed())
+        }
         // The panic escaped the boundary: the tool is not wrapped, or rmcp's
         // own code around the body panicked.
         Err(payload) => end_as(telemetry, &tool, caught_panic(&tool, payload), elapsed()),
+        Ok(answer) => {
+            logging::call_ended(telemetry, &tool, &answer, report, elapsed());
+            answer
+        }
     })
 }
 

@@ -480,22 +480,7 @@ fn finish<T: IntoCallToolResult>(
         };
         let elapsed = started.elapsed().as_micros() as f64 / 1000.0;
         let report = CALL.with(|call| call.report.get());
-        match (&response, report) {
-            (Ok(_), Some(report)) => logging::call_failed_as(telemetry, tool, report, elapsed),
-            (Ok(CallToolResponse::Complete(result)), None) if result.is_error == Some(true) => {
-                logging::call_failed(
-                    telemetry,
-                    tracing::Level::ERROR,
-                    tool,
-                    "fault",
-                    elapsed,
-                    None,
-                    None,
-                )
-            }
-            (Ok(_), None) => logging::call_completed(telemetry, tool, elapsed),
-            (Err(error), _) => logging::call_protocol(telemetry, tool, error.code.0, elapsed),
-        }
+        logging::call_ended(telemetry, tool, &response, report, elapsed);
         response
     })
 }

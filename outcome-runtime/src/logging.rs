@@ -177,6 +177,48 @@ pub(crate) fn call_failed(
     telemetry.ended(outcome, failure, fault, duration_ms);
 }
 
+/// The line of a call that ended in `answer`, which the boundary described
+/// in `report` if a `ToolError` ended it: how the handler and a job log a
+/// call alike.
+///
+/// - an `isError` result: as its `ToolError` says, or, with no report, a
+///   result a tool built by hand, whose failure nobody classified: an
+///   operator's to look at (ERROR `fault`);
+/// - a complete result: `tool_call_completed`; an input request or a task:
+///   `tool_call_deferred`, as the call is answered later;
+/// - a JSON-RPC error: `protocol`, with its code.
+pub(crate) fn call_ended(
+    telemetry: &Telemetry,
+    tool: &str,
+    answer: &Result<CallToolResponse, ErrorData>,
+    report: Option<Report>,
+    duration_ms: f64,
+) {
+    match (answer, report) {
+        (Ok(CallToolResponse::Complete(result)), report) if result.is_error == Some(true) => {
+            match report {
+                Some(report) => call_failed_as(telemetry, tool, report, duration_ms),
+                None => call_failed(
+                    telemetry,
+                    Level::ERROR,
+                    tool,
+                    Outcome::Fault.as_str(),
+                    duration_ms,
+                    None,
+                    None,
+                ),
+            }
+        }
+        (Ok(CallToolResponse::Complete(_)), _) => call_completed(telemetry, tool, duration_ms),
+        (Ok(CallToolResponse::InputRequired(_)), _) => {
+            call_deferred(telemetry, tool, "input_required", duration_ms)
+        }
+        (Ok(CallToolResponse::Task(_)), _) => call_deferred(telemetry, tool, "task", duration_ms),
+        (Ok(_), _) => call_deferred(telemetry, tool, "deferred", duration_ms),
+        (Err(error), _) => call_protocol(telemetry, tool, error.code.0, duration_ms),
+    }
+}
+
 /// `tool_call_failed` for a call that a `ToolError` ended, at its level.
 pub(crate) fn call_failed_as(telemetry: &Telemetry, tool: &str, report: Report, duration_ms: f64) {
     call_failed(
