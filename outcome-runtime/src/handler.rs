@@ -23,8 +23,9 @@ use tracing::Level;
 
 use crate::arguments;
 use crate::boundary::{CatchPanic, DropCaught, caught_panic};
+use crate::error::Outcome;
 use crate::error::ToolError;
-use crate::logging::{self, CALL, CallScope, Note};
+use crate::logging::{self, CALL, CallScope, Ending, Note};
 use crate::telemetry::Telemetry;
 
 /// The text rmcp puts before serde's message when arguments do not
@@ -153,7 +154,9 @@ where
     let ended = match (ended, note.get()) {
         (Ok(Ok(response)), Some(note)) => {
             match note {
-                Note::Deferred => logging::call_deferred(telemetry, &tool, "deferred", elapsed()),
+                Note::Deferred => {
+                    logging::call_deferred(telemetry, &tool, Ending::Deferred, elapsed())
+                }
                 Note::Replayed => logging::call_completed(telemetry, &tool, elapsed()),
             }
             return Some(Ok(response));
@@ -182,7 +185,7 @@ where
                 telemetry,
                 Level::INFO,
                 &tool,
-                "invalid",
+                Outcome::Invalid,
                 elapsed(),
                 None,
                 None,
@@ -227,7 +230,7 @@ fn end_as(
         telemetry,
         level,
         tool,
-        outcome.as_str(),
+        outcome,
         duration_ms,
         error.error_type(),
         None,

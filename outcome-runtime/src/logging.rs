@@ -67,7 +67,7 @@ pub(crate) fn tool_failed(level: Level, tool: &str, error_type: Option<&str>, er
     event_at!(
         level,
         tool,
-        outcome = "fault",
+        outcome = Outcome::Fault.as_str(),
         error.type = error_type,
         error,
         "tool_failed"
@@ -87,7 +87,7 @@ pub(crate) fn panic_failed(
     event_at!(
         Level::ERROR,
         tool,
-        outcome = "fault",
+        outcome = Outcome::Fault.as_str(),
         error.type = PANIC_TYPE,
         error = message,
         panic.location = location,
@@ -132,7 +132,7 @@ pub(crate) fn call_completed(telemetry: &Telemetry, tool: &str, duration_ms: f64
         duration_ms,
         "tool_call_completed"
     );
-    telemetry.ended(Outcome::Result.as_str(), Failure::None, false, duration_ms);
+    telemetry.ended(Ending::Outcome(Outcome::Result), Failure::None, duration_ms);
 }
 
 /// `tool_call_cancelled`, at INFO: the client withdrew the call, and its
@@ -142,11 +142,11 @@ pub(crate) fn call_cancelled(telemetry: &Telemetry, tool: &str, duration_ms: f64
     event_at!(
         Level::INFO,
         tool,
-        outcome = "cancelled",
+        outcome = Ending::Cancelled.as_str(),
         duration_ms,
         "tool_call_cancelled"
     );
-    telemetry.ended("cancelled", Failure::None, false, duration_ms);
+    telemetry.ended(Ending::Cancelled, Failure::None, duration_ms);
 }
 
 /// `tool_call_failed`, at the outcome's level.
@@ -154,7 +154,7 @@ pub(crate) fn call_failed(
     telemetry: &Telemetry,
     level: Level,
     tool: &str,
-    outcome: &str,
+    outcome: Outcome,
     duration_ms: f64,
     error_type: Option<&str>,
     error_code: Option<i32>,
@@ -163,18 +163,17 @@ pub(crate) fn call_failed(
         Some(code) => Failure::Code(code),
         None => Failure::Tool,
     };
-    let fault = outcome == Outcome::Fault.as_str();
     let tool = &*bounded(tool);
     event_at!(
         level,
         tool,
-        outcome,
+        outcome = outcome.as_str(),
         duration_ms,
         error.type = error_type,
         error.code = error_code,
         "tool_call_failed"
     );
-    telemetry.ended(outcome, failure, fault, duration_ms);
+    telemetry.ended(Ending::Outcome(outcome), failure, duration_ms);
 }
 
 /// The line of a call that ended in `answer`, which the boundary described
@@ -202,7 +201,7 @@ pub(crate) fn call_ended(
                     telemetry,
                     Level::ERROR,
                     tool,
-                    Outcome::Fault.as_str(),
+                    Outcome::Fault,
                     duration_ms,
                     None,
                     None,
@@ -211,10 +210,12 @@ pub(crate) fn call_ended(
         }
         (Ok(CallToolResponse::Complete(_)), _) => call_completed(telemetry, tool, duration_ms),
         (Ok(CallToolResponse::InputRequired(_)), _) => {
-            call_deferred(telemetry, tool, "input_required", duration_ms)
+            call_deferred(telemetry, tool, Ending::InputRequired, duration_ms)
         }
-        (Ok(CallToolResponse::Task(_)), _) => call_deferred(telemetry, tool, "task", duration_ms),
-        (Ok(_), _) => call_deferred(telemetry, tool, "deferred", duration_ms),
+        (Ok(CallToolResponse::Task(_)), _) => {
+            call_deferred(telemetry, tool, Ending::Task, duration_ms)
+        }
+        (Ok(_), _) => call_deferred(telemetry, tool, Ending::Deferred, duration_ms),
         (Err(error), _) => call_protocol(telemetry, tool, error.code.0, duration_ms),
     }
 }
@@ -225,7 +226,7 @@ pub(crate) fn call_failed_as(telemetry: &Telemetry, tool: &str, report: Report, 
         telemetry,
         report.level,
         tool,
-        report.outcome.as_str(),
+        report.outcome,
         duration_ms,
         report.error_type,
         None,
@@ -239,11 +240,40 @@ pub(crate) fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, durati
         telemetry,
         Level::INFO,
         tool,
-        "protocol",
+        Outcome::Protocol,
         duration_ms,
         None,
         Some(code),
     );
+}
+
+/// How a call ended, as its record's `outcome` field and its span say it:
+/// one of the outcomes, or an answer that is not the result yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// A result, one of outcomes 2 to 4, or a protocol error.
+    Outcome(Outcome),
+    /// The client withdrew the call.
+    Cancelled,
+    /// A long-running tool answered with a job.
+    Deferred,
+    /// The tool asked the client for input.
+    InputRequired,
+    /// The call became a task.
+    Task,
+}
+
+impl Ending {
+    /// The value of the `outcome` field.
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            Ending::Outcome(outcome) => outcome.as_str(),
+            Ending::Cancelled => "cancelled",
+            Ending::Deferred => "deferred",
+            Ending::InputRequired => "input_required",
+            Ending::Task => "task",
+        }
+    }
 }
 
 /// What the boundary tells the request log about the call it ran.
@@ -306,21 +336,16 @@ pub(crate) fn note(note: Note) {
 /// handed the model a job to poll; `input_required`, the tool asked the
 /// client for input and is called again with it; `task`, the call became a
 /// task of rmcp's tasks extension.
-pub(crate) fn call_deferred(
-    telemetry: &Telemetry,
-    tool: &str,
-    outcome: &'static str,
-    duration_ms: f64,
-) {
+pub(crate) fn call_deferred(telemetry: &Telemetry, tool: &str, ending: Ending, duration_ms: f64) {
     let tool = &*bounded(tool);
     event_at!(
         Level::INFO,
         tool,
-        outcome,
+        outcome = ending.as_str(),
         duration_ms,
         "tool_call_deferred"
     );
-    telemetry.ended(outcome, Failure::None, false, duration_ms);
+    telemetry.ended(ending, Failure::None, duration_ms);
 }
 
 tokio::task_local! {

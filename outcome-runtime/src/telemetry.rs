@@ -19,7 +19,8 @@ use tracing::Span;
 use tracing::field::Empty;
 
 use crate::boundary::guard_subscriber;
-use crate::logging::bounded;
+use crate::error::Outcome;
+use crate::logging::{Ending, bounded};
 
 /// How a call's answer failed, in the conventions' `error.type`.
 #[derive(Clone, Copy, Debug)]
@@ -207,7 +208,9 @@ impl Telemetry {
     /// error status for a fault only (outcomes 2 and 3 are the model's to
     /// fix, not an operator's); with the `opentelemetry` feature, its
     /// duration too.
-    pub(crate) fn ended(&self, outcome: &str, failure: Failure, fault: bool, duration_ms: f64) {
+    pub(crate) fn ended(&self, ending: Ending, failure: Failure, duration_ms: f64) {
+        let outcome = ending.as_str();
+        let fault = ending == Ending::Outcome(Outcome::Fault);
         if !self.span.is_disabled() {
             guard_subscriber(|| {
                 self.span.record("outcome_runtime.outcome", outcome);
