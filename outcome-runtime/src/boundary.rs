@@ -14,7 +14,7 @@ use std::sync::Once;
 use std::task::{Context, Poll};
 
 use crate::error::ToolError;
-use crate::logging;
+use crate::{call, logging};
 
 /// What a tool body can return for the boundary to report through:
 /// `Result<T, ToolError>`.
@@ -97,7 +97,7 @@ where
     // Generic and inlined, so the boundary is free on the success path; a
     // shared non-generic function would save compile time but cost each
     // call a dynamic call (measured: +5 ns for a sync tool, +4 ns async).
-    logging::body_started();
+    call::body_started();
     match catch(body) {
         Ok(result) => result.finish(tool),
         Err(payload) => R::from_fault(caught_panic(tool, payload)),
@@ -123,7 +123,7 @@ where
     R: ToolReturn,
     F: Future<Output = R>,
 {
-    logging::body_started();
+    call::body_started();
     AsyncBoundary {
         tool,
         body: CatchPanic::new(body),

@@ -9,53 +9,8 @@ use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
 use tracing::Level;
 
-use crate::{boundary, classify, logging, message, sentences};
-
-/// How a tool call ended: the four outcomes of the design, and the one
-/// protocol error that passes through.
-///
-/// The outcome fixes what the model reads, what the message tells it to do
-/// next and the log level, which answers "who must act?".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Outcome {
-    /// 1: the contract is met; the model reads the value. An empty search is
-    /// a result.
-    Result,
-    /// 2: the model must change the request (not found, invalid argument, a
-    /// parameter it must pass, a feature this deployment leaves off). INFO.
-    Invalid,
-    /// 3: the model must refresh what it read, then retry (stale version,
-    /// conflicting change). INFO.
-    Stale,
-    /// 4: the server failed; the request was fine. WARNING when it heals
-    /// itself, ERROR when an operator must act.
-    Fault,
-    /// None of the four: a protocol error that reaches the client as a
-    /// JSON-RPC error, not as a result (a missing client capability). The
-    /// client or its user acts, not the model or an operator, so INFO.
-    Protocol,
-}
-
-impl Outcome {
-    /// The value of the `outcome` field in log records: `result`, `invalid`,
-    /// `stale`, `fault` or `protocol`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Result => "result",
-            Outcome::Invalid => "invalid",
-            Outcome::Stale => "stale",
-            Outcome::Fault => "fault",
-            Outcome::Protocol => "protocol",
-        }
-    }
-}
-
-impl Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::outcome::Outcome;
+use crate::{boundary, call, classify, logging, message, sentences};
 
 /// A tool call that did not produce its result, and what the model reads
 /// about it.
@@ -675,14 +630,14 @@ impl Display for ToolError {
 /// request log which outcome the call had.
 impl IntoCallToolResult for ToolError {
     fn into_call_tool_result(mut self) -> Result<CallToolResponse, ErrorData> {
-        logging::report(&mut self);
+        call::report(&mut self);
         let inner = *self.inner;
         if let Kind::PassThrough(data) = inner.kind {
             return Err(data);
         }
         let mut text = inner.message.into_owned();
         if let Some(fallback) = inner.fallback {
-            let _ = logging::CALL.try_with(|call| fallback.name_tool(&mut text, &call.tool));
+            let _ = call::CALL.try_with(|call| fallback.name_tool(&mut text, &call.tool));
         }
         Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
     }
@@ -709,7 +664,7 @@ impl From<ToolError> for ErrorData {
             Outcome::Invalid | Outcome::Stale => ErrorData::invalid_params(message, None),
             _ => ErrorData::internal_error(message, None),
         };
-        let _ = logging::CALL.try_with(|call| {
+        let _ = call::CALL.try_with(|call| {
             call.stashed
                 .set(Some(Box::new((response, stand_in.clone()))));
         });

@@ -23,9 +23,10 @@ use tracing::Level;
 
 use crate::arguments;
 use crate::boundary::{CatchPanic, DropCaught, caught_panic};
-use crate::error::Outcome;
+use crate::call::{CALL, CallScope, Note};
 use crate::error::ToolError;
-use crate::logging::{self, CALL, CallScope, Ending, Note};
+use crate::logging::{self, Ending};
+use crate::outcome::Outcome;
 use crate::telemetry::Telemetry;
 
 /// The text rmcp puts before serde's message when arguments do not

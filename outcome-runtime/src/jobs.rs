@@ -19,8 +19,9 @@ use tokio::time::Instant;
 use tracing::Span;
 
 use crate::boundary::{CatchPanic, catch, caught_panic};
+use crate::call::{self, CALL, CallScope, Note};
 use crate::error::ToolError;
-use crate::logging::{self, CALL, CallScope, Note};
+use crate::logging;
 use crate::message::quote;
 use crate::telemetry::Telemetry;
 
@@ -127,7 +128,7 @@ impl<T: IntoCallToolResult> IntoCallToolResult for Deferred<T> {
         match self {
             Deferred::Ready(value) => value.into_call_tool_result(),
             Deferred::Running(job) => {
-                logging::note(Note::Deferred);
+                call::note(Note::Deferred);
                 let text = running_text(job.as_str());
                 Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
             }
@@ -382,7 +383,7 @@ impl Jobs {
                 Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
             }
             State::Done(answer, _) => {
-                logging::note(Note::Replayed);
+                call::note(Note::Replayed);
                 (**answer).clone()
             }
         }

@@ -206,12 +206,14 @@
 
 mod arguments;
 mod boundary;
+mod call;
 mod classify;
 mod error;
 mod handler;
 mod jobs;
 mod logging;
 mod message;
+mod outcome;
 mod routes;
 mod sentences;
 mod tasks;

@@ -102,7 +102,7 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
                 // The route parses its arguments and runs its body in one:
                 // only its refusal of the arguments says the body never ran.
                 if !matches!(&ended, Ok(Err(error)) if handler::is_rmcp_argument_error(error)) {
-                    crate::logging::body_started();
+                    crate::call::body_started();
                 }
                 end(&tool, ended)
             })

@@ -19,8 +19,8 @@ use tracing::Span;
 use tracing::field::Empty;
 
 use crate::boundary::guard_subscriber;
-use crate::error::Outcome;
 use crate::logging::{Ending, bounded};
+use crate::outcome::Outcome;
 
 /// How a call's answer failed, in the conventions' `error.type`.
 #[derive(Clone, Copy, Debug)]
