@@ -303,12 +303,15 @@ impl tracing::Subscriber for EventsOnly {
     fn exit(&self, _: &tracing::span::Id) {}
 }
 
-/// With `BENCH_ROUND_TRIPS=n` set, makes `n` round trips of the wrapped
-/// tool under [`EventsOnly`] (or [`Discard`], with `BENCH_SPANS` set) and
-/// nothing else: for counting instructions
-/// with `valgrind --tool=callgrind`, which, unlike a clock, gives the same
-/// count for the same build on a busy machine. Two counts (`n` and `0`)
-/// give the cost of one call.
+/// With `BENCH_ROUND_TRIPS=n` set, makes `n` round trips and nothing else:
+/// for counting instructions with `valgrind --tool=callgrind`, which,
+/// unlike a clock, gives the same count for the same build on a busy
+/// machine. Two counts (`n` and `0`) give the cost of one call.
+///
+/// The call is the wrapped tool's, or with `BENCH_SERVER=bare_logged` bare
+/// rmcp's writing an equal log line by hand; the subscriber takes every
+/// event and no span ([`EventsOnly`]), or with `BENCH_SPANS` set spans too
+/// ([`Discard`]).
 fn count_mode() -> bool {
     let Some(calls) = std::env::var("BENCH_ROUND_TRIPS")
         .ok()
@@ -320,16 +323,23 @@ fn count_mode() -> bool {
         .enable_all()
         .build()
         .expect("a runtime");
-    // `BENCH_SPANS=1`: a subscriber that takes spans too.
     let _subscriber = if std::env::var_os("BENCH_SPANS").is_some() {
         tracing::subscriber::set_default(Discard)
     } else {
         tracing::subscriber::set_default(EventsOnly)
     };
-    let wrapped = runtime.block_on(client(Wrapped));
+    let (client, tool) = match std::env::var("BENCH_SERVER").as_deref() {
+        Ok("bare_logged") => {
+            let bare = Bare {
+                tool_router: Bare::tool_router(),
+            };
+            (runtime.block_on(client(bare)), "echo_logged")
+        }
+        _ => (runtime.block_on(client(Wrapped)), "echo"),
+    };
     for _ in 0..calls {
         let result = runtime
-            .block_on(wrapped.call_tool(CallToolRequestParams::new("echo")))
+            .block_on(client.call_tool(CallToolRequestParams::new(tool)))
             .expect("the call is answered");
         assert_eq!(result.is_error, Some(false));
     }
