@@ -118,6 +118,7 @@ impl Telemetry {
     /// that started it (with the `opentelemetry` feature, a child of that
     /// call's span in the trace), so that the call's span ends with the
     /// call's answer while the work goes on.
+    ///
     /// `ids` are the starting call's: the job's records carry its request
     /// and session ids.
     pub(crate) fn job(tool: &str, call: &Span, ids: Option<&CallIds>) -> Self {
