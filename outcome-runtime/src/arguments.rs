@@ -1348,25 +1348,13 @@ fn missing(tool: &str, name: &str, what: &str) -> String {
 /// The message for an object that must have one of several keys and has
 /// none: `names` are its own keys, under `parent`.
 fn missing_one(tool: &str, parent: &[Segment<'_>], names: &[&str]) -> String {
-    let parent = render(parent);
-    let total = names.len();
-    let names: Vec<String> = names
+    let named: Vec<String> = names
         .iter()
         .take(LIST_LIMIT)
-        .map(|name| {
-            if parent.is_empty() {
-                (*name).to_owned()
-            } else {
-                format!("{parent}.{name}")
-            }
-        })
+        .map(|name| render(&[parent, &[Segment::Name(name)]].concat()))
         .collect();
-    let list = join_or(&names, 0);
-    let list = if names.len() < total {
-        format!("{list}, or one of {} more", total - names.len())
-    } else {
-        list
-    };
+    let list = join_or(&named, names.len() - named.len());
+    let parent = render(parent);
     if parent.is_empty() {
         format!(
             "The arguments of {tool} need one of {list}, and none was sent. Call {tool} \

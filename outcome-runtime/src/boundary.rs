@@ -312,14 +312,6 @@ fn leave() {
     DEPTH.with(|depth| depth.set(depth.get() - 1));
 }
 
-/// Runs `record`, which writes one of the runtime's log records, so that a
-/// subscriber that panics cannot take the call down with it: the panic is
-/// shown by the hook that was there before this crate's, and the call goes
-/// on without the record.
-pub(crate) fn guard_record(record: impl FnOnce()) {
-    guard_subscriber(record);
-}
-
 /// Runs `handle`, which hands the subscriber one of the runtime's records
 /// or spans, so that a subscriber that panics cannot take the call down
 /// with it: the panic is shown by the hook that was there before this

@@ -82,8 +82,7 @@ where
     // Everything the call does, its body and its log lines, happens in its
     // span, entered by hand: an `Instrumented` layer would make the future
     // that rmcp boxes and moves larger.
-    let mut telemetry = Telemetry::call(&request.name, &context);
-    let ids = telemetry.take_ids();
+    let (telemetry, ids) = Telemetry::call(&request.name, &context);
     let telemetry = &telemetry;
     // Kept to explain arguments that fail to deserialize; the router takes
     // the request's own copy.

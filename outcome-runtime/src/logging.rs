@@ -27,7 +27,7 @@ pub(crate) const RECORD_LIMIT: usize = 64 * 1024;
 /// records the event cannot take the call with it.
 macro_rules! event_at {
     ($level:expr, $($rest:tt)+) => {
-        crate::boundary::guard_record(|| match $level {
+        crate::boundary::guard_subscriber(|| match $level {
             Level::ERROR => tracing::event!(target: "outcome_runtime", Level::ERROR, $($rest)+),
             Level::WARN => tracing::event!(target: "outcome_runtime", Level::WARN, $($rest)+),
             Level::INFO => tracing::event!(target: "outcome_runtime", Level::INFO, $($rest)+),

@@ -38,9 +38,6 @@ pub(crate) enum Failure {
 /// with the `opentelemetry` feature, what its duration is recorded with.
 pub(crate) struct Telemetry {
     span: Span,
-    /// The ids of a call whose span is recorded, for the span of a job it
-    /// starts.
-    ids: Option<Box<CallIds>>,
     #[cfg(feature = "opentelemetry")]
     metric: Option<metric::Attributes>,
 }
@@ -48,8 +45,12 @@ pub(crate) struct Telemetry {
 impl Telemetry {
     /// The `tools/call {tool}` span of a call of `tool`, a child of the
     /// client's trace context when the `opentelemetry` feature is on and
-    /// the request carries one.
-    pub(crate) fn call(tool: &str, context: &RequestContext<RoleServer>) -> Self {
+    /// the request carries one; and, when the span is recorded, the call's
+    /// ids, for the span of a job it starts.
+    pub(crate) fn call(
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> (Self, Option<Box<CallIds>>) {
         // A root span: rmcp runs every request of a session inside its
         // service loop's span, which would make a session one trace. Every
         // hand-over of the span to the subscriber is guarded: one that
@@ -77,24 +78,28 @@ impl Telemetry {
             )
         })
         .unwrap_or_else(Span::none);
+        let recorded = !span.is_disabled();
+        // Read once, for the span and the metric, and only for them.
+        let (transport, version) = if recorded || cfg!(feature = "opentelemetry") {
+            (Some(Transport::of(context)), context.protocol_version())
+        } else {
+            (None, None)
+        };
         #[cfg(feature = "opentelemetry")]
-        let metric = Some(metric::Attributes::new(tool, context));
+        let metric = transport
+            .as_ref()
+            .map(|transport| metric::Attributes::new(tool, transport, version.as_ref()));
         let mut ids = None;
-        if !span.is_disabled() {
+        if let Some(transport) = transport.filter(|_| recorded) {
             guard_subscriber(|| {
                 let tool = bounded(tool);
-                let transport = Transport::of(context);
                 span.record("otel.name", format_args!("tools/call {tool}"));
                 span.record("gen_ai.tool.name", &*tool);
                 span.record("jsonrpc.request.id", format_args!("{}", context.id));
                 if let Some(session) = &transport.session {
                     span.record("mcp.session.id", &**session);
                 }
-                ids = Some(Box::new(CallIds {
-                    request: context.id.to_string(),
-                    session: transport.session.map(Cow::into_owned),
-                }));
-                if let Some(version) = context.protocol_version() {
+                if let Some(version) = &version {
                     span.record("mcp.protocol.version", version.as_str());
                 }
                 span.record("network.transport", transport.transport);
@@ -104,14 +109,18 @@ impl Telemetry {
                 }
                 #[cfg(feature = "opentelemetry")]
                 parent::adopt(&span, &context.meta);
+                ids = Some(Box::new(CallIds {
+                    request: context.id.to_string(),
+                    session: transport.session.map(Cow::into_owned),
+                }));
             });
         }
-        Telemetry {
+        let telemetry = Telemetry {
             span,
-            ids,
             #[cfg(feature = "opentelemetry")]
             metric,
-        }
+        };
+        (telemetry, ids)
     }
 
     /// The span of a job's work: a root span that follows from the call
@@ -161,15 +170,9 @@ impl Telemetry {
         }
         Telemetry {
             span,
-            ids: None,
             #[cfg(feature = "opentelemetry")]
             metric: None,
         }
-    }
-
-    /// The call's ids, when its span is recorded.
-    pub(crate) fn take_ids(&mut self) -> Option<Box<CallIds>> {
-        self.ids.take()
     }
 
     /// Enters the span until the guard is dropped.
@@ -190,7 +193,6 @@ impl Telemetry {
         };
         Telemetry {
             span,
-            ids: None,
             #[cfg(feature = "opentelemetry")]
             metric: None,
         }
@@ -432,6 +434,20 @@ mod parent {
         }
 
         #[test]
+        fn ten_megabytes_of_trace_context_stay_bounded() {
+            let huge = "a".repeat(10 << 20);
+            assert!(parse(&huge, "").is_none());
+            assert!(parse(&format!("00-{TRACE}-{SPAN}-01-{huge}"), "").is_none());
+            // One member too long to be valid: the state is dropped.
+            let parent = parse(&format!("00-{TRACE}-{SPAN}-01"), &format!("k={huge}")).unwrap();
+            assert_eq!(parent.trace_state().header(), "");
+            // Many valid members: the first 32 are kept, as W3C allows.
+            let many = "k=v,".repeat((10 << 20) / 4);
+            let parent = parse(&format!("00-{TRACE}-{SPAN}-01"), &many).unwrap();
+            assert!(parent.trace_state().header().len() <= 32 * 4);
+        }
+
+        #[test]
         fn a_later_version_may_carry_more_parts() {
             assert!(parse(&format!("01-{TRACE}-{SPAN}-01-what-comes"), "").is_some());
         }
@@ -451,8 +467,7 @@ mod metric {
 
     use opentelemetry::KeyValue;
     use opentelemetry::metrics::Histogram;
-    use rmcp::RoleServer;
-    use rmcp::service::RequestContext;
+    use rmcp::model::ProtocolVersion;
 
     use super::{Failure, Transport};
     use crate::logging::bounded;
@@ -485,8 +500,11 @@ mod metric {
     }
 
     impl Attributes {
-        pub(super) fn new(tool: &str, context: &RequestContext<RoleServer>) -> Self {
-            let transport = Transport::of(context);
+        pub(super) fn new(
+            tool: &str,
+            transport: &Transport<'_>,
+            version: Option<&ProtocolVersion>,
+        ) -> Self {
             let mut known = Vec::with_capacity(10);
             known.push(KeyValue::new("mcp.method.name", "tools/call"));
             known.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
@@ -499,7 +517,7 @@ mod metric {
                 known.push(KeyValue::new("network.protocol.name", "http"));
                 known.push(KeyValue::new("network.protocol.version", version));
             }
-            if let Some(version) = context.protocol_version() {
+            if let Some(version) = version {
                 known.push(KeyValue::new(
                     "mcp.protocol.version",
                     version.as_str().to_owned(),

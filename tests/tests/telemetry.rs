@@ -307,6 +307,7 @@ async fn every_call_has_exactly_one_span() {
         .iter()
         .map(|span| attribute(span, "jsonrpc.request.id").unwrap())
         .collect();
+    ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), calls.len(), "each span has its own request id");
     // Each call starts a trace of its own when the client sends none.
