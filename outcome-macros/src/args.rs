@@ -19,6 +19,8 @@ pub(crate) enum Kind {
     List,
     /// `name`
     Flag,
+    /// `name = true`, `name = false`, or `name` for `true`
+    Bool,
 }
 
 impl Kind {
@@ -28,6 +30,7 @@ impl Kind {
             Kind::Expr => format!("`{name} = <expression>`"),
             Kind::List => format!("`{name}(...)`"),
             Kind::Flag => format!("`{name}` on its own"),
+            Kind::Bool => format!("`{name} = true` or `{name} = false`"),
         }
     }
 }
@@ -56,6 +59,28 @@ impl Arg {
                 ..
             }) => Some(text.clone()),
             _ => None,
+        }
+    }
+}
+
+impl Arg {
+    /// The value of `name = true`, `name = "true"` (as rmcp reads it), or
+    /// `name` alone (`true`).
+    pub(crate) fn bool_value(&self) -> Option<bool> {
+        match &self.meta {
+            Meta::Path(_) => Some(true),
+            Meta::NameValue(pair) => match &pair.value {
+                Expr::Lit(syn::ExprLit {
+                    lit: Lit::Bool(value),
+                    ..
+                }) => Some(value.value),
+                Expr::Lit(syn::ExprLit {
+                    lit: Lit::Str(text),
+                    ..
+                }) => text.value().parse().ok(),
+                _ => None,
+            },
+            Meta::List(_) => None,
         }
     }
 }
@@ -96,13 +121,14 @@ impl Parsed {
     }
 }
 
-/// Parses `attr` as arguments of `macro_name`, which takes `allowed`.
+/// Parses `attr` as the arguments of `what` (`#[tool]`, `annotations(..)`),
+/// which takes `allowed`.
 /// Unknown names get the closest allowed one; duplicates and values of the
 /// wrong shape are errors on their own tokens. Every error goes to `errors`;
 /// the arguments that were fine are returned, so the macro can go on and
 /// report the item's other problems too.
 pub(crate) fn parse(
-    macro_name: &str,
+    what: &str,
     attr: TokenStream,
     allowed: &[(&'static str, Kind)],
     errors: &mut Errors,
@@ -123,7 +149,7 @@ pub(crate) fn parse(
         let meta = match meta {
             Ok(meta) => meta,
             Err(unparsed) => {
-                errors.push(unparsed.into_error(macro_name, allowed));
+                errors.push(unparsed.into_error(what, allowed));
                 continue;
             }
         };
@@ -131,14 +157,14 @@ pub(crate) fn parse(
         let Some(name) = path.get_ident().map(ToString::to_string) else {
             errors.push(syn::Error::new_spanned(
                 path,
-                format!("`#[{macro_name}]` takes plain argument names, not paths"),
+                format!("`{what}` takes plain argument names, not paths"),
             ));
             continue;
         };
         let Some(&(_, kind)) = allowed.iter().find(|(known, _)| *known == name) else {
             let closest = closest(&name, allowed);
             parsed.meant.extend(closest);
-            errors.push(unknown(macro_name, &name, path.span(), closest, allowed));
+            errors.push(unknown(what, &name, path.span(), closest, allowed));
             if let Some(known) = closest {
                 recover(&mut parsed, meta, known, allowed);
             }
@@ -212,7 +238,7 @@ impl Unparsed {
     /// The error to report: for an argument that only lacks the comma after
     /// it, the parser's; for a name the macro takes, how its value is
     /// written; for another name, the closest the macro takes.
-    fn into_error(self, macro_name: &str, allowed: &[(&'static str, Kind)]) -> syn::Error {
+    fn into_error(self, what: &str, allowed: &[(&'static str, Kind)]) -> syn::Error {
         let Unparsed {
             tokens,
             error,
@@ -230,7 +256,7 @@ impl Unparsed {
             ),
             None => {
                 let closest = closest(&name, allowed);
-                unknown(macro_name, &name, ident.span(), closest, allowed)
+                unknown(what, &name, ident.span(), closest, allowed)
             }
         }
     }
@@ -247,6 +273,17 @@ fn shape_fits(meta: &Meta, kind: Kind) -> bool {
             })
         ),
         (Meta::NameValue(_), Kind::Expr) => true,
+        (Meta::Path(_), Kind::Bool) => true,
+        (Meta::NameValue(pair), Kind::Bool) => match &pair.value {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Bool(_), ..
+            }) => true,
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) => text.value().parse::<bool>().is_ok(),
+            _ => false,
+        },
         _ => false,
     }
 }
@@ -296,7 +333,7 @@ fn closest(name: &str, allowed: &[(&'static str, Kind)]) -> Option<&'static str>
 }
 
 fn unknown(
-    macro_name: &str,
+    what: &str,
     name: &str,
     span: Span,
     closest: Option<&str>,
@@ -304,7 +341,7 @@ fn unknown(
 ) -> syn::Error {
     let message = match closest {
         Some(known) => {
-            format!("`#[{macro_name}]` has no argument `{name}`; did you mean `{known}`?")
+            format!("`{what}` has no argument `{name}`; did you mean `{known}`?")
         }
         None => {
             let names: Vec<String> = allowed
@@ -312,7 +349,7 @@ fn unknown(
                 .map(|(known, _)| format!("`{known}`"))
                 .collect();
             format!(
-                "`#[{macro_name}]` has no argument `{name}`; it takes {}",
+                "`{what}` has no argument `{name}`; it takes {}",
                 names.join(", ")
             )
         }
@@ -367,7 +404,7 @@ mod tests {
     fn parsed(attr: &str) -> (Parsed, usize) {
         let mut errors = Errors::default();
         let parsed = parse(
-            "tool_router",
+            "#[tool_router]",
             attr.parse().expect("lexes"),
             ROUTER,
             &mut errors,

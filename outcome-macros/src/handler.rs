@@ -18,7 +18,7 @@ const ARGS: &[(&str, Kind)] = &[
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
-    let args = args::parse("tool_handler", attr, ARGS, &mut errors);
+    let args = args::parse("#[tool_handler]", attr, ARGS, &mut errors);
     let expansion = match syn::parse2::<ItemImpl>(item.clone()) {
         Ok(item_impl) => expand_impl(&args, item_impl),
         Err(error) => {

@@ -1,9 +1,12 @@
-//! `#[tool_router]`: rmcp's `#[tool_router]`, whose `server_handler` form
-//! uses this crate's `#[tool_handler]`.
+//! `#[tool_router]`: the router of an impl block's `#[tool]` methods, built
+//! as rmcp's `#[tool_router]` builds it, with the router check; its
+//! `server_handler` form uses this crate's `#[tool_handler]`.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
-use syn::{Ident, ImplItem, ItemImpl};
+use syn::parse::discouraged::Speculative;
+use syn::parse::{ParseStream, Parser};
+use syn::{Attribute, Ident, ImplItem, ItemImpl, Signature, Token, Visibility};
 
 use crate::args::{self, Errors, Kind, Parsed};
 
@@ -17,9 +20,9 @@ const ARGS: &[(&str, Kind)] = &[
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
-    let args = args::parse("tool_router", attr, ARGS, &mut errors);
-    let expansion = match syn::parse2::<ItemImpl>(item.clone()) {
-        Ok(item_impl) => expand_impl(&args, item_impl, &mut errors),
+    let args = args::parse("#[tool_router]", attr, ARGS, &mut errors);
+    let expansion = match Block::parse(&item) {
+        Ok(block) => expand_block(&args, block, &mut errors),
         Err(error) => {
             errors.push(error);
             item
@@ -29,65 +32,167 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     quote! { #errors #expansion }
 }
 
+/// An impl block as the router needs it: its header parsed, each method's
+/// attributes and signature parsed, and every body left as tokens, so no
+/// body costs a parse. The block is written back as it came, with the
+/// generated items added at its end.
+struct Block {
+    /// `impl<..> Type where ..`, or `impl<..> Trait for Type`, with an
+    /// empty body.
+    header: ItemImpl,
+    /// The tokens before the body.
+    head_tokens: Vec<TokenTree>,
+    /// The body, as written.
+    body: Group,
+    methods: Vec<Method>,
+}
+
+/// A method of the block: its attributes and signature.
+struct Method {
+    attrs: Vec<Attribute>,
+    sig: Signature,
+}
+
+impl Block {
+    fn parse(item: &TokenStream) -> syn::Result<Block> {
+        let mut head_tokens: Vec<TokenTree> = item.clone().into_iter().collect();
+        let Some(TokenTree::Group(body)) = head_tokens.pop() else {
+            // Not an impl block: syn says what is wrong.
+            return Err(syn::parse2::<ItemImpl>(item.clone())
+                .err()
+                .unwrap_or_else(|| syn::Error::new(Span::call_site(), "expected an impl block")));
+        };
+        let empty = Group::new(Delimiter::Brace, TokenStream::new());
+        let header_tokens: TokenStream = head_tokens
+            .iter()
+            .cloned()
+            .chain([TokenTree::Group(empty)])
+            .collect();
+        let header = match syn::parse2::<ItemImpl>(header_tokens) {
+            Ok(header) if body.delimiter() == Delimiter::Brace => header,
+            // The whole item, for the parser's own error at the right place.
+            _ => {
+                return Err(syn::parse2::<ItemImpl>(item.clone())
+                    .err()
+                    .unwrap_or_else(|| {
+                        syn::Error::new_spanned(&body, "expected the impl block's body")
+                    }));
+            }
+        };
+        let methods = Parser::parse2(methods, body.stream())?;
+        Ok(Block {
+            header,
+            head_tokens,
+            body,
+            methods,
+        })
+    }
+
+    fn is_trait_impl(&self) -> bool {
+        self.header.trait_.is_some()
+    }
+
+    /// The block as written, with `items` added at the end of its body.
+    fn with_items(&self, items: TokenStream) -> TokenStream {
+        let mut stream = self.body.stream();
+        stream.extend(items);
+        let mut body = Group::new(Delimiter::Brace, stream);
+        body.set_span(self.body.span());
+        let head = &self.head_tokens;
+        quote! { #(#head)* #body }
+    }
+}
+
+/// The methods of an impl block's body; other items are parsed whole and
+/// passed over.
+fn methods(input: ParseStream) -> syn::Result<Vec<Method>> {
+    let mut methods = Vec::new();
+    while !input.is_empty() {
+        let fork = input.fork();
+        let method = (|| {
+            let attrs = fork.call(Attribute::parse_outer)?;
+            fork.parse::<Visibility>()?;
+            fork.parse::<Option<Token![default]>>()?;
+            let sig: Signature = fork.parse()?;
+            if !fork.peek(syn::token::Brace) && !fork.peek(Token![;]) {
+                return Err(fork.error("expected a body"));
+            }
+            fork.parse::<TokenTree>()?;
+            Ok(Method { attrs, sig })
+        })();
+        match method {
+            Ok(method) => {
+                input.advance_to(&fork);
+                methods.push(method);
+            }
+            Err(_) => {
+                input.parse::<ImplItem>()?;
+            }
+        }
+    }
+    Ok(methods)
+}
+
 /// The expansion, even when the arguments or the block have errors: then
 /// it goes on with what the user most likely meant (a misspelled argument
 /// as the one it is closest to) or the defaults, so that the router
 /// function exists under the expected name and code that calls it, such
 /// as `#[tool_handler]`, does not fail too.
-fn expand_impl(args: &Parsed, mut item_impl: ItemImpl, errors: &mut Errors) -> TokenStream {
+fn expand_block(args: &Parsed, block: Block, errors: &mut Errors) -> TokenStream {
     let router = router_name(args, errors);
-    let representatives = representatives(&item_impl);
-    if item_impl.trait_.is_none() {
-        let check = check_every_tool_is_wrapped(&representatives, &router);
-        item_impl.items.push(check);
-    }
-    let mut allow_empty = args.get("allow_empty").is_some();
-    if representatives.is_empty() && !allow_empty {
+    let vis = visibility(args, errors);
+    let representatives = representatives(&block.methods);
+    let tools: Vec<&Method> = block
+        .methods
+        .iter()
+        .filter(|method| has_tool_attribute(method))
+        .collect();
+    if tools.is_empty() && args.get("allow_empty").is_none() {
         errors.push(syn::Error::new_spanned(
-            &item_impl.self_ty,
+            &block.header.self_ty,
             format!(
                 "`#[tool_router]` found no `#[tool]` method in this impl block, so \
                  `Self::{router}()` would serve no tools; add `allow_empty` if that is meant"
             ),
         ));
-        // Reported once, here: rmcp's macro is told not to again.
-        allow_empty = true;
     }
-    let set_apart = set_apart_unroutable(&mut item_impl);
-    if set_apart.is_some() && !item_impl.items.iter().any(has_tool_attribute) {
-        allow_empty = true;
-    }
-    // rmcp builds the router under another name; the function the user
-    // named marks its routes as inside the boundary, for
-    // `testing::assert_wrapped`, as it hands the router on.
-    let unmarked = format_ident!("__outcome_unmarked_{}", router);
-    let vis = visibility(args, errors);
-    if item_impl.trait_.is_none() {
-        let private = crate::private(Span::call_site());
-        item_impl.items.push(syn::parse_quote! {
-            #vis fn #router() -> #private::rmcp::handler::server::tool::ToolRouter<Self> {
-                #private::mark_router(Self::#unmarked())
+    let private = crate::private(Span::call_site());
+    // A tool whose error type is certainly wrong is reported by `#[tool]`;
+    // it is left out of the router, which would only fail for it again,
+    // with a long message about rmcp's traits, at the attribute.
+    let routes = tools
+        .iter()
+        .filter(|method| !unroutable_error(&method.sig.output))
+        .map(|method| {
+            let name = &method.sig.ident;
+            let tool_attr = format_ident!("{}_tool_attr", name);
+            quote! {
+                let router = router.with_route((Self::#tool_attr(), Self::#name));
             }
         });
-    }
-    let allow_empty = allow_empty.then(|| quote! { , allow_empty });
-    let private = crate::private(Span::call_site());
-    let mut tokens = quote! {
-        #[#private::rmcp::tool_router(router = #unmarked #allow_empty)]
-        #item_impl
-        #set_apart
+    // The routes are marked as inside the boundary, for
+    // `testing::assert_wrapped`.
+    let router_fn = quote! {
+        #vis fn #router() -> #private::rmcp::handler::server::tool::ToolRouter<Self> {
+            let router = #private::rmcp::handler::server::tool::ToolRouter::<Self>::new();
+            #(#routes)*
+            #private::mark_router(router)
+        }
     };
+    let check =
+        (!block.is_trait_impl()).then(|| check_every_tool_is_wrapped(&representatives, &router));
+    let mut tokens = block.with_items(quote! { #router_fn #check });
     if args.get("server_handler").is_some() {
-        if let Some((trait_path, _)) = &item_impl.trait_ {
+        if let Some((trait_path, _)) = &block.header.trait_ {
             errors.push(syn::Error::new_spanned(
                 trait_path,
                 "`server_handler` goes on an inherent impl block (`impl MyServer { .. }`)",
             ));
             return tokens;
         }
-        let self_ty = &item_impl.self_ty;
+        let self_ty = &block.header.self_ty;
         // `self_ty` carries its generic arguments already (`Server<T>`).
-        let (impl_generics, _, where_clause) = item_impl.generics.split_for_impl();
+        let (impl_generics, _, where_clause) = block.header.generics.split_for_impl();
         tokens.extend(quote! {
             #[::outcome_runtime::tool_handler(router = Self::#router())]
             impl #impl_generics #private::rmcp::ServerHandler
@@ -144,52 +249,10 @@ fn visibility(args: &Parsed, errors: &mut Errors) -> TokenStream {
     }
 }
 
-/// Moves the tools whose error type is certainly wrong (`#[tool]` reports
-/// it) and that rmcp cannot route either (`Result<T, Box<dyn Error>>`,
-/// `Result<T, &str>`) out of the block, into an impl block of their own
-/// that rmcp's `#[tool_router]` does not read: otherwise its router would
-/// fail for them too, with a long message about traits of rmcp's, at the
-/// attribute rather than at the error type. Returns that impl block.
-///
-/// Only what the tokens show for sure is moved: an error type behind an
-/// alias, or a type of the user's, stays, and rmcp's error stays with it.
-fn set_apart_unroutable(item_impl: &mut ItemImpl) -> Option<TokenStream> {
-    if item_impl.trait_.is_some() {
-        return None;
-    }
-    let (apart, kept): (Vec<ImplItem>, Vec<ImplItem>) = std::mem::take(&mut item_impl.items)
-        .into_iter()
-        .partition(|item| match item {
-            ImplItem::Fn(function) => {
-                has_tool_attribute(item) && unroutable_error(&function.sig.output)
-            }
-            _ => false,
-        });
-    item_impl.items = kept;
-    if apart.is_empty() {
-        return None;
-    }
-    let conditions = item_impl
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("cfg"));
-    let self_ty = &item_impl.self_ty;
-    let (impl_generics, _, where_clause) = item_impl.generics.split_for_impl();
-    Some(quote! {
-        #(#conditions)*
-        impl #impl_generics #self_ty #where_clause {
-            #(#apart)*
-        }
-    })
-}
-
-/// Whether rmcp's `#[tool_router]` takes the item for a tool: a method with
-/// an attribute whose last segment is `tool`.
-fn has_tool_attribute(item: &ImplItem) -> bool {
-    let ImplItem::Fn(function) = item else {
-        return false;
-    };
-    function.attrs.iter().any(|attr| {
+/// Whether the method is a tool: it has an attribute whose last segment is
+/// `tool`, as rmcp's `#[tool_router]` decides it too.
+fn has_tool_attribute(method: &Method) -> bool {
+    method.attrs.iter().any(|attr| {
         attr.path()
             .segments
             .last()
@@ -241,12 +304,9 @@ const INERT: &[&str] = &[
 /// All uses of one path in one impl block resolve to the same macro, so
 /// checking one method per path decides them all, and keeps the check's
 /// cost flat however many tools the block holds.
-fn representatives(item_impl: &ItemImpl) -> Vec<(Ident, Vec<Ident>)> {
+fn representatives(methods: &[Method]) -> Vec<(Ident, Vec<Ident>)> {
     let mut groups: Vec<(String, Ident, Vec<Ident>)> = Vec::new();
-    for item in &item_impl.items {
-        let ImplItem::Fn(function) = item else {
-            continue;
-        };
+    for function in methods {
         for attr in &function.attrs {
             let path = attr.path();
             let first = path.segments.first().map(|s| s.ident.to_string());

@@ -290,6 +290,20 @@ pub mod __private_0_1_0 {
     pub struct NotATool;
     pub use rmcp;
     pub use std::sync::OnceLock;
+
+    /// A tool's input schema, from its `Parameters<T>`; panics when the
+    /// router is built if the schema is not an object, which rmcp cannot
+    /// send as a tool's input.
+    pub fn input_schema<T: rmcp::schemars::JsonSchema + 'static>()
+    -> std::sync::Arc<rmcp::model::JsonObject> {
+        rmcp::handler::server::common::schema_for_input::<T>().unwrap_or_else(|problem| {
+            panic!(
+                "the input schema of `{}` is not a JSON object, as a tool's input \
+                 must be: {problem}",
+                std::any::type_name::<T>()
+            )
+        })
+    }
 }
 
 /// The README's examples, compiled and run as doctests.

@@ -1,0 +1,264 @@
+//! The method `#[tool]` writes: the signature as written, the body inside
+//! the boundary, and what the model receives in its rustdoc.
+
+use std::borrow::Cow;
+
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{GenericArgument, Ident, PathArguments, ReturnType, Signature, Type};
+
+use super::check::Description;
+use super::metadata::wire_name;
+use super::parse::{ToolArgs, ToolFn};
+
+/// The method: its own attributes, its rustdoc with what the model
+/// receives, the signature as written (an `async fn` boxed, as rmcp's
+/// router takes it), and the body inside the boundary; then the marker the
+/// router check looks for.
+pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Description) -> TokenStream {
+    let ToolFn {
+        attrs,
+        vis,
+        defaultness,
+        sig,
+        inner_attrs,
+        body,
+    } = function;
+    let wire_name = wire_name(function, args);
+    let docs = receipt_docs(args, description, &wire_name);
+
+    // The declared return type pins the body's type, so a mismatch in the
+    // body points at the signature; `()` when none is written, which the
+    // boundary refuses with a message that says the fix.
+    let local = cfg!(feature = "local") || args.local;
+    let return_type = match &sig.output {
+        ReturnType::Type(_, ty) => ty.to_token_stream(),
+        ReturnType::Default => quote_spanned! { sig.ident.span() => () },
+    };
+    let private = crate::private(Span::mixed_site());
+    let (sig, wrapped) = if let Some(asyncness) = &sig.asyncness {
+        // An async block takes its output type from its body, so a wrong
+        // `return` or tail would make the block's type wrong and be
+        // reported at the boundary, several times over. This `return`,
+        // first in the block and never taken, fixes the type beforehand:
+        // then every `return` and the tail are checked against it, and a
+        // wrong one is reported where it is written, as in a sync body.
+        let fake_return = Ident::new("__outcome_return", Span::mixed_site());
+        let pin = quote! {
+            #[allow(
+                unknown_lints,
+                unreachable_code,
+                clippy::diverging_sub_expression,
+                clippy::empty_loop,
+                clippy::let_unit_value,
+                clippy::needless_return
+            )]
+            if false {
+                let #fake_return: #return_type = loop {};
+                return #fake_return;
+            };
+        };
+        // Put first in the body's own block, rather than before it as a
+        // block of its own: a body that is a lone expression would then
+        // get "unnecessary braces" from rustc.
+        let block = match &body {
+            TokenTree::Group(group) => {
+                let statements = group.stream();
+                let mut block = Group::new(Delimiter::Brace, quote! { #pin #statements });
+                block.set_span(group.span());
+                block
+            }
+            other => Group::new(Delimiter::Brace, quote! { #pin #other }),
+        };
+        let block = quote_spanned! { asyncness.span() => async move #block };
+        // Checked here, on the body's own future, so that a body that is
+        // not `Send` is reported at the method rather than inside rmcp's
+        // boxing, and the check does not involve the return type.
+        let block = if local {
+            block
+        } else {
+            let private = crate::private(asyncness.span());
+            quote_spanned! { asyncness.span() => #private::assert_send(#block) }
+        };
+        // A wrong return type fails the boundary's bound at every place
+        // the call's future is used: the call and its `.await`. rustc
+        // reports a failed bound once per span, so all of them carry the
+        // one span the error should land on.
+        let at = blamed_token(sig);
+        let boundary_type = boundary_type(&return_type, &private, (at, at));
+        let private_at = crate::private(at);
+        let function = quote_spanned! { at => #private_at::async_tool_boundary };
+        let mut arguments = Group::new(Delimiter::Parenthesis, quote! { #wire_name, #block });
+        arguments.set_span(at);
+        // rmcp's router takes an async tool as a method that returns a
+        // boxed future; the boundary's future is boxed as it is, with no
+        // second async block around it.
+        let mut sig = sig.clone();
+        sig.asyncness = None;
+        sig.output = boxed_output(&sig, &return_type, local, at);
+        // Boxed with the call's span, for the same reason.
+        let boxed = quote_spanned! { at => ::std::boxed::Box::pin };
+        let mut call = Group::new(
+            Delimiter::Parenthesis,
+            quote_spanned! { at => #function::<#boundary_type, _> #arguments },
+        );
+        call.set_span(at);
+        let mut body = Group::new(Delimiter::Brace, quote! { #boxed #call });
+        body.set_span(at);
+        let body = body.into_token_stream();
+        (Cow::Owned(sig), body)
+    } else {
+        let boundary_type = boundary_type(&return_type, &private, blamed_tokens(sig));
+        let call = quote_spanned! { sig.fn_token.span() =>
+            #private::sync_boundary::<#boundary_type, _>(#wire_name, move || #body)
+        };
+        (Cow::Borrowed(sig), quote! { { #call } })
+    };
+
+    // Proves to the router check that this tool is wrapped. It names `Self`
+    // so that `#[tool]` outside an impl block fails at the method's name.
+    let marker = format_ident!("__outcome_wrapped_{}", sig.ident);
+    let self_ty = quote_spanned! { sig.ident.span() => Self };
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_snake_case, dead_code)]
+        fn #marker() -> #private::IsWrapped {
+            let _: ::core::marker::PhantomData<#self_ty>;
+            #private::IsWrapped
+        }
+        #(#attrs)*
+        #(#inner_attrs)*
+        #(#[doc = #docs])*
+        #vis #defaultness #sig #wrapped
+    }
+}
+
+/// `-> Pin<Box<dyn Future<Output = T> + Send + 'a>>`, where `'a` is the
+/// receiver's lifetime (`'_` for `&self`, `'static` without a borrowed
+/// receiver), as rmcp's `#[tool]` writes it; without `Send` under `local`.
+///
+/// Its tokens have the span `at`: coercing the boundary's future to it
+/// checks the boundary's bound once more, and with the call's span rustc
+/// reports a failure once.
+fn boxed_output(sig: &Signature, return_type: &TokenStream, local: bool, at: Span) -> ReturnType {
+    let lifetime = match sig.receiver().map(|receiver| &receiver.kind) {
+        Some(syn::ReceiverKind::Reference(_, Some(lifetime), _)) => quote! { #lifetime },
+        Some(syn::ReceiverKind::Reference(_, None, _)) => quote_spanned! { at => '_ },
+        _ => quote_spanned! { at => 'static },
+    };
+    let send = (!local).then(|| quote_spanned! { at => + ::core::marker::Send });
+    syn::parse_quote_spanned! { at =>
+        -> ::core::pin::Pin<::std::boxed::Box<
+            dyn ::core::future::Future<Output = #return_type> #send + #lifetime
+        >>
+    }
+}
+
+/// The boundary's type argument: the declared return type, named through a
+/// projection that spans `first` to `last`, so that an error for a wrong
+/// return type lands there. The type stays the user's as written, an alias
+/// of `Result` included; only the span changes.
+fn boundary_type(
+    return_type: &TokenStream,
+    private: &TokenStream,
+    (first, last): (Span, Span),
+) -> TokenStream {
+    let open = quote_spanned! { first => < };
+    let this = Ident::new("This", last);
+    quote! { #open #return_type as #private::Identity>::#this }
+}
+
+/// The first and last token of what is wrong if the return type is: `E` of
+/// `Result<T, E>`, else the whole return type, or the method's name when
+/// none is written.
+fn blamed_tokens(sig: &Signature) -> (Span, Span) {
+    let ReturnType::Type(_, ty) = &sig.output else {
+        return (sig.ident.span(), sig.ident.span());
+    };
+    let blamed = error_type(ty).unwrap_or(ty).to_token_stream();
+    let mut spans = blamed.into_iter().map(|token| token.span());
+    let first = spans.next().unwrap_or_else(|| sig.ident.span());
+    (first, spans.last().unwrap_or(first))
+}
+
+/// One token of what is wrong if the return type is: the name of the type
+/// (`McpError` of `Result<T, rmcp::McpError>`, `Box` of
+/// `Result<T, Box<dyn Error>>`, `str` of `Result<T, &str>`), else its first
+/// token.
+fn blamed_token(sig: &Signature) -> Span {
+    let ReturnType::Type(_, ty) = &sig.output else {
+        return sig.ident.span();
+    };
+    let mut blamed = error_type(ty).unwrap_or(ty);
+    while let Type::Reference(reference) = blamed {
+        blamed = &reference.elem;
+    }
+    match blamed {
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .map_or_else(|| blamed_tokens(sig).0, |last| last.ident.span()),
+        _ => blamed_tokens(sig).0,
+    }
+}
+
+/// `E` of a return type written `Result<T, E>` (by any path ending in
+/// `Result`).
+pub(crate) fn error_type(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return None;
+    };
+    match arguments.args.iter().collect::<Vec<_>>().as_slice() {
+        [GenericArgument::Type(_), GenericArgument::Type(error)] => Some(error),
+        _ => None,
+    }
+}
+
+/// Lines added to the method's rustdoc: what the model receives. How a call
+/// ends is the same for every tool, so it is a link, not a paragraph.
+fn receipt_docs(args: &ToolArgs, description: &Description, wire_name: &str) -> Vec<String> {
+    let mut lines = vec![
+        String::new(),
+        "# What the model receives".to_owned(),
+        String::new(),
+        format!("Wire name: `{wire_name}`, in the outcome boundary."),
+    ];
+    if let Some(title) = &args.title {
+        lines.push(String::new());
+        lines.push(format!("Title: {}", title.value()));
+    }
+    if let Some(annotations) = &args.annotations {
+        lines.push(String::new());
+        lines.push(format!("Annotations: `{}`", annotations.written));
+    }
+    lines.push(String::new());
+    match description {
+        Description::Text(text) => {
+            lines.push("Description, as `tools/list` sends it:".to_owned());
+            lines.push(String::new());
+            lines.extend(text.lines().map(|line| format!("> {line}")));
+        }
+        Description::Expr(_) => lines.push(
+            "Description: the `description = ..` expression, computed at run time.".to_owned(),
+        ),
+        Description::Computed(_) => {
+            lines.push("Description: the doc comment, computed at compile time.".to_owned());
+        }
+        Description::Missing => {}
+    }
+    lines.push(String::new());
+    lines.push("How the call ends: [the outcome rules](outcome_runtime#the-boundary).".to_owned());
+    lines
+}

@@ -1,0 +1,217 @@
+//! What `#[tool]` reads: the method, its body kept as tokens, and the
+//! arguments, typed.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use syn::parse::{Parse, ParseStream, Parser};
+use syn::{Attribute, Expr, LitStr, Meta, Signature, Token, Visibility};
+
+use crate::args::{self, Errors, Kind};
+
+/// A method as `#[tool]` needs it: the body stays unparsed tokens, so a body
+/// with a syntax error still expands and rustc reports the real error, and
+/// no body costs a parse.
+pub(crate) struct ToolFn {
+    pub(crate) attrs: Vec<Attribute>,
+    pub(crate) vis: Visibility,
+    pub(crate) defaultness: Option<Token![default]>,
+    pub(crate) sig: Signature,
+    /// The body's attributes (`#![allow(..)]`), as outer attributes: the
+    /// closure or async block the body moves into cannot carry them, and
+    /// on the method they mean the same.
+    pub(crate) inner_attrs: Vec<Attribute>,
+    /// The body, without its inner attributes.
+    pub(crate) body: TokenTree,
+}
+
+impl Parse for ToolFn {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        let vis = input.parse()?;
+        let defaultness = input.parse()?;
+        let sig: Signature = input.parse()?;
+        if !input.peek(syn::token::Brace) {
+            return Err(input.error("a `#[tool]` method needs a body"));
+        }
+        let body: TokenTree = input.parse()?;
+        let (inner_attrs, body) = split_inner_attributes(body);
+        Ok(ToolFn {
+            attrs,
+            vis,
+            defaultness,
+            sig,
+            inner_attrs,
+            body,
+        })
+    }
+}
+
+/// The method, or an error: the parser's own for something that is a
+/// function, else one that says where `#[tool]` goes.
+pub(crate) fn method(item: &TokenStream) -> syn::Result<ToolFn> {
+    syn::parse2::<ToolFn>(item.clone()).map_err(|error| {
+        if looks_like_fn(item) {
+            error
+        } else {
+            syn::Error::new(
+                item_keyword_span(item),
+                "`#[tool]` goes on a method in an `impl` block that `#[tool_router]` reads",
+            )
+        }
+    })
+}
+
+/// Takes the inner attributes off the front of a body, with syn's own
+/// parser for them; a body they do not parse in is left whole, for rustc to
+/// report.
+fn split_inner_attributes(body: TokenTree) -> (Vec<Attribute>, TokenTree) {
+    let TokenTree::Group(group) = &body else {
+        return (Vec::new(), body);
+    };
+    let split = |input: ParseStream| {
+        let attrs = input.call(Attribute::parse_inner)?;
+        Ok((attrs, input.parse::<TokenStream>()?))
+    };
+    match split.parse2(group.stream()) {
+        Ok((mut attrs, rest)) if !attrs.is_empty() => {
+            for attr in &mut attrs {
+                attr.style = syn::AttrStyle::Outer;
+            }
+            let mut stripped = proc_macro2::Group::new(group.delimiter(), rest);
+            stripped.set_span(group.span());
+            (attrs, TokenTree::Group(stripped))
+        }
+        _ => (Vec::new(), body),
+    }
+}
+
+/// The span of the item's first token after its attributes and visibility:
+/// `struct`, `const`, `mod`...
+fn item_keyword_span(item: &TokenStream) -> Span {
+    let parser = |input: ParseStream| {
+        input.call(Attribute::parse_outer)?;
+        input.parse::<Visibility>()?;
+        let span = input.span();
+        input.parse::<TokenStream>()?;
+        Ok(span)
+    };
+    parser
+        .parse2(item.clone())
+        .unwrap_or_else(|_: syn::Error| Span::call_site())
+}
+
+/// Whether the tokens are a function item (so a parse error is the user's to
+/// see), rather than some other item `#[tool]` does not belong on.
+fn looks_like_fn(item: &TokenStream) -> bool {
+    item.clone()
+        .into_iter()
+        .take_while(|token| !matches!(token, TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace))
+        .any(|token| matches!(&token, TokenTree::Ident(ident) if ident == "fn"))
+}
+
+/// Every argument rmcp's `#[tool]` takes, and this crate's own.
+const ARGS: &[(&str, Kind)] = &[
+    ("name", Kind::Str),
+    ("title", Kind::Str),
+    ("description", Kind::Expr),
+    ("input_schema", Kind::Expr),
+    ("output_schema", Kind::Expr),
+    ("annotations", Kind::List),
+    ("icons", Kind::Expr),
+    ("meta", Kind::Expr),
+    ("local", Kind::Flag),
+    ("allow_failure_phrases", Kind::Flag),
+];
+
+/// The arguments of `annotations(..)`, as rmcp's `ToolAnnotations` has them.
+const ANNOTATIONS: &[(&str, Kind)] = &[
+    ("title", Kind::Str),
+    ("read_only_hint", Kind::Bool),
+    ("destructive_hint", Kind::Bool),
+    ("idempotent_hint", Kind::Bool),
+    ("open_world_hint", Kind::Bool),
+];
+
+/// The arguments of `#[tool(..)]`, each in its own field.
+#[derive(Default)]
+pub(crate) struct ToolArgs {
+    pub(crate) name: Option<LitStr>,
+    pub(crate) title: Option<LitStr>,
+    pub(crate) description: Option<Expr>,
+    pub(crate) input_schema: Option<Expr>,
+    pub(crate) output_schema: Option<Expr>,
+    pub(crate) annotations: Option<Annotations>,
+    pub(crate) icons: Option<Expr>,
+    pub(crate) meta: Option<Expr>,
+    pub(crate) local: bool,
+    pub(crate) allow_failure_phrases: bool,
+    /// A `description` was misspelled (and reported): its absence is no
+    /// second error.
+    pub(crate) description_misspelled: bool,
+}
+
+/// `annotations(..)`, each hint in its own field.
+#[derive(Default)]
+pub(crate) struct Annotations {
+    pub(crate) title: Option<LitStr>,
+    pub(crate) read_only_hint: Option<bool>,
+    pub(crate) destructive_hint: Option<bool>,
+    pub(crate) idempotent_hint: Option<bool>,
+    pub(crate) open_world_hint: Option<bool>,
+    /// As written, for the method's rustdoc.
+    pub(crate) written: TokenStream,
+}
+
+impl ToolArgs {
+    /// Reads the attribute's arguments. A misspelled one counts as the one
+    /// it was meant to be, so that it causes no errors of its own (a
+    /// misspelled `local` would otherwise add "future is not `Send`").
+    pub(crate) fn read(attr: TokenStream, errors: &mut Errors) -> ToolArgs {
+        let parsed = args::parse("#[tool]", attr, ARGS, errors);
+        let mut args = ToolArgs {
+            description_misspelled: parsed.meant.contains(&"description"),
+            ..ToolArgs::default()
+        };
+        for arg in parsed.all() {
+            let value = || arg.value().cloned();
+            match arg.name.as_str() {
+                "name" => args.name = arg.str_value(),
+                "title" => args.title = arg.str_value(),
+                "description" => args.description = value(),
+                "input_schema" => args.input_schema = value(),
+                "output_schema" => args.output_schema = value(),
+                "icons" => args.icons = value(),
+                "meta" => args.meta = value(),
+                "local" => args.local = true,
+                "allow_failure_phrases" => args.allow_failure_phrases = true,
+                "annotations" => {
+                    if let Meta::List(list) = &arg.meta {
+                        args.annotations = Some(Annotations::read(list.tokens.clone(), errors));
+                    }
+                }
+                _ => {}
+            }
+        }
+        args
+    }
+}
+
+impl Annotations {
+    fn read(written: TokenStream, errors: &mut Errors) -> Annotations {
+        let parsed = args::parse("annotations(..)", written.clone(), ANNOTATIONS, errors);
+        let mut annotations = Annotations {
+            written,
+            ..Annotations::default()
+        };
+        for arg in parsed.all() {
+            match arg.name.as_str() {
+                "title" => annotations.title = arg.str_value(),
+                "read_only_hint" => annotations.read_only_hint = arg.bool_value(),
+                "destructive_hint" => annotations.destructive_hint = arg.bool_value(),
+                "idempotent_hint" => annotations.idempotent_hint = arg.bool_value(),
+                "open_world_hint" => annotations.open_world_hint = arg.bool_value(),
+                _ => {}
+            }
+        }
+        annotations
+    }
+}
