@@ -26,13 +26,13 @@ fn private(span: proc_macro2::Span) -> proc_macro2::TokenStream {
     quote::quote_spanned! { span => ::outcome_runtime::#module }
 }
 
-/// rmcp's `#[tool]`, with the body inside the outcome boundary.
+/// A drop-in for rmcp's `#[tool]`, with the body inside the outcome boundary.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()
 }
 
-/// rmcp's `#[tool_router]`.
+/// A drop-in for rmcp's `#[tool_router]`, with the router check.
 #[proc_macro_attribute]
 pub fn tool_router(attr: TokenStream, item: TokenStream) -> TokenStream {
     router::expand(attr.into(), item.into()).into()

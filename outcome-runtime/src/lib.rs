@@ -58,7 +58,8 @@
 //!
 //! - [`tool`]: rmcp's `#[tool]`, with the body inside the [boundary](#the-boundary)
 //!   and the description cut at the doc comment's first heading.
-//! - [`tool_router`]: rmcp's `#[tool_router]`.
+//! - [`tool_router`]: rmcp's `#[tool_router]`, which also refuses to compile a
+//!   tool that rmcp's own `#[tool]` made (outside the boundary).
 //! - [`tool_handler`]: rmcp's `#[tool_handler]`, plus a request log line for
 //!   every `tools/call`, and a router that is built once, not per call.
 //! - [`ToolError`]: outcomes 2, 3 and 4, with message builders that keep the

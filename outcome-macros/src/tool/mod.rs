@@ -30,3 +30,102 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let errors = errors.into_compile_error();
     quote! { #errors #metadata #method }
 }
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::{Delimiter, TokenStream, TokenTree};
+
+    /// The runtime's documentation of `#[tool]`, whose "Expansion" section
+    /// shows what the macro generates.
+    const DOCS: &str = include_str!("../../../outcome-runtime/src/docs/tool.md");
+
+    /// The `text` code blocks of the "Expansion" section, in order.
+    fn expansion_blocks() -> Vec<&'static str> {
+        let section = DOCS
+            .split_once("\n# Expansion\n")
+            .expect("the docs have an Expansion section")
+            .1;
+        section
+            .split("```text\n")
+            .skip(1)
+            .map(|block| block.split_once("```").expect("the block is closed").0)
+            .collect()
+    }
+
+    /// The item as the macro receives it: without the `#[tool]` itself.
+    fn without_tool_attribute(input: &str) -> TokenStream {
+        let tokens: Vec<TokenTree> = input
+            .parse::<TokenStream>()
+            .expect("the input lexes")
+            .into_iter()
+            .collect();
+        let mut item = Vec::new();
+        let mut rest = tokens.as_slice();
+        while let [first, tail @ ..] = rest {
+            if let (TokenTree::Punct(pound), [TokenTree::Group(group), after @ ..]) = (first, tail)
+                && pound.as_char() == '#'
+                && group.delimiter() == Delimiter::Bracket
+                && group.stream().to_string() == "tool"
+            {
+                rest = after;
+                continue;
+            }
+            item.push(first.clone());
+            rest = tail;
+        }
+        item.into_iter().collect()
+    }
+
+    /// The tokens, one space between each, so that how the docs lay them
+    /// out (line breaks, `>>` written joined) does not count.
+    fn spaced(tokens: TokenStream) -> String {
+        let mut text = String::new();
+        for token in tokens {
+            match token {
+                TokenTree::Group(group) => {
+                    let (open, close) = match group.delimiter() {
+                        Delimiter::Parenthesis => ("(", ")"),
+                        Delimiter::Brace => ("{", "}"),
+                        Delimiter::Bracket => ("[", "]"),
+                        Delimiter::None => ("", ""),
+                    };
+                    text += &format!("{open} {} {close} ", spaced(group.stream()));
+                }
+                other => text += &format!("{other} "),
+            }
+        }
+        text
+    }
+
+    fn assert_expands_to(input: &str, expected: &str) {
+        let actual = super::expand(TokenStream::new(), without_tool_attribute(input));
+        let expected: TokenStream = expected.parse().expect("the expansion lexes");
+        assert_eq!(
+            spaced(actual),
+            spaced(expected),
+            "the Expansion section of docs/tool.md no longer shows what `#[tool]` \
+             generates; update it"
+        );
+    }
+
+    #[test]
+    fn the_documented_expansion_is_the_real_one() {
+        let blocks = expansion_blocks();
+        let [
+            sync_input,
+            metadata,
+            marker,
+            method,
+            async_input,
+            async_output,
+        ] = blocks[..]
+        else {
+            panic!(
+                "the Expansion section has six text blocks, not {}",
+                blocks.len()
+            );
+        };
+        assert_expands_to(sync_input, &[metadata, marker, method].concat());
+        assert_expands_to(async_input, async_output);
+    }
+}
