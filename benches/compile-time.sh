@@ -37,12 +37,14 @@ generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed)
   } > "$dir/Cargo.toml"
   {
     if [ "$kind" = ours ]; then
+      echo '#![allow(dead_code, unused_imports)]'
       echo 'use outcome_runtime::{ToolError, tool, tool_handler, tool_router};'
       echo 'type Error = ToolError;'
       echo 'fn refused(problem: &str) -> Error {'
       echo '    ToolError::invalid(problem, "Send a count between 1 and 100, then call the tool again")'
       echo '}'
     else
+      echo '#![allow(dead_code, unused_imports)]'
       echo 'use rmcp::{tool, tool_handler, tool_router};'
       echo 'type Error = String;'
       echo 'fn refused(problem: &str) -> Error {'

@@ -30,7 +30,7 @@ impl Kind {
             Kind::Expr => format!("`{name} = <expression>`"),
             Kind::List => format!("`{name}(...)`"),
             Kind::Flag => format!("`{name}` on its own"),
-            Kind::Bool => format!("`{name} = true` or `{name} = false`"),
+            Kind::Bool => format!("`{name}`, `{name} = true` or `{name} = false`"),
         }
     }
 }

@@ -84,12 +84,37 @@ pub(crate) fn from_attrs(attrs: &[Attribute]) -> Doc {
     }
 }
 
-/// Every doc attribute's value, joined with newlines, as rmcp joins them.
+/// Every doc attribute's value, joined as rmcp joins them: a literal line
+/// trimmed, an empty one left out, a computed one (`include_str!(..)`) as
+/// it is, with a newline between each.
 fn concatenated(attrs: &[Attribute]) -> TokenStream {
-    let parts = attrs.iter().filter_map(|attr| match &attr.meta {
-        Meta::NameValue(pair) if pair.path.is_ident("doc") => Some(&pair.value),
-        _ => None,
-    });
+    let mut parts = Vec::new();
+    for attr in attrs {
+        let Meta::NameValue(pair) = &attr.meta else {
+            continue;
+        };
+        if !pair.path.is_ident("doc") {
+            continue;
+        }
+        let part = match &pair.value {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) => {
+                let line = text.value();
+                let line = line.trim();
+                if line.is_empty() {
+                    continue;
+                }
+                quote::quote! { #line }
+            }
+            computed => quote::quote! { #computed },
+        };
+        if !parts.is_empty() {
+            parts.push(quote::quote! { "\n" });
+        }
+        parts.push(part);
+    }
     quote::quote! { ::core::concat!(#(#parts),*) }
 }
 

@@ -5,7 +5,7 @@ struct Server;
 #[tool_router]
 impl Server {
     /// Return the time of day.
-    #[tool(name = now, local = true, annotations = "read only")]
+    #[tool(name = now, local = 1, annotations = "read only")]
     fn now(&self) -> Result<String, ToolError> {
         Ok("12:00".to_owned())
     }

@@ -96,7 +96,7 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
         // second async block around it.
         let mut sig = sig.clone();
         sig.asyncness = None;
-        sig.output = boxed_output(&sig, &return_type, local, at);
+        sig.output = boxed_output(&sig, &return_type, local);
         // Boxed with the call's span, for the same reason.
         let boxed = quote_spanned! { at => ::std::boxed::Box::pin };
         let mut call = Group::new(
@@ -138,17 +138,16 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
 /// receiver's lifetime (`'_` for `&self`, `'static` without a borrowed
 /// receiver), as rmcp's `#[tool]` writes it; without `Send` under `local`.
 ///
-/// Its tokens have the span `at`: coercing the boundary's future to it
-/// checks the boundary's bound once more, and with the call's span rustc
-/// reports a failure once.
-fn boxed_output(sig: &Signature, return_type: &TokenStream, local: bool, at: Span) -> ReturnType {
+/// Its tokens are the macro's own, so lints about the type (clippy's
+/// `type_complexity`) do not blame the user's signature.
+fn boxed_output(sig: &Signature, return_type: &TokenStream, local: bool) -> ReturnType {
     let lifetime = match sig.receiver().map(|receiver| &receiver.kind) {
         Some(syn::ReceiverKind::Reference(_, Some(lifetime), _)) => quote! { #lifetime },
-        Some(syn::ReceiverKind::Reference(_, None, _)) => quote_spanned! { at => '_ },
-        _ => quote_spanned! { at => 'static },
+        Some(syn::ReceiverKind::Reference(_, None, _)) => quote! { '_ },
+        _ => quote! { 'static },
     };
-    let send = (!local).then(|| quote_spanned! { at => + ::core::marker::Send });
-    syn::parse_quote_spanned! { at =>
+    let send = (!local).then(|| quote! { + ::core::marker::Send });
+    syn::parse_quote! {
         -> ::core::pin::Pin<::std::boxed::Box<
             dyn ::core::future::Future<Output = #return_type> #send + #lifetime
         >>

@@ -118,7 +118,7 @@ const ARGS: &[(&str, Kind)] = &[
     ("annotations", Kind::List),
     ("icons", Kind::Expr),
     ("meta", Kind::Expr),
-    ("local", Kind::Flag),
+    ("local", Kind::Bool),
     ("allow_failure_phrases", Kind::Flag),
 ];
 
@@ -172,16 +172,16 @@ impl ToolArgs {
             ..ToolArgs::default()
         };
         for arg in parsed.all() {
-            let value = || arg.value().cloned();
+            let mut expression = || quoted_or_not(arg.value(), errors);
             match arg.name.as_str() {
                 "name" => args.name = arg.str_value(),
                 "title" => args.title = arg.str_value(),
-                "description" => args.description = value(),
-                "input_schema" => args.input_schema = value(),
-                "output_schema" => args.output_schema = value(),
-                "icons" => args.icons = value(),
-                "meta" => args.meta = value(),
-                "local" => args.local = true,
+                "description" => args.description = arg.value().cloned(),
+                "input_schema" => args.input_schema = expression(),
+                "output_schema" => args.output_schema = expression(),
+                "icons" => args.icons = expression(),
+                "meta" => args.meta = expression(),
+                "local" => args.local = arg.bool_value().unwrap_or(true),
                 "allow_failure_phrases" => args.allow_failure_phrases = true,
                 "annotations" => {
                     if let Meta::List(list) = &arg.meta {
@@ -192,6 +192,29 @@ impl ToolArgs {
             }
         }
         args
+    }
+}
+
+/// An expression argument, which rmcp also takes in quotes
+/// (`input_schema = "my_schema()"`): a string literal is read as the
+/// expression it holds. A description is never read so: its text is the
+/// value.
+fn quoted_or_not(value: Option<&Expr>, errors: &mut Errors) -> Option<Expr> {
+    match value? {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) => match text.parse::<Expr>() {
+            Ok(expression) => Some(expression),
+            Err(error) => {
+                errors.push(syn::Error::new(
+                    text.span(),
+                    format!("the text in quotes must be an expression: {error}"),
+                ));
+                None
+            }
+        },
+        other => Some(other.clone()),
     }
 }
 
