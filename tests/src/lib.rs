@@ -7,6 +7,7 @@ pub mod notes;
 
 pub mod http_transport;
 pub mod mixed;
+pub mod redis_server;
 
 use std::sync::{Arc, Mutex};
 
