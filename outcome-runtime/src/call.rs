@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::cell::Cell;
+use std::ptr;
 
 use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
@@ -23,9 +24,12 @@ pub(crate) struct Report {
 
 /// The request in flight on this task: its tool name and, once the tool has
 /// answered with a `ToolError`, that error's report.
+///
+/// The name is borrowed from the router's key where the router has the
+/// tool, so that a call costs no copy of it.
 #[derive(Default)]
-pub(crate) struct CallScope {
-    pub(crate) tool: Cow<'static, str>,
+pub(crate) struct CallScope<'a> {
+    pub(crate) tool: Cow<'a, str>,
     pub(crate) report: Cell<Option<Report>>,
     /// The answer of a `ToolError` that had to travel as an `ErrorData`
     /// (rmcp's trait-based tools), and the stand-in error it travels as.
@@ -67,8 +71,76 @@ pub(crate) fn note(note: Note) {
     let _ = CALL.try_with(|call| call.note.set(Some(note)));
 }
 
-tokio::task_local! {
-    pub(crate) static CALL: CallScope;
+/// The scope of the call in flight on this thread, read as a task-local
+/// is: set while the call's future is polled (and while a call that was
+/// cancelled from outside drops its body), so that code running there, and
+/// only there, sees it.
+///
+/// A pointer in a thread-local, not tokio's `task_local!`: that one moves
+/// the whole scope into its slot and back on every poll, and takes a
+/// `RefCell` borrow on every read.
+pub(crate) static CALL: InFlight = InFlight;
+
+thread_local! {
+    /// The scope of the call being polled on this thread; null outside one.
+    static IN_FLIGHT: Cell<*const CallScope<'static>> = const { Cell::new(ptr::null()) };
+}
+
+/// The handle to the call in flight; see [`CALL`].
+pub(crate) struct InFlight;
+
+/// No call is in flight on this thread.
+#[derive(Debug)]
+pub(crate) struct NoCall;
+
+impl InFlight {
+    /// Runs `f` with the scope of the call in flight, if there is one.
+    #[inline(always)]
+    pub(crate) fn try_with<R>(
+        &self,
+        f: impl for<'s> FnOnce(&'s CallScope<'s>) -> R,
+    ) -> Result<R, NoCall> {
+        let scope = IN_FLIGHT.with(Cell::get);
+        // SAFETY: the pointer is set only by `in_scope`, to a scope that
+        // outlives the closure it runs, and is put back before that returns
+        // or unwinds; a scope is only ever read through a shared reference.
+        match unsafe { scope.as_ref() } {
+            Some(scope) => Ok(f(scope)),
+            None => Err(NoCall),
+        }
+    }
+
+    /// Runs `f` with the scope of the call in flight; panics outside one.
+    pub(crate) fn with<R>(&self, f: impl for<'s> FnOnce(&'s CallScope<'s>) -> R) -> R {
+        self.try_with(f)
+            .expect("a call's scope is read only inside the call")
+    }
+
+    /// Runs `f` with `scope` as the call in flight.
+    pub(crate) fn sync_scope<R>(&self, scope: CallScope<'_>, f: impl FnOnce() -> R) -> R {
+        in_scope(Some(&scope), f)
+    }
+}
+
+/// Runs `f` with `scope` as the call in flight on this thread (`None`: with
+/// no call in flight), and puts back the one there was before, also when
+/// `f` panics.
+#[inline(always)]
+pub(crate) fn in_scope<R>(scope: Option<&CallScope<'_>>, f: impl FnOnce() -> R) -> R {
+    struct Restore(*const CallScope<'static>);
+    impl Drop for Restore {
+        #[inline(always)]
+        fn drop(&mut self) {
+            IN_FLIGHT.with(|in_flight| in_flight.set(self.0));
+        }
+    }
+    // The lifetime is erased here and given back, shortened to the
+    // closure's call, by `try_with`: the scope outlives this function.
+    let scope = scope.map_or(ptr::null(), |scope| {
+        ptr::from_ref(scope).cast::<CallScope<'static>>()
+    });
+    let _restore = Restore(IN_FLIGHT.with(|in_flight| in_flight.replace(scope)));
+    f()
 }
 
 /// Records the error's outcome for the request log and makes sure a fault was

@@ -7,26 +7,29 @@
 //! around a tool body by the same rules: arguments that do not deserialize,
 //! protocol errors, and panics or errors of tools that skipped the boundary.
 
-use std::cell::Cell;
-use std::future::{Future, poll_fn};
-use std::pin::pin;
-use std::task::Poll;
+use std::any::Any;
+use std::borrow::Cow;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Instant;
 
-use rmcp::handler::server::tool::{ToolCallContext, ToolRouter};
+use rmcp::handler::server::tool::{ToolCallContext, ToolRoute, ToolRouter};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, JsonObject,
 };
 use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
 use crate::arguments;
-use crate::boundary::{CatchPanic, DropCaught, caught_panic};
-use crate::call::{CALL, CallScope, Note};
+use crate::boundary::{catch, caught_panic};
+use crate::call::{self, CALL, CallScope, Note};
 use crate::error::ToolError;
 use crate::logging::{self, Ending};
 use crate::outcome::Outcome;
+use crate::routes::RouteFuture;
 use crate::telemetry::Telemetry;
 
 /// The text rmcp puts before serde's message when arguments do not
@@ -45,170 +48,534 @@ const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters:";
 /// rest outcome 4) and any panic that escaped the boundary as outcome 4;
 /// drops the body of a call the client cancels and logs
 /// `tool_call_cancelled`.
-pub async fn call_tool<S>(
-    service: &S,
-    router: &ToolRouter<S>,
+///
+/// Nothing is run or logged until the future is first polled.
+pub fn call_tool<'a, S>(
+    service: &'a S,
+    router: &'a ToolRouter<S>,
     request: CallToolRequestParams,
     context: RequestContext<RoleServer>,
-) -> Result<CallToolResponse, ErrorData>
+) -> impl Future<Output = Result<CallToolResponse, ErrorData>>
 where
     S: MaybeSend + 'static,
 {
-    // rmcp only flags a cancelled request; the body would run on.
-    let cancellation = context.ct.clone();
-    match call_until(service, router, request, context, cancellation.cancelled()).await {
-        Some(ended) => ended,
-        None => {
-            let text = "The call was cancelled.";
-            Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
-        }
-    }
+    // rmcp only flags a cancelled request; the body would run on. The wait
+    // for the flag is set up only for a call that does not end at once.
+    let token = context.ct.clone();
+    let cancelled = Lazily::new(move || token.cancelled_owned());
+    CallUntil::new(service, router, request, context, cancelled)
 }
 
 /// Calls a tool through `router` until `cancelled` completes, and logs how
 /// the call ended. `None` when it was cancelled: the body is dropped and the
 /// call is logged as `tool_call_cancelled`.
-pub(crate) async fn call_until<S>(
-    service: &S,
-    router: &ToolRouter<S>,
+pub(crate) fn call_until<'a, S, C>(
+    service: &'a S,
+    router: &'a ToolRouter<S>,
     request: CallToolRequestParams,
     context: RequestContext<RoleServer>,
-    cancelled: impl Future<Output = ()>,
-) -> Option<Result<CallToolResponse, ErrorData>>
+    cancelled: C,
+) -> CallUntil<'a, S, C, Option<Result<CallToolResponse, ErrorData>>>
+where
+    S: MaybeSend + 'static,
+    C: Future<Output = ()>,
+{
+    CallUntil::new(service, router, request, context, cancelled)
+}
+
+/// What a call's future gives: its answer, with what a cancelled call gives.
+pub(crate) trait Ended {
+    /// The answer of a call that was not cancelled.
+    fn answered(answer: Result<CallToolResponse, ErrorData>) -> Self;
+    /// What a cancelled call gives.
+    fn cancelled() -> Self;
+}
+
+/// `call_tool` answers a cancelled call with an `isError` result.
+impl Ended for Result<CallToolResponse, ErrorData> {
+    #[inline(always)]
+    fn answered(answer: Result<CallToolResponse, ErrorData>) -> Self {
+        answer
+    }
+
+    fn cancelled() -> Self {
+        let text = "The call was cancelled.";
+        Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+    }
+}
+
+/// `None` for a cancelled call: a task ends it as cancelled.
+impl Ended for Option<Result<CallToolResponse, ErrorData>> {
+    #[inline(always)]
+    fn answered(answer: Result<CallToolResponse, ErrorData>) -> Self {
+        Some(answer)
+    }
+
+    fn cancelled() -> Self {
+        None
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A future made by a closure when it is first polled.
+    struct Lazily<M, F> {
+        make: Option<M>,
+        #[pin]
+        future: Option<F>,
+    }
+}
+
+impl<M, F> Lazily<M, F> {
+    fn new(make: M) -> Self {
+        Lazily {
+            make: Some(make),
+            future: None,
+        }
+    }
+}
+
+impl<M: FnOnce() -> F, F: Future> Future for Lazily<M, F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let mut this = self.project();
+        if let Some(make) = this.make.take() {
+            this.future.set(Some(make()));
+        }
+        match this.future.as_pin_mut() {
+            Some(future) => future.poll(cx),
+            None => unreachable!("the future is made before it is polled"),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The future of a tool call, written out by hand. rmcp moves the
+    /// future of every request into a task of its own, several times over;
+    /// an `async fn` would hold the request and its context twice (as its
+    /// arguments and as the locals they move to) and rmcp's
+    /// `ToolRouter::call` future a third time, and move them between its
+    /// states. Here each part has one place, written once.
+    #[project = CallUntilProjection]
+    pub(crate) struct CallUntil<'a, S, C, E> {
+        router: &'a ToolRouter<S>,
+        // What the tool's route is called with, until the first poll hands
+        // it over.
+        call: Option<ToolCallContext<'a, S>>,
+        // Set by the first poll.
+        started: Option<Instant>,
+        // Everything the call does, its body and its log lines, happens in
+        // its span, entered by hand on every poll.
+        telemetry: Telemetry,
+        // Kept to explain arguments that fail to deserialize; the tool
+        // takes the request's own copy.
+        arguments: Option<JsonObject>,
+        tool: ToolSide<'a>,
+        ended: PhantomData<fn() -> E>,
+        #[pin]
+        cancelled: C,
+    }
+}
+
+impl<'a, S, C, E> CallUntil<'a, S, C, E>
 where
     S: MaybeSend + 'static,
 {
-    let started = Instant::now();
-    // Everything the call does, its body and its log lines, happens in its
-    // span, entered by hand: an `Instrumented` layer would make the future
-    // that rmcp boxes and moves larger.
-    let (telemetry, ids) = Telemetry::call(&request.name, &context);
-    let telemetry = &telemetry;
-    // Kept to explain arguments that fail to deserialize; the router takes
-    // the request's own copy.
-    let arguments = request.arguments.clone();
-    let scope = CallScope {
-        tool: request.name.clone(),
-        report: Cell::new(None),
-        stashed: Cell::new(None),
-        note: Cell::new(None),
-        body_ran: Cell::new(false),
-        session: session_of(&context),
-        ids,
-    };
-    let call = ToolCallContext::new(service, request, context);
-    let mut running = pin!(DropCaught::new(
-        CALL.scope(scope, CatchPanic::new(router.call(call)))
-    ));
-    let mut cancelled = pin!(cancelled);
-    // Polling the call first keeps the cancellation off the path of a call
-    // that is ready.
-    let ended = poll_fn(|cx| {
-        let _inside = telemetry.enter();
-        if let Poll::Ready(ended) = running.as_mut().poll(cx) {
-            return Poll::Ready(Some(ended));
+    fn new(
+        service: &'a S,
+        router: &'a ToolRouter<S>,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+        cancelled: C,
+    ) -> Self {
+        CallUntil {
+            router,
+            call: Some(ToolCallContext::new(service, request, context)),
+            started: None,
+            telemetry: Telemetry::none(),
+            arguments: None,
+            tool: ToolSide {
+                scope: CallScope::default(),
+                body: Body::Gone,
+            },
+            ended: PhantomData,
+            cancelled,
         }
-        cancelled.as_mut().poll(cx).map(|()| None)
-    })
-    .await;
-    // No await from here on: the guard is never held across one.
-    let _inside = telemetry.enter();
-    let Some(CallScope {
-        tool,
-        report,
-        stashed,
-        note,
-        body_ran,
-        ..
-    }) = running
-        .as_mut()
-        .inner()
-        .and_then(|inner| inner.take_value())
-    else {
-        unreachable!("the scope is taken once, after the call ended");
-    };
-    // The body's drop is the tool's code: a panic there is a fault of this
-    // call (a cancelled call drops a body that is still running).
-    if let Err(payload) = running.as_mut().drop_inner() {
-        // Logged where it is caught; only a cancelled body can get here, as
-        // a finished one has dropped what it held.
-        drop(caught_panic(&tool, payload));
     }
-    let Some(ended) = ended else {
-        // Cancelled: logged as such, not as a failure.
-        logging::call_cancelled(
-            telemetry,
-            &tool,
-            started.elapsed().as_micros() as f64 / 1000.0,
-        );
-        return None;
+}
+
+/// The tool's side of a call: the scope it runs in, and its body.
+struct ToolSide<'a> {
+    scope: CallScope<'a>,
+    body: Body<'a>,
+}
+
+/// The body of a call.
+enum Body<'a> {
+    /// The router has no such tool, or has it disabled.
+    NotFound,
+    /// The future the tool's route returned.
+    Running(RouteFuture<'a>),
+    /// Not started, or dropped.
+    Gone,
+}
+
+impl Drop for ToolSide<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        // A call that ends drops its body itself, and logs a panic there
+        // with the tool's name.
+        if let Body::Running(_) = self.body {
+            self.drop_body_from_outside();
+        }
+    }
+}
+
+impl ToolSide<'_> {
+    /// Drops the body of a call whose future is dropped from outside
+    /// before the call ended: in the call's scope, with a panic of its drop
+    /// kept from unwinding into the caller's drop and written as a fault of
+    /// a call whose tool is no longer known.
+    #[cold]
+    fn drop_body_from_outside(&mut self) {
+        if let Body::Running(body) = std::mem::replace(&mut self.body, Body::Gone) {
+            let scope = &self.scope;
+            if let Err(payload) = catch(|| call::in_scope(Some(scope), || drop(body))) {
+                drop(caught_panic("unknown", payload));
+            }
+        }
+    }
+}
+
+/// How a call's body stopped.
+enum Stop {
+    /// It answered; the answer is in the caller's slot.
+    Answered,
+    /// A panic escaped it.
+    Panicked(Box<dyn Any + Send>),
+    /// The call was cancelled.
+    Cancelled,
+}
+
+/// Where a call's answer is kept from its body's last poll to the end of
+/// the call: one slot, written once (by the body's poll itself) and read
+/// once, rather than a value handed back through each layer between.
+type Slot = Poll<Result<CallToolResponse, ErrorData>>;
+
+impl<S, C, E> Future for CallUntil<'_, S, C, E>
+where
+    S: MaybeSend + 'static,
+    C: Future<Output = ()>,
+    E: Ended,
+{
+    type Output = E;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<E> {
+        let this = self.project();
+        let (started, route) = match *this.started {
+            Some(started) => {
+                if let Body::Gone = this.tool.body {
+                    panic!("a tool call was polled after it ended");
+                }
+                (started, None)
+            }
+            None => {
+                let started = Instant::now();
+                *this.started = Some(started);
+                let route = start(
+                    this.router,
+                    this.call,
+                    this.telemetry,
+                    this.arguments,
+                    this.tool,
+                );
+                (started, route)
+            }
+        };
+        let mut answer = Poll::Pending;
+        let stop = {
+            let _inside = this.telemetry.enter();
+            match this.tool.poll(route, this.call, &mut answer, cx) {
+                Poll::Ready(stop) => stop,
+                // Polling the call first keeps the cancellation off the
+                // path of a call that is ready.
+                Poll::Pending => match this.cancelled.poll(cx) {
+                    Poll::Ready(()) => Stop::Cancelled,
+                    Poll::Pending => return Poll::Pending,
+                },
+            }
+        };
+        Poll::Ready(this.tool.end(
+            this.telemetry,
+            started,
+            this.arguments.as_ref(),
+            this.router,
+            stop,
+            &mut answer,
+        ))
+    }
+}
+
+/// A call's first steps, on its first poll: its span, the scope the request
+/// log reads, and the route to call, if the router has the tool.
+fn start<'a, S: MaybeSend + 'static>(
+    router: &'a ToolRouter<S>,
+    call: &mut Option<ToolCallContext<'a, S>>,
+    telemetry: &mut Telemetry,
+    arguments: &mut Option<JsonObject>,
+    tool: &mut ToolSide<'a>,
+) -> Option<&'a ToolRoute<S>> {
+    let Some(request) = call.as_mut() else {
+        unreachable!("the call is handed over on the first poll only");
     };
-    let report = report.get();
-    // A `ToolError` that travelled as an `ErrorData` ends as itself.
-    let ended = match (ended, stashed.into_inner().map(|stashed| *stashed)) {
-        (Ok(Err(error)), Some((response, stand_in))) if error == stand_in => Ok(Ok(response)),
-        (ended, _) => ended,
+    let (span, ids) = Telemetry::call(&request.name, &request.request_context);
+    *telemetry = span;
+    *arguments = request.arguments.clone();
+    let scope = &mut tool.scope;
+    scope.session = session_of(&request.request_context);
+    scope.ids = ids;
+    match find(router, &request.name) {
+        Some((name, route)) => {
+            scope.tool = Cow::Borrowed(name);
+            Some(route)
+        }
+        None => {
+            scope.tool = std::mem::take(&mut request.name);
+            tool.body = Body::NotFound;
+            *call = None;
+            None
+        }
+    }
+}
+
+/// The route of `name`, with the router's own copy of the name, as rmcp's
+/// `ToolRouter::call` finds it: a disabled tool is not found.
+fn find<'a, S: MaybeSend + 'static>(
+    router: &'a ToolRouter<S>,
+    name: &str,
+) -> Option<(&'a str, &'a ToolRoute<S>)> {
+    // Only `get` knows which tools are disabled. The tool it answers with
+    // is its route's: among a few routes, finding that one by address costs
+    // less than hashing the name a second time.
+    const FEW: usize = 16;
+    let tool = router.get(name)?;
+    let found = if router.map.len() <= FEW {
+        router
+            .map
+            .iter()
+            .find(|(_, route)| std::ptr::eq(&route.attr, tool))
+    } else {
+        None
     };
-    let elapsed = || started.elapsed().as_micros() as f64 / 1000.0;
-    // A call that is part of a job is logged as the job says.
-    let ended = match (ended, note.get()) {
-        (Ok(Ok(response)), Some(note)) => {
+    found
+        .or_else(|| router.map.get_key_value(name))
+        .map(|(name, route)| (&**name, route))
+}
+
+impl<'a> ToolSide<'a> {
+    /// Polls the body of the call, calling `route` with `call` first on
+    /// the first poll, in the call's scope, catching a panic. An answer
+    /// goes to `answer`.
+    fn poll<S: MaybeSend + 'static>(
+        &mut self,
+        route: Option<&'a ToolRoute<S>>,
+        call: &mut Option<ToolCallContext<'a, S>>,
+        answer: &mut Slot,
+        cx: &mut Context<'_>,
+    ) -> Poll<Stop> {
+        let ToolSide { scope, body } = self;
+        let polled = call::in_scope(Some(scope), || {
+            catch(|| {
+                if let Some(route) = route {
+                    let Some(call) = call.take() else {
+                        unreachable!("the route is called once, with the call");
+                    };
+                    *body = Body::Running((route.call)(call));
+                }
+                match body {
+                    Body::Running(future) => *answer = future.as_mut().poll(cx),
+                    Body::NotFound => {
+                        *answer =
+                            Poll::Ready(Err(ErrorData::invalid_params("tool not found", None)))
+                    }
+                    Body::Gone => unreachable!("a call is polled only while its body is there"),
+                }
+            })
+        });
+        match polled {
+            Ok(()) if answer.is_pending() => Poll::Pending,
+            Ok(()) => {
+                // What rmcp's `ToolRouter::call` makes of the route's
+                // error: arguments that did not deserialize become an
+                // `isError` result with rmcp's text.
+                if let Poll::Ready(Err(error)) = answer
+                    && is_rmcp_argument_error(error)
+                {
+                    let text = std::mem::take(&mut error.message);
+                    *answer = Poll::Ready(Ok(CallToolResult::error(vec![ContentBlock::text(
+                        text,
+                    )])
+                    .into()));
+                }
+                Poll::Ready(Stop::Answered)
+            }
+            Err(payload) => Poll::Ready(Stop::Panicked(payload)),
+        }
+    }
+
+    /// Ends the call: drops its body and logs how it ended, and gives its
+    /// answer, from `answer` when it answered.
+    fn end<S: MaybeSend + 'static, E: Ended>(
+        &mut self,
+        telemetry: &Telemetry,
+        started: Instant,
+        arguments: Option<&JsonObject>,
+        router: &ToolRouter<S>,
+        stop: Stop,
+        answer: &mut Slot,
+    ) -> E {
+        let ended = {
+            // No await from here on: the guard is never held across one.
+            let _inside = telemetry.enter();
+            self.log_end(telemetry, started, arguments, router, stop, answer)
+        };
+        // The answer leaves its slot only now, after the span is left, so
+        // that it is moved once, straight to where the caller wants it.
+        ended.unwrap_or_else(|| E::answered(taken(answer)))
+    }
+
+    /// What [`end`](Self::end) does in the call's span: everything but
+    /// taking the answer out of its slot, which is the call's answer when
+    /// this gives `None`.
+    fn log_end<S: MaybeSend + 'static, E: Ended>(
+        &mut self,
+        telemetry: &Telemetry,
+        started: Instant,
+        arguments: Option<&JsonObject>,
+        router: &ToolRouter<S>,
+        stop: Stop,
+        answer: &mut Slot,
+    ) -> Option<E> {
+        // Read in place: nothing writes the scope once the body is done.
+        let CallScope {
+            tool,
+            report,
+            stashed,
+            note,
+            body_ran,
+            ..
+        } = &self.scope;
+        // The body's drop is the tool's code: a panic there is a fault of
+        // this call (a cancelled call drops a body that is still running).
+        // It is dropped outside the call's scope, which the request log has
+        // taken.
+        if let Body::Running(body) = std::mem::replace(&mut self.body, Body::Gone)
+            && let Err(payload) = catch(|| call::in_scope(None, || drop(body)))
+        {
+            // Logged where it is caught; only a cancelled body can get
+            // here, as a finished one has dropped what it held.
+            drop(caught_panic(tool, payload));
+        }
+        let elapsed = || logging::duration_ms(started);
+        match stop {
+            Stop::Answered => {}
+            // Cancelled: logged as such, not as a failure.
+            Stop::Cancelled => {
+                logging::call_cancelled(telemetry, tool, elapsed());
+                return Some(E::cancelled());
+            }
+            // The panic escaped the boundary: the tool is not wrapped, or
+            // rmcp's own code around the body panicked.
+            Stop::Panicked(payload) => {
+                return Some(E::answered(end_as(
+                    telemetry,
+                    tool,
+                    caught_panic(tool, payload),
+                    elapsed(),
+                )));
+            }
+        }
+        let Poll::Ready(ended) = answer else {
+            unreachable!("a call that answered has its answer in the slot");
+        };
+        let report = report.get();
+        // A `ToolError` that travelled as an `ErrorData` ends as itself.
+        if let Some(stashed) = stashed.take() {
+            let (response, stand_in) = *stashed;
+            if matches!(ended, Err(error) if *error == stand_in) {
+                *ended = Ok(response);
+            }
+        }
+        // A call that is part of a job is logged as the job says.
+        if let (Ok(_), Some(note)) = (&*ended, note.get()) {
             match note {
                 Note::Deferred => {
-                    logging::call_deferred(telemetry, &tool, Ending::Deferred, elapsed())
+                    logging::call_deferred(telemetry, tool, Ending::Deferred, elapsed())
                 }
-                Note::Replayed => logging::call_completed(telemetry, &tool, elapsed()),
+                Note::Replayed => logging::call_completed(telemetry, tool, elapsed()),
             }
-            return Some(Ok(response));
+            return None;
         }
-        (ended, _) => ended,
-    };
-
-    Some(match ended {
         // The body never ran, and rmcp answered: its extractor refused the
         // arguments. (A tool outside the boundary never says whether its
         // body ran, so rmcp's text must agree.)
-        Ok(Ok(CallToolResponse::Complete(result)))
-            if result.is_error == Some(true)
-                && report.is_none()
-                && !body_ran.get()
-                && argument_error(&result).is_some() =>
+        if let Ok(CallToolResponse::Complete(result)) = &*ended
+            && result.is_error == Some(true)
+            && report.is_none()
+            && !body_ran.get()
+            && let Some(reason) = argument_error(result)
         {
-            let reason = argument_error(&result);
             // rmcp found the tool to answer, so the router has it.
             let schema = router
-                .get(&tool)
+                .get(tool)
                 .map(|t| t.input_schema.clone())
                 .unwrap_or_default();
-            let text = arguments::message(&tool, &schema, arguments.as_ref(), reason);
+            let text = arguments::message(tool, &schema, arguments, Some(reason));
             logging::call_failed(
                 telemetry,
                 Level::INFO,
-                &tool,
+                tool,
                 Outcome::Invalid,
                 elapsed(),
                 None,
                 None,
             );
-            Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+            return Some(E::answered(Ok(CallToolResult::error(vec![
+                ContentBlock::text(text),
+            ])
+            .into())));
         }
         // A protocol error from inside a tool call (a failed extractor, a
         // result that did not serialize, a tool that skipped the boundary)
         // means what its code means when a body raises it with `?`: invalid
         // params is the model's to fix, the rest a fault. Only an unknown
-        // tool, a missing capability and `ToolError::protocol` stay
-        // JSON-RPC errors.
-        Ok(Err(error)) if !(passes_through(&error) || report.is_some_and(|r| r.protocol)) => {
-            end_as(telemetry, &tool, ToolError::from(error), elapsed())
+        // tool, a missing capability and `ToolError::protocol` stay JSON-RPC
+        // errors.
+        if let Err(error) = &*ended
+            && !(passes_through(error) || report.is_some_and(|r| r.protocol))
+        {
+            let Err(error) = taken(answer) else {
+                unreachable!("the answer was just matched");
+            };
+            return Some(E::answered(end_as(
+                telemetry,
+                tool,
+                ToolError::from(error),
+                elapsed(),
+            )));
         }
-        // The panic escaped the boundary: the tool is not wrapped, or rmcp's
-        // own code around the body panicked.
-        Err(payload) => end_as(telemetry, &tool, caught_panic(&tool, payload), elapsed()),
-        Ok(answer) => {
-            logging::call_ended(telemetry, &tool, &answer, report, elapsed());
-            answer
-        }
-    })
+        logging::call_ended(telemetry, tool, ended, report, elapsed());
+        None
+    }
+}
+
+/// The answer in `slot`, taken out.
+#[inline(always)]
+fn taken(slot: &mut Slot) -> Result<CallToolResponse, ErrorData> {
+    match std::mem::replace(slot, Poll::Pending) {
+        Poll::Ready(answer) => answer,
+        Poll::Pending => unreachable!("a call that answered has its answer in the slot"),
+    }
 }
 
 /// Ends a call as `error` says, after the call's scope has closed: a fault

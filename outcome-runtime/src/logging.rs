@@ -5,6 +5,7 @@
 //! `RUST_LOG=outcome_runtime=info` shows exactly these lines.
 
 use std::borrow::Cow;
+use std::time::Instant;
 
 use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
@@ -59,6 +60,17 @@ pub(crate) fn bounded_text(text: &str) -> Cow<'_, str> {
     ))
 }
 
+/// The time since `started` in milliseconds, to the microsecond: the
+/// `duration_ms` of a record.
+pub(crate) fn duration_ms(started: Instant) -> f64 {
+    let elapsed = started.elapsed();
+    // `as_micros` gives a `u128`, whose conversion to `f64` is a call of
+    // its own; a `u64` of microseconds holds half a million years, and
+    // converts to the same `f64`.
+    let micros = elapsed.as_secs() * 1_000_000 + u64::from(elapsed.subsec_micros());
+    micros as f64 / 1000.0
+}
+
 /// `tool_failed`: the operator's record of a fault, written once where the
 /// fault is classified, with the error chain.
 pub(crate) fn tool_failed(level: Level, tool: &str, error_type: Option<&str>, error: &str) {
@@ -99,20 +111,35 @@ pub(crate) fn panic_failed(
 /// A tool name fit for a log line. Names of registered tools pass as they
 /// are; an unknown name is the model's text, so it is cut to 128
 /// characters and its control and invisible characters escaped.
+#[inline]
 pub(crate) fn bounded(tool: &str) -> Cow<'_, str> {
-    const LIMIT: usize = 128;
-    if tool.len() <= LIMIT && !tool.chars().any(crate::message::is_invisible) {
+    // Nearly every name is short printable ASCII: answered byte by byte,
+    // without decoding characters, and without a call.
+    if tool.len() <= TOOL_LIMIT && tool.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
+        return Cow::Borrowed(tool);
+    }
+    bounded_slowly(tool)
+}
+
+/// The longest tool name a record carries, in characters.
+const TOOL_LIMIT: usize = 128;
+
+/// [`bounded`], for a name that is not short printable ASCII.
+#[cold]
+#[inline(never)]
+fn bounded_slowly(tool: &str) -> Cow<'_, str> {
+    if tool.len() <= TOOL_LIMIT && !tool.chars().any(crate::message::is_invisible) {
         return Cow::Borrowed(tool);
     }
     let mut text = String::new();
-    for c in tool.chars().take(LIMIT) {
+    for c in tool.chars().take(TOOL_LIMIT) {
         if crate::message::is_invisible(c) {
             text.extend(c.escape_unicode());
         } else {
             text.push(c);
         }
     }
-    if tool.chars().nth(LIMIT).is_some() {
+    if tool.chars().nth(TOOL_LIMIT).is_some() {
         text.push_str("...");
     }
     Cow::Owned(text)

@@ -25,11 +25,11 @@ use crate::boundary::{CatchPanic, catch, caught_panic};
 /// What a route's handler returns: rmcp's `MaybeBoxFuture`, which it does not
 /// export.
 #[cfg(not(feature = "local"))]
-type RouteFuture<'a> = std::pin::Pin<
+pub(crate) type RouteFuture<'a> = std::pin::Pin<
     Box<dyn std::future::Future<Output = Result<CallToolResponse, ErrorData>> + Send + 'a>,
 >;
 #[cfg(feature = "local")]
-type RouteFuture<'a> =
+pub(crate) type RouteFuture<'a> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Result<CallToolResponse, ErrorData>> + 'a>>;
 use crate::error::ToolError;
 use crate::handler;

@@ -123,6 +123,15 @@ impl Telemetry {
         (telemetry, ids)
     }
 
+    /// No span: the telemetry of a call that has not started.
+    pub(crate) fn none() -> Self {
+        Telemetry {
+            span: Span::none(),
+            #[cfg(feature = "opentelemetry")]
+            metric: None,
+        }
+    }
+
     /// The span of a job's work: a root span that follows from the call
     /// that started it (with the `opentelemetry` feature, a child of that
     /// call's span in the trace), so that the call's span ends with the
