@@ -1,9 +1,8 @@
 //! Long-running tools: past a deadline, the call answers with a job the
 //! model polls, and the work goes on.
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::ErrorData;
@@ -12,6 +11,7 @@ use rmcp::model::{
     CallToolResponse, CallToolResult, ContentBlock, InitializeRequestParams, JsonObject, Tool,
 };
 use rmcp::service::MaybeSend;
+use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 // tokio's clock, not the system's: a test that pauses time (tokio's
 // `start_paused`) sees jobs end and expire as its timers do.
@@ -21,6 +21,7 @@ use tracing::Span;
 use crate::boundary::{CatchPanic, catch, caught_panic};
 use crate::call::{self, CALL, CallScope, Note};
 use crate::error::ToolError;
+use crate::job_store::{Answer, JobState, JobStore, MemoryStore, NewJob, Owner, StoreError};
 use crate::logging;
 use crate::message::quote;
 use crate::telemetry::Telemetry;
@@ -41,6 +42,13 @@ pub const STATUS_TOOL: &str = "job_status";
 /// [`max_run`](Self::with_max_run) is stopped as a fault, and a finished
 /// job's answer is dropped [`keep`](Self::with_keep) after it ended, whether
 /// or not anyone polled it.
+///
+/// The jobs live in this process's memory unless they are given a store
+/// ([`with_store`](Self::with_store)): with the `redis` feature,
+/// [`Jobs::redis`] keeps them in Redis, where every replica of the server
+/// answers every poll and a replica that restarts forgets nothing. See
+/// [`job_store`](crate::job_store) for what binds a job to a session in
+/// each store, and for what the model reads when the store fails.
 ///
 /// ```
 /// use std::time::Duration;
@@ -74,26 +82,10 @@ pub const STATUS_TOOL: &str = "job_status";
 /// ```
 #[derive(Clone)]
 pub struct Jobs {
-    jobs: Arc<Mutex<HashMap<String, Job>>>,
+    store: Arc<dyn JobStore>,
     keep: Duration,
     max_run: Duration,
-}
-
-struct Job {
-    tool: Arc<str>,
-    /// The session that started the job, by the allocation of its client's
-    /// `initialize` parameters (a `Weak` keeps the address from being
-    /// reused while the job lives); `None` without a session.
-    owner: Option<Weak<InitializeRequestParams>>,
-    /// When the job must have ended: `max_run` after the call started.
-    deadline: Instant,
-    state: State,
-}
-
-enum State {
-    Running,
-    /// The answer, kept until the instant given.
-    Done(Box<Result<CallToolResponse, ErrorData>>, Instant),
+    store_timeout: Duration,
 }
 
 /// A long-running tool's answer: the value, or the job to poll for it.
@@ -152,13 +144,39 @@ impl Default for Jobs {
 }
 
 impl Jobs {
-    /// Jobs that may run for 10 minutes and whose answers are kept for 5.
+    /// Jobs in this process's memory that may run for 10 minutes and whose
+    /// answers are kept for 5.
     pub fn new() -> Self {
+        Jobs::with_store(MemoryStore::new())
+    }
+
+    /// Jobs kept in `store`, with the bounds of [`new`](Self::new).
+    pub fn with_store(store: impl JobStore) -> Self {
+        crate::recognize_transient::<StoreError>();
         Jobs {
-            jobs: Arc::default(),
+            store: Arc::new(store),
             keep: Duration::from_secs(300),
             max_run: Duration::from_secs(600),
+            store_timeout: Duration::from_secs(2),
         }
+    }
+
+    /// Jobs kept in the Redis at `url` (`redis://127.0.0.1:6379`), shared
+    /// by every replica of the server that uses it; see
+    /// [`RedisStore`](crate::job_store::RedisStore) for the keys and their
+    /// expiries. Connects on the first job; must be called inside a tokio
+    /// runtime.
+    #[cfg(feature = "redis")]
+    pub fn redis(url: &str) -> Result<Self, StoreError> {
+        crate::job_store::RedisStore::open(url).map(Jobs::with_store)
+    }
+
+    /// How long one operation of the store may take before the call or the
+    /// poll that waits on it answers a fault that heals itself (2 seconds
+    /// unless set).
+    pub fn with_store_timeout(mut self, timeout: Duration) -> Self {
+        self.store_timeout = timeout;
+        self
     }
 
     /// How long a finished job's answer is kept for a poll.
@@ -173,9 +191,10 @@ impl Jobs {
         self
     }
 
-    /// How many jobs are held, running or finished.
+    /// How many jobs are held, running or finished; 0 for a store that
+    /// cannot count them without a round trip (Redis).
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.store.held().unwrap_or(0)
     }
 
     /// Whether no job is held.
@@ -183,17 +202,15 @@ impl Jobs {
         self.len() == 0
     }
 
-    /// The jobs, without those past their bounds: an answer kept past
-    /// `keep`, and a job whose bookkeeping ended without an answer and that
-    /// nobody polled for `keep` after its deadline.
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Job>> {
-        let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        jobs.retain(|_, job| match job.state {
-            State::Running => now < job.deadline + self.keep,
-            State::Done(_, until) => now < until,
-        });
-        jobs
+    /// Waits for one of the store's operations, at most the store timeout.
+    async fn stored<T>(
+        &self,
+        operation: impl Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        match tokio::time::timeout(self.store_timeout, operation).await {
+            Ok(done) => done,
+            Err(_elapsed) => Err(StoreError::timed_out(self.store_timeout)),
+        }
     }
 
     /// Runs `work` for `tool`, waiting at most `deadline` for it.
@@ -209,7 +226,12 @@ impl Jobs {
     /// reads what an unknown id reads. Where there is no session (a
     /// stateless transport, or a request of protocol 2026-07-28's stateless
     /// lifecycle), the id itself is the capability: whoever holds it reads
-    /// the answer.
+    /// the answer. In a store outside the process (Redis) the id is the
+    /// capability in every case.
+    ///
+    /// When the store cannot record the job (it fails, or does not answer
+    /// within the store timeout), the work is stopped, since no poll could
+    /// ever read it, and the call answers a fault that heals itself.
     ///
     /// The job is the tool's that runs it: its name comes from the call.
     pub async fn run<T, F>(&self, deadline: Duration, work: F) -> Result<Deferred<T>, ToolError>
@@ -243,19 +265,22 @@ impl Jobs {
             Err(_elapsed) => {}
         }
         let id = new_id()?;
+        // The session id of the starting request is not known here: a job
+        // in a shared store is bound to no session.
         let owner = CALL
-            .try_with(|call| call.session.as_ref().map(Arc::downgrade))
-            .ok()
-            .flatten();
-        self.lock().insert(
-            id.as_str().to_owned(),
-            Job {
-                tool: Arc::clone(&tool),
-                owner,
-                deadline: started + self.max_run,
-                state: State::Running,
-            },
-        );
+            .try_with(|call| Owner::local(call.session.as_ref(), None))
+            .unwrap_or_default();
+        let job = NewJob {
+            tool: tool.to_string(),
+            owner,
+            runs_for: self.max_run.saturating_sub(started.elapsed()),
+            keep: self.keep,
+        };
+        // Unrecorded, the job could never be polled: its work stops here,
+        // with the call, which answers the store's fault.
+        self.stored(self.store.start(id.as_str(), job))
+            .await
+            .map_err(StoreError::into_fault)?;
         let mut settle = Settle {
             jobs: self.clone(),
             id: id.as_str().to_owned(),
@@ -274,11 +299,10 @@ impl Jobs {
                 ))),
             };
             drop(work);
-            settle.settle(ended);
-            let keep = settle.jobs.keep;
-            tokio::time::sleep(keep).await;
-            // Taking the lock sweeps the answer, now past its keep.
-            drop(settle.jobs.lock());
+            if let Some(answer) = settle.conclude(ended) {
+                let jobs = settle.jobs.clone();
+                jobs.record(&settle.id, &settle.tool, answer).await;
+            }
         };
         tokio::spawn(bookkeeping);
         Ok(Deferred::Running(id))
@@ -306,88 +330,158 @@ impl Jobs {
         let jobs = self.clone();
         let schema = attr.input_schema.clone();
         let route = ToolRoute::new_dyn(attr, move |context| {
-            let session = context.request_context.peer.peer_info();
             let arguments = context.arguments.as_ref();
-            let answer = match arguments.and_then(|arguments| arguments.get("job")) {
-                Some(Value::String(job)) => jobs.status(job, session.as_ref()),
+            match arguments.and_then(|arguments| arguments.get("job")) {
+                Some(Value::String(job)) => {
+                    let poll = Poll {
+                        session: context.request_context.peer.peer_info(),
+                        session_id: session_id(&context.request_context),
+                    };
+                    let (jobs, job) = (jobs.clone(), job.clone());
+                    Box::pin(async move { jobs.status(&job, poll).await })
+                }
                 // Missing, or not a string: the model's to fix, told as any
                 // argument that does not fit.
-                _ => ToolError::invalid_text(crate::arguments::message(
-                    STATUS_TOOL,
-                    &schema,
-                    arguments,
-                    None,
-                ))
-                .into_call_tool_result(),
-            };
-            Box::pin(async move { answer })
+                _ => {
+                    let answer = ToolError::invalid_text(crate::arguments::message(
+                        STATUS_TOOL,
+                        &schema,
+                        arguments,
+                        None,
+                    ))
+                    .into_call_tool_result();
+                    Box::pin(std::future::ready(answer))
+                }
+            }
         });
         crate::routes::mark(&route.call);
         route
     }
 
-    fn status(
-        &self,
-        job: &str,
-        session: Option<&Arc<InitializeRequestParams>>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let mut jobs = self.lock();
-        let entry = jobs
-            .get_mut(job)
-            .filter(|entry| match (&entry.owner, session) {
-                (None, _) => true,
-                (Some(owner), Some(session)) => std::ptr::eq(owner.as_ptr(), Arc::as_ptr(session)),
-                (Some(_), None) => false,
-            });
-        let Some(entry) = entry else {
-            drop(jobs);
-            return ToolError::invalid(
-                format_args!(
-                    "No job {} is running or kept; a finished job's result is kept for {}",
-                    quote(job),
-                    match self.keep.as_secs() {
-                        0 => "under a second".to_owned(),
-                        1 => "a second".to_owned(),
-                        seconds => format!("{seconds} seconds"),
-                    }
-                ),
-                "Call the tool that started it again",
-            )
-            .into_call_tool_result();
+    async fn status(&self, job: &str, poll: Poll) -> Result<CallToolResponse, ErrorData> {
+        let found = match self.stored(self.store.get(job)).await {
+            Ok(found) => found,
+            Err(error) => return error.into_fault().into_call_tool_result(),
         };
-        let now = Instant::now();
-        if matches!(entry.state, State::Running) && now >= entry.deadline {
-            // Past its deadline the bookkeeping has settled every job; one
-            // still running lost its bookkeeping (a runtime shutting down
-            // drops tasks), so it ends here, as the fault it is.
-            let failed = Err(ToolError::fault(format!(
-                "job {job} of {} reached its limit of {:?} with no answer",
-                entry.tool, self.max_run
-            )));
-            let telemetry = Telemetry::job(&entry.tool, &Span::current(), None);
-            let answer = {
-                let _inside = telemetry.enter();
-                finish::<String>(&telemetry, &entry.tool, now, failed)
-            };
-            entry.state = State::Done(Box::new(answer), now + self.keep);
-        }
-        match &entry.state {
-            State::Running => {
+        let found = found.filter(|found| {
+            found
+                .owner
+                .admits(poll.session.as_ref(), poll.session_id.as_deref())
+        });
+        let Some(found) = found else {
+            return self.unknown(job);
+        };
+        let answer = match found.state {
+            JobState::Running { overdue: false } => {
                 let text = format!(
                     "Job {} of {} is still running. Call {STATUS_TOOL} with job set to {} \
                      again in a few seconds.",
                     quote(job),
-                    entry.tool,
+                    found.tool,
                     quote(job)
                 );
-                Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+                return Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into());
             }
-            State::Done(answer, _) => {
+            JobState::Running { overdue: true } => match self.overdue(job, &found.tool).await {
+                Ok(answer) => answer,
+                Err(error) => return error.into_fault().into_call_tool_result(),
+            },
+            JobState::Done(answer) => Some(*answer),
+        };
+        match answer {
+            Some(answer) => {
                 call::note(Note::Replayed);
-                (**answer).clone()
+                answer.map(CallToolResponse::from)
             }
+            // Gone between two reads: expired.
+            None => self.unknown(job),
         }
     }
+
+    /// What a poll of a job that is not there, or not this session's, reads.
+    fn unknown(&self, job: &str) -> Result<CallToolResponse, ErrorData> {
+        ToolError::invalid(
+            format_args!(
+                "No job {} is running or kept; a finished job's result is kept for {}",
+                quote(job),
+                match self.keep.as_secs() {
+                    0 => "under a second".to_owned(),
+                    1 => "a second".to_owned(),
+                    seconds => format!("{seconds} seconds"),
+                }
+            ),
+            "Call the tool that started it again",
+        )
+        .into_call_tool_result()
+    }
+
+    /// Settles a job found running past its deadline as the fault it is:
+    /// whatever should have answered it (its bookkeeping, or the replica
+    /// that ran it) is gone. Only one settling wins, and only the winner
+    /// logs the job's lines; the others read the winner's answer.
+    async fn overdue(&self, job: &str, tool: &str) -> Result<Option<Answer>, StoreError> {
+        let now = Instant::now();
+        let failed = || {
+            Err::<String, _>(ToolError::fault(format!(
+                "job {job} of {tool} reached its limit of {:?} with no answer",
+                self.max_run
+            )))
+        };
+        let telemetry = Telemetry::job(tool, &Span::current(), None);
+        // The answer first, unlogged: the log gets it only if it is the one
+        // recorded.
+        let answer =
+            tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::new(), || {
+                finish(&Telemetry::none(), tool, now, failed())
+            });
+        if self
+            .stored(self.store.finish(job, answer.clone(), self.keep))
+            .await?
+        {
+            let _inside = telemetry.enter();
+            let _logged = finish(&telemetry, tool, now, failed());
+            return Ok(Some(answer));
+        }
+        let found = self.stored(self.store.get(job)).await?;
+        Ok(found.and_then(|found| match found.state {
+            JobState::Done(answer) => Some(*answer),
+            JobState::Running { .. } => None,
+        }))
+    }
+
+    /// Records a finished job's answer; a store that fails loses it, and
+    /// says so in the log: the job's polls then read the store's fault, or,
+    /// once it is back, the fault of a job past its deadline.
+    async fn record(&self, id: &str, tool: &str, answer: Answer) {
+        if let Err(error) = self.stored(self.store.finish(id, answer, self.keep)).await {
+            tracing::warn!(
+                target: "outcome_runtime",
+                tool,
+                job = id,
+                error = %crate::classify::chain_text(&error),
+                "job_answer_lost"
+            );
+        }
+    }
+}
+
+/// Who polls a job: the session's `initialize` parameters and its HTTP
+/// session id, as the poll's request carries them.
+struct Poll {
+    session: Option<Arc<InitializeRequestParams>>,
+    session_id: Option<String>,
+}
+
+/// The `Mcp-Session-Id` header of the request, over streamable HTTP.
+fn session_id(context: &RequestContext<RoleServer>) -> Option<String> {
+    context
+        .extensions
+        .get::<http::request::Parts>()?
+        .headers
+        .get("mcp-session-id")?
+        .to_str()
+        .ok()
+        .map(str::to_owned)
 }
 
 /// Aborts a spawned job's work when dropped.
@@ -413,20 +507,13 @@ struct Settle {
 }
 
 impl Settle {
-    /// Ends the job as `ended` says, once: its answer kept for the polls,
-    /// its call's log lines written in the work's span.
-    fn settle<T: IntoCallToolResult>(&mut self, ended: Result<T, ToolError>) {
-        let Some(telemetry) = self.telemetry.take() else {
-            return;
-        };
-        let answer = {
-            let _inside = telemetry.enter();
-            finish(&telemetry, &self.tool, self.started, ended)
-        };
-        let until = Instant::now() + self.jobs.keep;
-        if let Some(job) = self.jobs.lock().get_mut(&self.id) {
-            job.state = State::Done(Box::new(answer), until);
-        }
+    /// Ends the job as `ended` says, once: its call's log lines written in
+    /// the work's span, and its answer to record; `None` when it was ended
+    /// already.
+    fn conclude<T: IntoCallToolResult>(&mut self, ended: Result<T, ToolError>) -> Option<Answer> {
+        let telemetry = self.telemetry.take()?;
+        let _inside = telemetry.enter();
+        Some(finish(&telemetry, &self.tool, self.started, ended))
     }
 }
 
@@ -436,7 +523,22 @@ impl Drop for Settle {
             "the bookkeeping of job {} of {} ended before the job did",
             self.id, self.tool
         )));
-        self.settle(failed);
+        let Some(answer) = self.conclude(failed) else {
+            return;
+        };
+        // No waiting in a drop: a store that answers at once (memory) is
+        // written now, any other from a task of its own, if the runtime
+        // still runs one. If neither can, the job's polls settle it when
+        // its deadline passes.
+        let jobs = self.jobs.clone();
+        let (id, tool) = (std::mem::take(&mut self.id), Arc::clone(&self.tool));
+        let mut record = Box::pin(async move { jobs.record(&id, &tool, answer).await });
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        if record.as_mut().poll(&mut context).is_pending()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(record);
+        }
     }
 }
 
@@ -461,9 +563,9 @@ fn finish<T: IntoCallToolResult>(
     tool: &str,
     started: Instant,
     ended: Result<T, ToolError>,
-) -> Result<CallToolResponse, ErrorData> {
+) -> Answer {
     let scope = CallScope {
-        tool: tool.to_owned().into(),
+        tool: tool.into(),
         ..CallScope::default()
     };
     CALL.sync_scope(scope, || {
@@ -479,9 +581,24 @@ fn finish<T: IntoCallToolResult>(
             Ok(answer) => answer,
             Err(payload) => caught_panic(tool, payload).into_call_tool_result(),
         };
+        // A job hands over a result or an error; an answer that asks the
+        // client for input or makes a task has no one to go to, and the
+        // job ends as a fault.
+        let response = match response {
+            Ok(CallToolResponse::Complete(_)) | Err(_) => response,
+            Ok(_) => ToolError::fault(format!(
+                "job of {tool} answered with a request for input or a task, which a job \
+                 cannot hand over"
+            ))
+            .into_call_tool_result(),
+        };
         let elapsed = started.elapsed().as_micros() as f64 / 1000.0;
         let report = CALL.with(|call| call.report.get());
         logging::call_ended(telemetry, tool, &response, report, elapsed);
-        response
+        response.map(|response| match response {
+            CallToolResponse::Complete(result) => result,
+            // Made a fault above, which is a result.
+            _ => CallToolResult::error(vec![ContentBlock::text(crate::FAULT_MESSAGE)]),
+        })
     })
 }

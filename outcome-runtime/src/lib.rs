@@ -211,6 +211,7 @@ mod call;
 mod classify;
 mod error;
 mod handler;
+pub mod job_store;
 mod jobs;
 mod logging;
 mod message;

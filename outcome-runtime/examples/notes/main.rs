@@ -1,12 +1,15 @@
 //! The notes server, on stdio or over streamable HTTP:
-//! `cargo run --example notes [-- [--log-json] [--export] [--http <address>]]`.
+//! `cargo run --example notes [-- [--log-json] [--export] [--http <address>]
+//! [--jobs <redis-url>]]`.
 //!
 //! On stdio any MCP client can launch it. With `--http <address>` it serves
 //! rmcp's streamable HTTP transport at `http://<address>/mcp`, many sessions
 //! at once, until Ctrl-C. Every session shares one note store, as the
 //! clients of one deployment expect: a note one client writes, another
 //! reads. A job stays with its session: `job_status` reads it only in the
-//! session that started it.
+//! session that started it. With `--jobs redis://127.0.0.1:6379` (built
+//! with the `redis` feature) the jobs live in Redis instead, where every
+//! replica of the server that uses the same Redis answers every poll.
 //!
 //! Logs go to stderr; `--log-json` writes one JSON object per line.
 //! `RUST_LOG` picks the records, as `target=level` directives
@@ -26,7 +29,7 @@ use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
-const USAGE: &str = "usage: notes [--log-json] [--export] [--http <address>]
+const USAGE: &str = "usage: notes [--log-json] [--export] [--http <address>] [--jobs <redis-url>]
 
 Serves the notes MCP server on stdin and stdout, or, with --http, over
 streamable HTTP at http://<address>/mcp.
@@ -38,6 +41,9 @@ streamable HTTP at http://<address>/mcp.
   --log-json        write each log record to stderr as one JSON object per
                     line
   --export          turn on the opt-in export_notes feature
+  --jobs <url>      keep the jobs of long-running tools in the Redis at this
+                    URL, for example redis://127.0.0.1:6379, shared by every
+                    replica that uses it (needs the redis feature)
 
 Environment:
   RUST_LOG    which log records to write: target=level directives separated
@@ -49,6 +55,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let mut log_json = false;
     let mut export = false;
     let mut http = None;
+    let mut jobs = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -58,6 +65,15 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 Some(address) => http = Some(address),
                 None => {
                     eprintln!("--http needs an address, such as 127.0.0.1:8080\n\n{USAGE}");
+                    std::process::exit(2);
+                }
+            },
+            "--jobs" => match args.next() {
+                Some(url) => jobs = Some(url),
+                None => {
+                    eprintln!(
+                        "--jobs needs a Redis URL, such as redis://127.0.0.1:6379\n\n{USAGE}"
+                    );
                     std::process::exit(2);
                 }
             },
@@ -98,9 +114,19 @@ async fn main() -> Result<(), Box<dyn Error>> {
 
     // Failures of the server itself go to the log too, so that `--log-json`
     // output stays one JSON object per line.
+    let mut notes = server::Notes::new(export);
+    if let Some(url) = jobs {
+        match redis_jobs(&url) {
+            Ok(jobs) => notes = notes.with_jobs(jobs),
+            Err(error) => {
+                eprintln!("--jobs {url}: {error}\n\n{USAGE}");
+                std::process::exit(2);
+            }
+        }
+    }
     let served = match http {
-        None => serve_stdio(export).await,
-        Some(address) => serve_http(&address, export).await,
+        None => serve_stdio(notes).await,
+        Some(address) => serve_http(&address, notes).await,
     };
     if let Err(error) = served {
         tracing::error!(error = %error, "server_stopped");
@@ -109,11 +135,24 @@ async fn main() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
+/// Jobs in the Redis at `url`.
+#[cfg(feature = "redis")]
+fn redis_jobs(url: &str) -> Result<outcome_runtime::Jobs, String> {
+    outcome_runtime::Jobs::redis(url).map_err(|error| match error.source() {
+        Some(cause) => format!("{error}: {cause}"),
+        None => error.to_string(),
+    })
+}
+
+/// Jobs in Redis need the `redis` feature.
+#[cfg(not(feature = "redis"))]
+fn redis_jobs(_url: &str) -> Result<outcome_runtime::Jobs, String> {
+    Err("this build has no Redis job store: build it with --features redis".to_owned())
+}
+
 /// Serves one client on stdin and stdout until it goes away.
-async fn serve_stdio(export: bool) -> Result<(), Box<dyn Error>> {
-    let server = server::Notes::new(export)
-        .serve(rmcp::transport::stdio())
-        .await?;
+async fn serve_stdio(notes: server::Notes) -> Result<(), Box<dyn Error>> {
+    let server = notes.serve(rmcp::transport::stdio()).await?;
     server.waiting().await?;
     Ok(())
 }
@@ -122,8 +161,8 @@ async fn serve_stdio(export: bool) -> Result<(), Box<dyn Error>> {
 ///
 /// Every session gets the same `Notes`, so all share its note store and
 /// version counter; its jobs tell the sessions apart by themselves.
-async fn serve_http(address: &str, export: bool) -> Result<(), Box<dyn Error>> {
-    let notes = Arc::new(server::Notes::new(export));
+async fn serve_http(address: &str, notes: server::Notes) -> Result<(), Box<dyn Error>> {
+    let notes = Arc::new(notes);
     let config = StreamableHttpServerConfig::default();
     // Cancelled on Ctrl-C: it ends every session and closes their open
     // event streams, which the graceful shutdown would otherwise wait on.

@@ -162,6 +162,15 @@ impl Notes {
         }
     }
 
+    /// The same server with its jobs in `jobs` (in Redis, say, shared by
+    /// every replica), in place of the default in-memory ones.
+    #[allow(dead_code)] // The tests keep the default.
+    pub fn with_jobs(mut self, jobs: Jobs) -> Self {
+        self.tools = Self::tool_router().with_route(jobs.status_tool());
+        self.jobs = jobs;
+        self
+    }
+
     /// The same server with another path hook for `write_note`.
     #[allow(dead_code)] // The binary keeps the default; the tests swap it.
     pub fn with_path_hook(

@@ -1,0 +1,303 @@
+//! Jobs in Redis, shared by two replicas of one server: a job started on
+//! one reads the same on the other, its log lines are written once, by the
+//! replica that ran it; a replica that dies mid-job leaves a fault for the
+//! polls after its deadline; a Redis that goes away makes calls and polls
+//! faults that heal themselves, within a bound, until it is back.
+//!
+//! Against a real redis-server that the harness starts, on the real clock:
+//! tokio's paused clock would fire the Redis client's own timeouts early.
+
+use std::time::{Duration, Instant};
+
+use outcome_runtime::testing::{LogCapture, Record, connect};
+use outcome_runtime::{
+    Deferred, FAULT_MESSAGE, Jobs, RETRY_MESSAGE, ToolError, tool, tool_handler, tool_router,
+};
+use outcome_tests::redis_server::RedisServer;
+use rmcp::ServerHandler;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::json;
+
+/// How long a call waits inline before it answers with a job.
+const DEADLINE: Duration = Duration::from_millis(50);
+/// How long the slow tools work.
+const WORK: Duration = Duration::from_millis(300);
+/// The store timeout of these tests' jobs: the bound of every wait on a
+/// Redis that does not answer.
+const STORE_TIMEOUT: Duration = Duration::from_millis(500);
+
+struct Slow {
+    jobs: Jobs,
+    deadline: Duration,
+    tools: ToolRouter<Slow>,
+}
+
+#[tool_router]
+impl Slow {
+    /// Finish after a while.
+    #[tool]
+    async fn slow(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run(self.deadline, async {
+                tokio::time::sleep(WORK).await;
+                Ok("slow".to_owned())
+            })
+            .await
+    }
+
+    /// Fail after a while, with a request the model must change.
+    #[tool]
+    async fn slow_refusal(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run(self.deadline, async {
+                tokio::time::sleep(WORK).await;
+                Err(ToolError::invalid(
+                    "No archive named 'x'",
+                    "List the archives first",
+                ))
+            })
+            .await
+    }
+
+    /// Never finish.
+    #[tool]
+    async fn endless(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run(self.deadline, async {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok("never".to_owned())
+            })
+            .await
+    }
+}
+
+#[tool_handler(router = self.tools)]
+impl ServerHandler for Slow {}
+
+/// A replica: a server over `jobs`, and a client connected to it.
+async fn replica(jobs: Jobs, deadline: Duration) -> RunningService<RoleClient, ()> {
+    let tools = Slow::tool_router().with_route(jobs.status_tool());
+    outcome_runtime::testing::assert_wrapped(&tools);
+    let server = Slow {
+        jobs,
+        deadline,
+        tools,
+    };
+    connect(server, ()).await.expect("the client connects")
+}
+
+/// Jobs in the test's Redis, with the tests' store timeout.
+fn redis_jobs(redis: &RedisServer) -> Jobs {
+    Jobs::redis(&redis.url())
+        .expect("a valid Redis URL")
+        .with_store_timeout(STORE_TIMEOUT)
+}
+
+async fn call(
+    client: &RunningService<RoleClient, ()>,
+    tool: &'static str,
+    arguments: serde_json::Value,
+) -> CallToolResult {
+    let params = CallToolRequestParams::new(tool)
+        .with_arguments(arguments.as_object().cloned().unwrap_or_default());
+    client.call_tool(params).await.expect("a tool result")
+}
+
+async fn poll(client: &RunningService<RoleClient, ()>, job: &str) -> CallToolResult {
+    call(client, "job_status", json!({ "job": job })).await
+}
+
+fn text(result: &CallToolResult) -> &str {
+    &result.content[0].as_text().expect("text").text
+}
+
+/// The job a deferred answer names.
+fn job_of(result: &CallToolResult) -> String {
+    let text = text(result);
+    assert!(text.starts_with("The work goes on as job '"), "{text}");
+    text["The work goes on as job '".len()..]
+        .split('\'')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+/// The runtime's records since the last look, as `LEVEL name tool`.
+fn events(capture: &LogCapture) -> Vec<String> {
+    capture
+        .take()
+        .iter()
+        .filter(|r: &&Record| r.target == "outcome_runtime")
+        .map(|r| format!("{} {} {}", r.level, r.name(), r.field("tool").unwrap_or("")))
+        .collect()
+}
+
+fn assert_still_running(result: &CallToolResult) {
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    assert!(
+        text(result).contains("is still running"),
+        "{}",
+        text(result)
+    );
+}
+
+#[tokio::test]
+async fn a_job_started_on_one_replica_reads_the_same_on_the_other() {
+    let redis = RedisServer::start();
+    let capture = LogCapture::new();
+    let _guard = capture.set_default();
+    let a = replica(redis_jobs(&redis), DEADLINE).await;
+    let b = replica(redis_jobs(&redis), DEADLINE).await;
+    // What the model reads when the same work answers inline.
+    let inline = replica(Jobs::new(), Duration::from_secs(10)).await;
+    let inline_ok = call(&inline, "slow", json!({})).await;
+    let inline_refusal = call(&inline, "slow_refusal", json!({})).await;
+    events(&capture);
+
+    for (tool, inline) in [("slow", inline_ok), ("slow_refusal", inline_refusal)] {
+        let job = job_of(&call(&a, tool, json!({})).await);
+        // The client alternates between the replicas.
+        assert_still_running(&poll(&b, &job).await);
+        assert_still_running(&poll(&a, &job).await);
+        tokio::time::sleep(WORK).await;
+        let on_b = poll(&b, &job).await;
+        let on_a = poll(&a, &job).await;
+        for done in [&on_b, &on_a] {
+            assert_eq!(done.is_error, inline.is_error, "{tool}: {done:?}");
+            assert_eq!(done.content, inline.content, "{tool}");
+            assert_eq!(done.structured_content, inline.structured_content, "{tool}");
+        }
+        let outcome = if tool == "slow" {
+            "INFO tool_call_completed"
+        } else {
+            "INFO tool_call_failed"
+        };
+        // The call's own lines once, by A, which ran the work; every poll
+        // logs as a poll.
+        assert_eq!(
+            events(&capture),
+            [
+                format!("INFO tool_call_deferred {tool}"),
+                "INFO tool_call_completed job_status".to_owned(),
+                "INFO tool_call_completed job_status".to_owned(),
+                format!("{outcome} {tool}"),
+                "INFO tool_call_completed job_status".to_owned(),
+                "INFO tool_call_completed job_status".to_owned(),
+            ],
+            "{tool}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_replica_that_dies_mid_job_leaves_a_fault_for_the_polls_after_its_deadline() {
+    let redis = RedisServer::start();
+    let max_run = Duration::from_millis(800);
+    // Replica A runs on a runtime of its own, which is then dropped with
+    // every task on it: the work and its bookkeeping die mid-job, as with
+    // the replica's process.
+    let url = redis.url();
+    let (job, started) = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let job = runtime.block_on(async {
+            let jobs = Jobs::redis(&url).unwrap().with_max_run(max_run);
+            let a = replica(jobs, DEADLINE).await;
+            job_of(&call(&a, "endless", json!({})).await)
+        });
+        // The call started about DEADLINE before it answered.
+        let started = Instant::now() - DEADLINE;
+        drop(runtime);
+        (job, started)
+    })
+    .join()
+    .unwrap();
+
+    let capture = LogCapture::new();
+    let _guard = capture.set_default();
+    let b = replica(redis_jobs(&redis).with_max_run(max_run), DEADLINE).await;
+    // Until its deadline nobody can tell a dead replica from a slow one.
+    assert_still_running(&poll(&b, &job).await);
+    assert_eq!(events(&capture), ["INFO tool_call_completed job_status"]);
+
+    tokio::time::sleep(
+        (started + max_run + Duration::from_millis(100)).duration_since(Instant::now()),
+    )
+    .await;
+    let stopped = poll(&b, &job).await;
+    assert_eq!(stopped.is_error, Some(true));
+    assert_eq!(text(&stopped), FAULT_MESSAGE);
+    // The job's own lines, once, by the poll that settled it.
+    assert_eq!(
+        events(&capture),
+        [
+            "ERROR tool_failed endless",
+            "ERROR tool_call_failed endless",
+            "INFO tool_call_completed job_status",
+        ]
+    );
+    let again = poll(&b, &job).await;
+    assert_eq!(text(&again), FAULT_MESSAGE);
+    assert_eq!(events(&capture), ["INFO tool_call_completed job_status"]);
+}
+
+#[tokio::test]
+async fn with_redis_down_calls_and_polls_heal_themselves_until_it_is_back() {
+    let mut redis = RedisServer::start();
+    let capture = LogCapture::new();
+    let _guard = capture.set_default();
+    let a = replica(redis_jobs(&redis), DEADLINE).await;
+    let job = job_of(&call(&a, "slow", json!({})).await);
+    events(&capture);
+
+    redis.stop();
+    // A poll: the store's fault, which heals itself, within the bound.
+    let asked = Instant::now();
+    let polled = poll(&a, &job).await;
+    assert!(asked.elapsed() < STORE_TIMEOUT + Duration::from_millis(500));
+    assert_eq!(polled.is_error, Some(true));
+    assert_eq!(text(&polled), RETRY_MESSAGE);
+    assert_eq!(
+        events(&capture),
+        [
+            "WARN tool_failed job_status",
+            "WARN tool_call_failed job_status"
+        ]
+    );
+    // A call that must start a job: the same, and its work is stopped.
+    let asked = Instant::now();
+    let started = call(&a, "slow", json!({})).await;
+    assert!(asked.elapsed() < DEADLINE + STORE_TIMEOUT + Duration::from_millis(500));
+    assert_eq!(started.is_error, Some(true));
+    assert_eq!(text(&started), RETRY_MESSAGE);
+    // The work's answer, had it gone on, is lost with the store: the job
+    // that was running when Redis went down says so once, at WARNING.
+    tokio::time::sleep(WORK).await;
+    let mut logged = events(&capture);
+    logged.sort();
+    assert_eq!(
+        logged,
+        [
+            "INFO tool_call_completed slow",
+            "WARN job_answer_lost slow",
+            "WARN tool_call_failed slow",
+            "WARN tool_failed slow",
+        ]
+    );
+
+    // Back, empty: the old job is gone, and jobs work again.
+    redis.restart();
+    let gone = poll(&a, &job).await;
+    assert_eq!(gone.is_error, Some(true));
+    assert!(text(&gone).starts_with("No job '"), "{}", text(&gone));
+    let job = job_of(&call(&a, "slow", json!({})).await);
+    assert_still_running(&poll(&a, &job).await);
+    tokio::time::sleep(WORK).await;
+    let done = poll(&a, &job).await;
+    assert_eq!(done.is_error, Some(false));
+    assert_eq!(text(&done), "slow");
+}
