@@ -210,3 +210,12 @@ pub fn line_of(source: &str, needle: &str) -> u32 {
     assert!(found.next().is_none(), "several lines contain {needle:?}");
     u32::try_from(at + 1).expect("a source file of fewer than 4 billion lines")
 }
+
+/// The job id a deferred answer names ("The work goes on as job '…'").
+pub fn job_of(result: &CallToolResult) -> String {
+    let text = &result.content[0].as_text().expect("a text answer").text;
+    let rest = text
+        .strip_prefix("The work goes on as job '")
+        .unwrap_or_else(|| panic!("not a job answer: {text}"));
+    rest.split('\'').next().unwrap_or_default().to_owned()
+}

@@ -14,6 +14,7 @@ use outcome_runtime::{
     Deferred, FAULT_MESSAGE, Jobs, MESSAGE_LIMIT, RETRY_MESSAGE, ToolError, quote, tool,
     tool_handler, tool_router,
 };
+use outcome_tests::job_of;
 use outcome_tests::{Session, events};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
@@ -520,17 +521,6 @@ fn failed(records: &[Record]) -> Vec<&Record> {
         .iter()
         .filter(|r| r.name() == "tool_failed")
         .collect()
-}
-
-/// The job a deferred answer names.
-fn job_of(result: &CallToolResult) -> String {
-    let text = text(result);
-    assert!(text.starts_with("The work goes on as job '"), "{text}");
-    text["The work goes on as job '".len()..]
-        .split('\'')
-        .next()
-        .unwrap()
-        .to_owned()
 }
 
 /// Polls `job` until it no longer says it is running, or `limit` passes;

@@ -10,6 +10,7 @@ use std::time::Duration;
 use outcome_runtime::testing::Record;
 use outcome_runtime::{Deferred, FAULT_MESSAGE, Jobs, ToolError, tool, tool_handler, tool_router};
 use outcome_tests::Session;
+use outcome_tests::job_of;
 use rmcp::ServerHandler;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -125,17 +126,6 @@ impl Harness {
 
 fn text(result: &CallToolResult) -> &str {
     &result.content[0].as_text().unwrap().text
-}
-
-/// The job a deferred answer names.
-fn job_of(result: &CallToolResult) -> String {
-    let text = text(result);
-    assert!(text.starts_with("The work goes on as job '"), "{text}");
-    text["The work goes on as job '".len()..]
-        .split('\'')
-        .next()
-        .unwrap()
-        .to_owned()
 }
 
 #[tokio::test(start_paused = true)]

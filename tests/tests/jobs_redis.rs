@@ -13,6 +13,7 @@ use outcome_runtime::testing::{LogCapture, Record, connect};
 use outcome_runtime::{
     Deferred, FAULT_MESSAGE, Jobs, RETRY_MESSAGE, ToolError, tool, tool_handler, tool_router,
 };
+use outcome_tests::job_of;
 use outcome_tests::redis_server::RedisServer;
 use rmcp::ServerHandler;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -111,17 +112,6 @@ async fn poll(client: &RunningService<RoleClient, ()>, job: &str) -> CallToolRes
 
 fn text(result: &CallToolResult) -> &str {
     &result.content[0].as_text().expect("text").text
-}
-
-/// The job a deferred answer names.
-fn job_of(result: &CallToolResult) -> String {
-    let text = text(result);
-    assert!(text.starts_with("The work goes on as job '"), "{text}");
-    text["The work goes on as job '".len()..]
-        .split('\'')
-        .next()
-        .unwrap()
-        .to_owned()
 }
 
 /// The runtime's records since the last look, as `LEVEL name tool`.
