@@ -44,6 +44,9 @@ pub(crate) struct CallScope<'a> {
     /// The session the call came from, when it has one: the client's
     /// `initialize` parameters, whose allocation stands for the session.
     pub(crate) session: Option<std::sync::Arc<rmcp::model::InitializeRequestParams>>,
+    /// The call's `Mcp-Session-Id` header, over streamable HTTP: what binds
+    /// a job it starts to its session in a store outside the process.
+    pub(crate) session_id: Option<String>,
     /// The call's request and session ids, when its span is recorded: a job
     /// the call starts carries them.
     pub(crate) ids: Option<Box<crate::telemetry::CallIds>>,

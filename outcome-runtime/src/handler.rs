@@ -333,6 +333,7 @@ fn start<'a, S: MaybeSend + 'static>(
     *arguments = request.arguments.clone();
     let scope = &mut tool.scope;
     scope.session = session_of(&request.request_context);
+    scope.session_id = session_id(&request.request_context);
     scope.ids = ids;
     match find(router, &request.name) {
         Some((name, route)) => {
@@ -619,6 +620,18 @@ fn session_of(
         return None;
     }
     context.peer.peer_info()
+}
+
+/// The `Mcp-Session-Id` header of the request, over streamable HTTP.
+pub(crate) fn session_id(context: &RequestContext<RoleServer>) -> Option<String> {
+    context
+        .extensions
+        .get::<http::request::Parts>()?
+        .headers
+        .get("mcp-session-id")?
+        .to_str()
+        .ok()
+        .map(str::to_owned)
 }
 
 /// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a

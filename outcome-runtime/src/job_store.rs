@@ -10,7 +10,7 @@
 //! | store | a job outlives | what binds a job to a session |
 //! |---|---|---|
 //! | [`MemoryStore`] | nothing: it lives in this process | the client's `initialize` parameters, by allocation: another session, or a request of the stateless lifecycle, reads what an unknown id reads |
-//! | `RedisStore` (feature `redis`) | a replica that dies or restarts: every replica that shares the store answers every poll | nothing: the 128-bit id is the capability, whoever polls it. A record can carry an `Mcp-Session-Id` ([`Owner::session`]), which a poll must then match, but [`Jobs`](crate::Jobs) leave it out |
+//! | `RedisStore` (feature `redis`) | a replica that dies or restarts: every replica that shares the store answers every poll | the call's `Mcp-Session-Id` over streamable HTTP ([`Owner::session`]), which a poll's must match: another session reads what an unknown id reads. Without one (stdio, stateless HTTP, the stateless lifecycle) the 128-bit id is the capability, whoever polls it |
 
 use std::error::Error;
 use std::fmt;

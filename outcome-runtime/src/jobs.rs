@@ -11,7 +11,6 @@ use rmcp::model::{
     CallToolResponse, CallToolResult, ContentBlock, InitializeRequestParams, JsonObject, Tool,
 };
 use rmcp::service::MaybeSend;
-use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 // tokio's clock, not the system's: a test that pauses time (tokio's
 // `start_paused`) sees jobs end and expire as its timers do.
@@ -226,8 +225,9 @@ impl Jobs {
     /// reads what an unknown id reads. Where there is no session (a
     /// stateless transport, or a request of protocol 2026-07-28's stateless
     /// lifecycle), the id itself is the capability: whoever holds it reads
-    /// the answer. In a store outside the process (Redis) the id is the
-    /// capability in every case.
+    /// the answer. In a store outside the process (Redis), the session is
+    /// its `Mcp-Session-Id`, which every replica that serves the session
+    /// sees alike.
     ///
     /// When the store cannot record the job (it fails, or does not answer
     /// within the store timeout), the work is stopped, since no poll could
@@ -265,10 +265,8 @@ impl Jobs {
             Err(_elapsed) => {}
         }
         let id = new_id()?;
-        // The session id of the starting request is not known here: a job
-        // in a shared store is bound to no session.
         let owner = CALL
-            .try_with(|call| Owner::local(call.session.as_ref(), None))
+            .try_with(|call| Owner::local(call.session.as_ref(), call.session_id.clone()))
             .unwrap_or_default();
         let job = NewJob {
             tool: tool.to_string(),
@@ -335,7 +333,7 @@ impl Jobs {
                 Some(Value::String(job)) => {
                     let poll = Poll {
                         session: context.request_context.peer.peer_info(),
-                        session_id: session_id(&context.request_context),
+                        session_id: crate::handler::session_id(&context.request_context),
                     };
                     let (jobs, job) = (jobs.clone(), job.clone());
                     Box::pin(async move { jobs.status(&job, poll).await })
@@ -470,18 +468,6 @@ impl Jobs {
 struct Poll {
     session: Option<Arc<InitializeRequestParams>>,
     session_id: Option<String>,
-}
-
-/// The `Mcp-Session-Id` header of the request, over streamable HTTP.
-fn session_id(context: &RequestContext<RoleServer>) -> Option<String> {
-    context
-        .extensions
-        .get::<http::request::Parts>()?
-        .headers
-        .get("mcp-session-id")?
-        .to_str()
-        .ok()
-        .map(str::to_owned)
 }
 
 /// Aborts a spawned job's work when dropped.

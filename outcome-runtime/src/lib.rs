@@ -138,6 +138,7 @@
 //! | `tool_call_failed` | the outcome's | `tool`, `outcome` (`invalid`, `stale`, `fault`, `protocol`), `duration_ms`, `error.type`, `error.code` |
 //! | `tool_call_cancelled` | INFO | `tool`, `outcome` (`cancelled`), `duration_ms` |
 //! | `tool_call_deferred` | INFO | `tool`, `outcome`, `duration_ms`: the call answered without its result. `deferred`: a long-running tool answered with a job, and the job writes the call's own line when it ends; `input_required`: the tool asked the client for input (protocol 2026-07-28), and the call that brings it is logged as its own; `task`: the call became a task |
+//! | `job_answer_lost` | WARNING | `tool`, `job`, `error`: a job's work ended but its store failed to keep the answer; its polls read the store's fault while the store fails, then the fault of a job past its deadline (or an unknown job, if the store lost the record too) |
 //! | `tool_failed` | WARNING or ERROR | `tool`, `outcome` (`fault`), `error.type`, `error` (the chain or the panic message), `panic.location`, `panic.backtrace` (when `RUST_BACKTRACE` asks for one) |
 //!
 //! `protocol` is a JSON-RPC error that reaches the client as itself (an

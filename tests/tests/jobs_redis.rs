@@ -2,7 +2,8 @@
 //! one reads the same on the other, its log lines are written once, by the
 //! replica that ran it; a replica that dies mid-job leaves a fault for the
 //! polls after its deadline; a Redis that goes away makes calls and polls
-//! faults that heal themselves, within a bound, until it is back.
+//! faults that heal themselves, within a bound, until it is back; over
+//! HTTP, a job is read only from the session that started it.
 //!
 //! Against a real redis-server that the harness starts, on the real clock:
 //! tokio's paused clock would fire the Redis client's own timeouts early.
@@ -13,6 +14,7 @@ use outcome_runtime::testing::{LogCapture, Record, connect};
 use outcome_runtime::{
     Deferred, FAULT_MESSAGE, Jobs, RETRY_MESSAGE, ToolError, tool, tool_handler, tool_router,
 };
+use outcome_tests::http_transport::HttpServer;
 use outcome_tests::job_of;
 use outcome_tests::redis_server::RedisServer;
 use rmcp::ServerHandler;
@@ -290,4 +292,80 @@ async fn with_redis_down_calls_and_polls_heal_themselves_until_it_is_back() {
     let done = poll(&a, &job).await;
     assert_eq!(done.is_error, Some(false));
     assert_eq!(text(&done), "slow");
+}
+
+#[tokio::test]
+async fn over_http_a_job_in_redis_is_read_only_from_the_session_that_started_it() {
+    let redis = RedisServer::start();
+    let server = |jobs: Jobs| {
+        let tools = Slow::tool_router().with_route(jobs.status_tool());
+        Slow {
+            jobs,
+            deadline: DEADLINE,
+            tools,
+        }
+    };
+    let a = HttpServer::start(server(redis_jobs(&redis))).await;
+    let b = HttpServer::start(server(redis_jobs(&redis))).await;
+    let owner = a.session().await;
+    let job = job_of(owner.call("slow", json!({})).await.ok());
+    // What a made-up id reads, on each replica.
+    let made_up = "0123456789abcdef0123456789abcdef";
+    let unknown = |text: &str| text.replace(made_up, &job);
+    let unknown_on_a = unknown(
+        owner
+            .call("job_status", json!({ "job": made_up }))
+            .await
+            .text(),
+    );
+
+    // Another session on the same replica, and one on the other: the record
+    // in Redis carries the session, so both read what an unknown id reads.
+    for other in [a.session().await, b.session().await] {
+        assert_ne!(other.session_id(), owner.session_id());
+        let guessed = other.call("job_status", json!({ "job": job })).await;
+        assert_eq!(guessed.ok().is_error, Some(true));
+        assert_eq!(guessed.text(), unknown_on_a);
+    }
+    assert_still_running(owner.call("job_status", json!({ "job": job })).await.ok());
+    tokio::time::sleep(WORK).await;
+    let done = owner.call("job_status", json!({ "job": job })).await;
+    assert_eq!(done.text(), "slow");
+}
+
+#[tokio::test]
+async fn a_redis_that_accepts_but_never_answers_is_a_fault_that_heals_itself_within_the_bound() {
+    // A listener that takes every connection and never writes a byte: a
+    // Redis hung, or a firewall that swallows replies.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((connection, _)) = listener.accept().await {
+            held.push(connection);
+        }
+    });
+    let jobs = Jobs::redis(&format!("redis://{address}"))
+        .expect("a valid Redis URL")
+        .with_store_timeout(STORE_TIMEOUT);
+    let capture = LogCapture::new();
+    let _guard = capture.set_default();
+    let a = replica(jobs, DEADLINE).await;
+
+    let bound = STORE_TIMEOUT + Duration::from_millis(500);
+    let asked = Instant::now();
+    let started = call(&a, "slow", json!({})).await;
+    assert!(asked.elapsed() < DEADLINE + bound, "{:?}", asked.elapsed());
+    assert_eq!(started.is_error, Some(true));
+    assert_eq!(text(&started), RETRY_MESSAGE);
+    assert_eq!(
+        events(&capture),
+        ["WARN tool_failed slow", "WARN tool_call_failed slow"]
+    );
+
+    let asked = Instant::now();
+    let polled = poll(&a, "0123456789abcdef0123456789abcdef").await;
+    assert!(asked.elapsed() < bound, "{:?}", asked.elapsed());
+    assert_eq!(polled.is_error, Some(true));
+    assert_eq!(text(&polled), RETRY_MESSAGE);
 }
