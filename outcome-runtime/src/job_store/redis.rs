@@ -34,7 +34,7 @@ return 0
 /// |---|---|
 /// | `tool` | the tool that runs the job |
 /// | `deadline` | when the job must have ended: milliseconds since the Unix epoch, by the starting replica's clock |
-/// | `owner` | the `Mcp-Session-Id` the job is bound to; absent for a job bound to no session, as [`Jobs`](crate::Jobs) start every job here |
+/// | `owner` | the `Mcp-Session-Id` of the call that started the job, which a poll's must match; absent for a job bound to no session (started without one: stdio, stateless HTTP) |
 /// | `answer` | once the job ended: its answer as JSON, `{"Ok": <CallToolResult>}` or `{"Err": <JSON-RPC error>}` |
 ///
 /// A running job's key expires `max_run + keep` after the job started:
@@ -49,10 +49,11 @@ return 0
 ///
 /// # Failures
 ///
-/// Every operation is bounded: the connection is made within a second, a
-/// reply must come within a second, a lost connection is tried again once
-/// (after at most 200 ms), and [`Jobs`](crate::Jobs) cut any operation off
-/// at their store timeout (2 s unless set). A store that fails or does not
+/// Every operation is bounded by the store timeout of the
+/// [`Jobs`](crate::Jobs) (2 s unless set), which cuts it off wherever it
+/// is. Under that bound the client gives up sooner on its own: a connection
+/// must be made within a second and a reply come within a second, and a
+/// lost connection is tried again once. A store that fails or does not
 /// answer in time makes the call or the poll a fault that heals itself.
 #[derive(Clone)]
 pub struct RedisStore {
