@@ -29,11 +29,14 @@ generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed)
     echo 'publish = false'
     echo '[workspace]'
     echo '[dependencies]'
-    echo 'rmcp = { version = "3.11", default-features = false, features = ["server", "macros"] }'
-    echo 'serde = { version = "1", features = ["derive"] }'
+    # A server under outcome-runtime's macros needs none of rmcp's.
     if [ "$kind" = ours ]; then
+      echo 'rmcp = { version = "3.11", default-features = false, features = ["server"] }'
       echo "outcome-runtime = { path = \"$root/outcome-runtime\" }"
+    else
+      echo 'rmcp = { version = "3.11", default-features = false, features = ["server", "macros"] }'
     fi
+    echo 'serde = { version = "1", features = ["derive"] }'
   } > "$dir/Cargo.toml"
   {
     if [ "$kind" = ours ]; then

@@ -1,11 +1,12 @@
-//! `#[tool_handler]`: rmcp's `#[tool_handler]`, with a `call_tool` that logs
-//! every call and a router built once.
+//! `#[tool_handler]`: what rmcp's `#[tool_handler]` adds to a
+//! `ServerHandler` impl, built here, with a `call_tool` that logs every call
+//! and a router built once.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Expr, ImplItem, ItemImpl, Type};
 
-use crate::args::{self, Errors, Kind, Parsed};
+use crate::args::{self, Arg, Errors, Kind, Parsed};
 
 /// Every argument rmcp's `#[tool_handler]` takes.
 const ARGS: &[(&str, Kind)] = &[
@@ -33,7 +34,14 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// The expansion, with the arguments that were fine and the misspelled ones
 /// as what they were most likely meant to be, so that an argument error
 /// does not also cost the impl its `call_tool` and tool listing.
+///
+/// Adds what rmcp's `#[tool_handler]` adds, built here so that rmcp's
+/// macros need not be compiled at all: `call_tool` (ours, which logs),
+/// `list_tools`, `get_tool` and `get_info`, each unless the impl has its
+/// own. The methods are written as tokens, never parsed.
 fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
+    let private = crate::private(Span::call_site());
+    let rmcp = quote! { #private::rmcp };
     let router = match args.get("router") {
         Some(arg) => arg.value().cloned().unwrap_or_else(default_router),
         None => default_router(),
@@ -42,16 +50,17 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
         Some((access, cache)) => (access, cache),
         None => (quote! { (#router) }, TokenStream::new()),
     };
-    let forwarded = args.all().filter(|arg| arg.name != "router");
+    let text = |name: &str| args.get(name).and_then(Arg::str_value);
+    let has = |name: &str| {
+        item_impl
+            .items
+            .iter()
+            .any(|item| matches!(item, ImplItem::Fn(f) if f.sig.ident == name))
+    };
 
-    let has_call_tool = item_impl
-        .items
-        .iter()
-        .any(|item| matches!(item, ImplItem::Fn(f) if f.sig.ident == "call_tool"));
-    if !has_call_tool {
-        let private = crate::private(Span::call_site());
-        let rmcp = quote! { #private::rmcp };
-        item_impl.items.push(syn::parse_quote! {
+    let mut methods = TokenStream::new();
+    if !has("call_tool") {
+        methods.extend(quote! {
             async fn call_tool(
                 &self,
                 request: #rmcp::model::CallToolRequestParams,
@@ -61,10 +70,60 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
             }
         });
     }
-    let private = crate::private(Span::call_site());
+    if !has("list_tools") {
+        let meta = match args.get("meta").and_then(Arg::value) {
+            Some(meta) => quote! { ::core::option::Option::Some(#meta) },
+            None => quote! { ::core::option::Option::None },
+        };
+        methods.extend(quote! {
+            async fn list_tools(
+                &self,
+                _request: ::core::option::Option<#rmcp::model::PaginatedRequestParams>,
+                context: #rmcp::service::RequestContext<#rmcp::RoleServer>,
+            ) -> ::core::result::Result<#rmcp::model::ListToolsResult, #rmcp::ErrorData> {
+                #private::list_tools(#router.list_all(), #meta, &context)
+            }
+        });
+    }
+    if !has("get_tool") {
+        methods.extend(quote! {
+            fn get_tool(&self, name: &str) -> ::core::option::Option<#rmcp::model::Tool> {
+                #router.get(name).cloned()
+            }
+        });
+    }
+    if !has("get_info") {
+        // The server's name and version as rmcp's macro takes them: from
+        // the arguments, else from the crate that holds the impl.
+        let name = match text("name") {
+            Some(name) => quote! { #name },
+            None => quote! { ::core::env!("CARGO_CRATE_NAME") },
+        };
+        let version = match text("version") {
+            Some(version) => quote! { #version },
+            None => quote! { ::core::env!("CARGO_PKG_VERSION") },
+        };
+        let instructions = match text("instructions") {
+            Some(instructions) => quote! { ::core::option::Option::Some(#instructions) },
+            None => quote! { ::core::option::Option::None },
+        };
+        // rmcp's `#[prompt_handler]` beside this attribute leaves
+        // `get_info` to it, which then declares prompts too.
+        let prompts = item_impl.attrs.iter().any(|attr| {
+            attr.path()
+                .segments
+                .last()
+                .is_some_and(|segment| segment.ident == "prompt_handler")
+        });
+        methods.extend(quote! {
+            fn get_info(&self) -> #rmcp::model::ServerConfig {
+                #private::server_info(#name, #version, #instructions, #prompts)
+            }
+        });
+    }
+    item_impl.items.push(ImplItem::Verbatim(methods));
     quote! {
         #cache
-        #[#private::rmcp::tool_handler(router = #router, #(#forwarded),*)]
         #item_impl
     }
 }

@@ -74,6 +74,10 @@
 //!   of a call, an in-memory client, and a check
 //!   that every tool of a router is inside the boundary.
 //!
+//! The three macros are this crate's own, built without rmcp's macros:
+//! rmcp's `macros` feature (its macro crate, and darling with it) is
+//! needed only for rmcp's prompt macros.
+//!
 //! # The boundary
 //!
 //! Every `#[tool]` body runs inside it. A `ToolError` passes with its own
@@ -214,6 +218,7 @@ mod error;
 mod handler;
 pub mod job_store;
 mod jobs;
+mod listing;
 mod logging;
 mod message;
 mod outcome;
@@ -253,6 +258,7 @@ pub use outcome_macros::tool_handler;
 pub mod __private_0_1_0 {
     pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send, sync_boundary};
     pub use crate::handler::call_tool;
+    pub use crate::listing::{list_tools, server_info};
     pub use crate::routes::mark_router;
 
     /// The boundary of an async body (`async_boundary`), for the
