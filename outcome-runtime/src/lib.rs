@@ -224,6 +224,9 @@ mod message;
 mod outcome;
 mod routes;
 mod sentences;
+// rmcp's task manager runs a task as a `Send` future, which a tool under
+// `local` need not give.
+#[cfg(not(feature = "local"))]
 mod tasks;
 mod telemetry;
 #[cfg(feature = "testing")]
@@ -235,6 +238,7 @@ pub use handler::call_tool;
 pub use jobs::{Deferred, JobId, Jobs, STATUS_TOOL};
 pub use message::{FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, quote};
 pub use routes::{wrap_route, wrap_router};
+#[cfg(not(feature = "local"))]
 pub use tasks::spawn_tool_task;
 
 #[doc(inline)]

@@ -135,6 +135,24 @@ fn end(
 
 type Alive = Box<dyn Fn() -> bool + Send>;
 
+/// Whether a route handler still exists: a `Weak` that is only counted,
+/// never upgraded, so that it may live in the registry whatever the
+/// handler is (under rmcp's `local` feature, neither `Send` nor `Sync`).
+struct Liveness<S: 'static>(Weak<DynCallToolHandler<S>>);
+
+// SAFETY: the `Weak` is never upgraded, so the handler is never reached
+// through it. What is done with it from any thread is reading its strong
+// count and dropping it, which frees the allocation once the last `Weak`
+// is gone; both go through the counts, which are atomic for an `Arc`
+// whatever the handler, and neither touches the handler itself.
+unsafe impl<S: 'static> Send for Liveness<S> {}
+
+impl<S: 'static> Liveness<S> {
+    fn alive(&self) -> bool {
+        self.0.strong_count() > 0
+    }
+}
+
 /// The routes inside the boundary, by the address of their handler. Each
 /// entry keeps a `Weak` to its handler, so the address cannot be reused
 /// while the entry exists, and entries of dropped routes are pruned.
@@ -146,13 +164,13 @@ fn address<S>(call: &Arc<DynCallToolHandler<S>>) -> usize {
 
 /// Records a route handler as inside the boundary.
 pub(crate) fn mark<S: 'static>(call: &Arc<DynCallToolHandler<S>>) {
-    let weak: Weak<DynCallToolHandler<S>> = Arc::downgrade(call);
+    let liveness = Liveness(Arc::downgrade(call));
     let mut wrapped = WRAPPED.lock().unwrap_or_else(|e| e.into_inner());
     let wrapped = wrapped.get_or_insert_with(HashMap::new);
     if wrapped.len() >= 64 && wrapped.len().is_power_of_two() {
         wrapped.retain(|_, alive| alive());
     }
-    wrapped.insert(address(call), Box::new(move || weak.strong_count() > 0));
+    wrapped.insert(address(call), Box::new(move || liveness.alive()));
 }
 
 /// Marks every route of a router that `#[tool_router]` built from `#[tool]`
