@@ -179,6 +179,14 @@ fn fault_paths(c: &mut Criterion) {
     group.finish();
 }
 
+/// Builds `Wrapped`'s router (once per process, the first time it is used)
+/// before a connection, as `Bare`'s is built: its long-lived allocations
+/// then sit where `Bare`'s do, not among the connection's buffers, where
+/// they would change how the allocator serves every later call.
+fn build_router_first() {
+    assert!(rmcp::ServerHandler::get_tool(&Wrapped, "echo").is_some());
+}
+
 async fn client<S: rmcp::ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
     outcome_runtime::testing::connect(server, ())
         .await
@@ -216,6 +224,7 @@ fn interleaved(mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64) {
 }
 
 fn round_trip(c: &mut Criterion, runtime: &Runtime, group_name: &str) -> Vec<String> {
+    build_router_first();
     let wrapped = runtime.block_on(client(Wrapped));
     let bare = runtime.block_on(client(Bare {
         tool_router: Bare::tool_router(),
@@ -337,11 +346,7 @@ fn count_mode() -> bool {
             (runtime.block_on(client(bare)), "echo_logged")
         }
         _ => {
-            // The router built before the connection, as `Bare`'s is: its
-            // long-lived allocations then sit where `Bare`'s do, not among
-            // the connection's buffers, where they change how the
-            // allocator serves every later call.
-            assert!(rmcp::ServerHandler::get_tool(&Wrapped, "echo").is_some());
+            build_router_first();
             (runtime.block_on(client(Wrapped)), "echo")
         }
     };
