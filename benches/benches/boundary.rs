@@ -312,7 +312,8 @@ impl tracing::Subscriber for EventsOnly {
     fn exit(&self, _: &tracing::span::Id) {}
 }
 
-/// With `BENCH_ROUND_TRIPS=n` set, makes `n` round trips and nothing else:
+/// With `BENCH_ROUND_TRIPS=n` set, makes `n` round trips (and one more to
+/// warm up) and nothing else:
 /// for counting instructions with `valgrind --tool=callgrind`, which,
 /// unlike a clock, gives the same count for the same build on a busy
 /// machine. Two counts (`n` and `0`) give the cost of one call: each

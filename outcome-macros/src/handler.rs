@@ -157,6 +157,7 @@ fn cached(router: &Expr, item_impl: &ItemImpl) -> Option<(TokenStream, TokenStre
     let cache = quote! {
         impl #self_ty {
             #[doc(hidden)]
+            #[allow(dead_code)]
             fn __outcome_cached_router()
                 -> &'static #private::rmcp::handler::server::tool::ToolRouter<Self>
             {

@@ -68,8 +68,8 @@
 //!   (rmcp's trait-based tools, routes added by hand).
 //! - [`Jobs`]: long-running tools; past a deadline the model gets a job to
 //!   poll with the `job_status` tool, and reads the same answer later.
-//! - [`spawn_tool_task`]: a call run as a task of rmcp's tasks extension, by
-//!   the same rules.
+//! - `spawn_tool_task`: a call run as a task of rmcp's tasks extension, by
+//!   the same rules (not under the `local` feature).
 //! - `testing` (feature `testing`, for dev-dependencies): the log records
 //!   of a call, an in-memory client, and a check
 //!   that every tool of a router is inside the boundary.

@@ -140,11 +140,15 @@ type Alive = Box<dyn Fn() -> bool + Send>;
 /// handler is (under rmcp's `local` feature, neither `Send` nor `Sync`).
 struct Liveness<S: 'static>(Weak<DynCallToolHandler<S>>);
 
+// Without `local` every handler is `Send` and `Sync`, and so is its `Weak`.
 // SAFETY: the `Weak` is never upgraded, so the handler is never reached
 // through it. What is done with it from any thread is reading its strong
 // count and dropping it, which frees the allocation once the last `Weak`
 // is gone; both go through the counts, which are atomic for an `Arc`
-// whatever the handler, and neither touches the handler itself.
+// whatever the handler, and neither touches the handler itself: its
+// destructor runs where the last `Arc` is dropped, before the strong
+// references give up the allocation.
+#[cfg(feature = "local")]
 unsafe impl<S: 'static> Send for Liveness<S> {}
 
 impl<S: 'static> Liveness<S> {

@@ -1,15 +1,16 @@
 //! `outcome_runtime::tool_handler` adds what rmcp's `#[tool_handler]` adds,
 //! built by itself: the server's info (capabilities, name, version,
-//! instructions) and the answer to `tools/list` (the tools, `_meta`, the
-//! cache hints of protocol 2026-07-28) are the same as rmcp's, for every
-//! argument rmcp's `#[tool_handler]` takes.
+//! instructions), the answer to `tools/list` (the tools, `_meta`, the cache
+//! hints of protocol 2026-07-28) and `get_tool` are the same as rmcp's, for
+//! every argument rmcp's `#[tool_handler]` takes.
 //!
 //! Each server below is written once and expanded twice by `under_both!`,
 //! under rmcp's `#[tool_handler]` and under outcome_runtime's; a real
-//! client then reads both over an in-memory connection, once speaking the
-//! newest protocol and once an older one, and compares what it read as
-//! JSON. One difference is on purpose, and pinned by the last test: without
-//! a `name`, rmcp names the server after rmcp itself.
+//! client then reads both over an in-memory connection, with a handshake of
+//! the newest protocol, of an older one, and with requests of 2026-07-28,
+//! and compares what it read as JSON. One difference is on purpose, and
+//! pinned by the last test: with neither `name` nor `version`, rmcp's macro
+//! reports rmcp's own name and version.
 
 use rmcp::model::{
     ClientCapabilities, ClientConfig, Implementation, MetaObject, PaginatedRequestParams,
@@ -340,6 +341,15 @@ where
         );
         assert_eq!(rmcp.1, outcome.1, "tools/list differs, protocol {protocol}");
     }
+    // `get_tool`, which rmcp's HTTP transport asks, without a connection.
+    let found = |tool: Option<rmcp::model::Tool>| tool.map(|tool| serde_json::to_value(tool).ok());
+    assert_eq!(
+        found(rmcp().get_tool("count")),
+        found(outcome().get_tool("count"))
+    );
+    assert!(found(outcome().get_tool("count")).is_some());
+    assert_eq!(outcome().get_tool("missing"), None);
+    assert_eq!(rmcp().get_tool("missing"), None);
     let [(_, (_, handshake)), _, (_, (_, stateless))] = reads;
     assert!(
         handshake.1.get("ttlMs").is_none(),
@@ -415,20 +425,24 @@ async fn prompts_beside_the_tools_give_the_same_capabilities() {
     assert_eq!(info["capabilities"], json!({ "tools": {}, "prompts": {} }));
 }
 
-/// Without a `name`, rmcp's macro names the server after rmcp itself (its
-/// `Implementation::from_build_env` reads rmcp's own build): outcome_runtime
-/// names it after the crate that holds the impl, as rmcp does when only
-/// the version is given.
+/// With neither `name` nor `version`, rmcp's macro reports rmcp's own name
+/// and version (its `Implementation::from_build_env` reads rmcp's build);
+/// outcome_runtime reports those of the crate that holds the impl, as
+/// rmcp's does for the one missing when the other is given.
 #[tokio::test]
 async fn without_arguments_the_server_is_named_after_its_own_crate() {
     let (rmcp, _) = read(no_arguments::with_rmcp::new(), (), false).await;
     let (outcome, _) = read(no_arguments::with_outcome::new(), (), false).await;
     assert_eq!(rmcp["serverInfo"]["name"], "rmcp");
+    assert_ne!(rmcp["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(outcome["serverInfo"]["name"], env!("CARGO_CRATE_NAME"));
     assert_eq!(outcome["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
-    let without_name = |mut info: Value| {
-        info["serverInfo"] = Value::Null;
+    let without_identity = |mut info: Value| {
+        let server = info["serverInfo"]
+            .as_object_mut()
+            .expect("the server's identity");
+        assert!(server.remove("name").is_some() && server.remove("version").is_some());
         info
     };
-    assert_eq!(without_name(rmcp), without_name(outcome));
+    assert_eq!(without_identity(rmcp), without_identity(outcome));
 }
