@@ -107,8 +107,8 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
             Some(instructions) => quote! { ::core::option::Option::Some(#instructions) },
             None => quote! { ::core::option::Option::None },
         };
-        // rmcp's `#[prompt_handler]` beside this attribute leaves
-        // `get_info` to it, which then declares prompts too.
+        // rmcp's `#[prompt_handler]` on the same impl leaves `get_info` to
+        // `#[tool_handler]`, whose `get_info` then declares prompts too.
         let prompts = item_impl.attrs.iter().any(|attr| {
             attr.path()
                 .segments
