@@ -46,7 +46,7 @@ pub(crate) struct CallScope<'a> {
     pub(crate) session: Option<std::sync::Arc<rmcp::model::InitializeRequestParams>>,
     /// The call's `Mcp-Session-Id` header, over streamable HTTP: what binds
     /// a job it starts to its session in a store outside the process.
-    pub(crate) session_id: Option<String>,
+    pub(crate) session_id: Option<http::HeaderValue>,
     /// The call's request and session ids, when its span is recorded: a job
     /// the call starts carries them.
     pub(crate) ids: Option<Box<crate::telemetry::CallIds>>,

@@ -624,16 +624,22 @@ fn session_of(
     context.peer.peer_info()
 }
 
-/// The `Mcp-Session-Id` header of the request, over streamable HTTP.
-pub(crate) fn session_id(context: &RequestContext<RoleServer>) -> Option<String> {
+/// The `Mcp-Session-Id` header of the request, over streamable HTTP: a
+/// shared handle on the request's bytes, not a copy, since only a call
+/// that starts a job, or a poll, reads it as text ([`header_text`]).
+pub(crate) fn session_id(context: &RequestContext<RoleServer>) -> Option<http::HeaderValue> {
     context
         .extensions
         .get::<http::request::Parts>()?
         .headers
-        .get("mcp-session-id")?
-        .to_str()
-        .ok()
-        .map(str::to_owned)
+        .get("mcp-session-id")
+        .cloned()
+}
+
+/// A session id header as text; `None` for one that is not visible ASCII,
+/// which binds nothing.
+pub(crate) fn header_text(value: Option<&http::HeaderValue>) -> Option<&str> {
+    value?.to_str().ok()
 }
 
 /// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a

@@ -266,7 +266,10 @@ impl Jobs {
         }
         let id = new_id()?;
         let owner = CALL
-            .try_with(|call| Owner::local(call.session.as_ref(), call.session_id.clone()))
+            .try_with(|call| {
+                let session_id = crate::handler::header_text(call.session_id.as_ref());
+                Owner::local(call.session.as_ref(), session_id.map(str::to_owned))
+            })
             .unwrap_or_default();
         let job = NewJob {
             tool: tool.to_string(),
@@ -362,9 +365,10 @@ impl Jobs {
             Err(error) => return error.into_fault().into_call_tool_result(),
         };
         let found = found.filter(|found| {
-            found
-                .owner
-                .admits(poll.session.as_ref(), poll.session_id.as_deref())
+            found.owner.admits(
+                poll.session.as_ref(),
+                crate::handler::header_text(poll.session_id.as_ref()),
+            )
         });
         let Some(found) = found else {
             return self.unknown(job);
@@ -467,7 +471,7 @@ impl Jobs {
 /// session id, as the poll's request carries them.
 struct Poll {
     session: Option<Arc<InitializeRequestParams>>,
-    session_id: Option<String>,
+    session_id: Option<http::HeaderValue>,
 }
 
 /// Aborts a spawned job's work when dropped.
