@@ -350,9 +350,9 @@ impl tracing::Subscriber for EventsOnly {
 ///
 /// The call is the wrapped tool's, or with `BENCH_SERVER=bare_logged` bare
 /// rmcp's writing an equal log line by hand (`bare_timed`: with the call's
-/// duration measured, as a hand-written request log would); the subscriber takes every
-/// event and no span ([`EventsOnly`]), or with `BENCH_SPANS` set spans too
-/// ([`Discard`]).
+/// duration measured, as a hand-written request log would); the subscriber
+/// takes every event and no span ([`EventsOnly`]), or with `BENCH_SPANS`
+/// set spans too ([`Discard`]).
 fn count_mode() -> bool {
     let Some(calls) = std::env::var("BENCH_ROUND_TRIPS")
         .ok()
@@ -369,18 +369,14 @@ fn count_mode() -> bool {
     } else {
         tracing::subscriber::set_default(EventsOnly)
     };
+    let bare = || {
+        runtime.block_on(client(Bare {
+            tool_router: Bare::tool_router(),
+        }))
+    };
     let (client, tool) = match std::env::var("BENCH_SERVER").as_deref() {
-        Ok(kind @ ("bare_logged" | "bare_timed")) => {
-            let bare = Bare {
-                tool_router: Bare::tool_router(),
-            };
-            let tool = if kind == "bare_timed" {
-                "echo_timed"
-            } else {
-                "echo_logged"
-            };
-            (runtime.block_on(client(bare)), tool)
-        }
+        Ok("bare_logged") => (bare(), "echo_logged"),
+        Ok("bare_timed") => (bare(), "echo_timed"),
         _ => {
             build_router_first();
             (runtime.block_on(client(Wrapped)), "echo")

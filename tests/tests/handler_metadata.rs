@@ -31,14 +31,14 @@ fn list_meta() -> MetaObject {
 /// Expands one server twice, into `with_rmcp` and `with_outcome`: the same
 /// tool, the same `#[tool_handler(..)]` arguments, the same other
 /// attributes and items of the `ServerHandler` impl, and the same items
-/// beside it (`beside { .. }`). `fields { .. }` are the server's fields,
-/// each with its value, and `new` builds it.
+/// beside it (`beside { .. }`). Every server keeps its router in a field,
+/// `tools`, which `handler(field, ..)` passes as `router = self.tools`
+/// (written here, so that `self` is the method's); `new` builds the server.
 macro_rules! under_both {
     (
         $(#[$doc:meta])*
         mod $group:ident {
             handler($($args:tt)*)
-            fields { $($field:ident: $ty:ty = $value:expr),* $(,)? }
             beside { $($beside:item)* }
             $(#[$attr:meta])*
             impl { $($item:item)* }
@@ -46,71 +46,58 @@ macro_rules! under_both {
     ) => {
         $(#[$doc])*
         mod $group {
-            pub(super) mod with_rmcp {
-                #[allow(unused_imports)]
-                use super::super::*;
-                use rmcp::{tool, tool_handler, tool_router};
+            under_both!(@side with_rmcp, rmcp, rmcp::ErrorData,
+                [$($args)*], [$($beside)*], [$(#[$attr])*], [$($item)*]);
+            under_both!(@side with_outcome, outcome_runtime, outcome_runtime::ToolError,
+                [$($args)*], [$($beside)*], [$(#[$attr])*], [$($item)*]);
+        }
+    };
+    (
+        @side $side:ident, $krate:ident, $error:ty,
+        [$($args:tt)*], [$($beside:item)*], [$(#[$attr:meta])*], [$($item:item)*]
+    ) => {
+        pub(super) mod $side {
+            #[allow(unused_imports)]
+            use super::super::*;
+            use $krate::{tool, tool_handler, tool_router};
 
-                type Error = rmcp::ErrorData;
+            type Error = $error;
 
-                pub(crate) struct Server {
-                    $(#[allow(dead_code)] $field: $ty),*
-                }
+            pub(crate) struct Server {
+                #[allow(dead_code)]
+                tools: rmcp::handler::server::router::tool::ToolRouter<Server>,
+            }
 
-                #[tool_router]
-                impl Server {
-                    /// Return how many notes there are.
-                    #[tool]
-                    fn count(&self) -> Result<String, Error> {
-                        Ok("3".to_owned())
-                    }
-                }
-
-                $($beside)*
-
-                #[tool_handler($($args)*)]
-                $(#[$attr])*
-                impl rmcp::ServerHandler for Server {
-                    $($item)*
-                }
-
-                pub(crate) fn new() -> Server {
-                    Server { $($field: $value),* }
+            #[tool_router]
+            impl Server {
+                /// Return how many notes there are.
+                #[tool]
+                fn count(&self) -> Result<String, Error> {
+                    Ok("3".to_owned())
                 }
             }
 
-            pub(super) mod with_outcome {
-                #[allow(unused_imports)]
-                use super::super::*;
-                use outcome_runtime::{tool, tool_handler, tool_router};
+            $($beside)*
 
-                type Error = outcome_runtime::ToolError;
+            under_both!(@impl [$($args)*] [$(#[$attr])*] [$($item)*]);
 
-                pub(crate) struct Server {
-                    $(#[allow(dead_code)] $field: $ty),*
-                }
-
-                #[tool_router]
-                impl Server {
-                    /// Return how many notes there are.
-                    #[tool]
-                    fn count(&self) -> Result<String, Error> {
-                        Ok("3".to_owned())
-                    }
-                }
-
-                $($beside)*
-
-                #[tool_handler($($args)*)]
-                $(#[$attr])*
-                impl rmcp::ServerHandler for Server {
-                    $($item)*
-                }
-
-                pub(crate) fn new() -> Server {
-                    Server { $($field: $value),* }
-                }
+            pub(crate) fn new() -> Server {
+                Server { tools: Server::tool_router() }
             }
+        }
+    };
+    (@impl [field $(, $($args:tt)*)?] [$(#[$attr:meta])*] [$($item:item)*]) => {
+        #[tool_handler(router = self.tools $(, $($args)*)?)]
+        $(#[$attr])*
+        impl rmcp::ServerHandler for Server {
+            $($item)*
+        }
+    };
+    (@impl [$($args:tt)*] [$(#[$attr:meta])*] [$($item:item)*]) => {
+        #[tool_handler($($args)*)]
+        $(#[$attr])*
+        impl rmcp::ServerHandler for Server {
+            $($item)*
         }
     };
 }
@@ -123,7 +110,6 @@ under_both! {
             instructions = "Call list_notes before you edit a note.",
             meta = list_meta(),
         )
-        fields {}
         beside {}
         impl {}
     }
@@ -132,7 +118,6 @@ under_both! {
 under_both! {
     mod no_arguments {
         handler()
-        fields {}
         beside {}
         impl {}
     }
@@ -141,7 +126,6 @@ under_both! {
 under_both! {
     mod name_only {
         handler(name = "notes")
-        fields {}
         beside {}
         impl {}
     }
@@ -150,76 +134,22 @@ under_both! {
 under_both! {
     mod version_only {
         handler(version = "0.9.0")
-        fields {}
         beside {}
         impl {}
     }
 }
 
-/// A router in a field, written out twice by hand: a `self` passed
-/// through `under_both!` would not be the method's.
-mod router_in_a_field {
-    use rmcp::handler::server::router::tool::ToolRouter;
-
-    pub(super) mod with_rmcp {
-        use super::ToolRouter;
-        use rmcp::{tool, tool_handler, tool_router};
-
-        pub(crate) struct Server {
-            tools: ToolRouter<Server>,
-        }
-
-        #[tool_router]
-        impl Server {
-            /// Return how many notes there are.
-            #[tool]
-            fn count(&self) -> Result<String, rmcp::ErrorData> {
-                Ok("3".to_owned())
-            }
-        }
-
-        #[tool_handler(router = self.tools, name = "notes", instructions = "Read before you write.")]
-        impl rmcp::ServerHandler for Server {}
-
-        pub(crate) fn new() -> Server {
-            Server {
-                tools: Server::tool_router(),
-            }
-        }
-    }
-
-    pub(super) mod with_outcome {
-        use super::ToolRouter;
-        use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
-
-        pub(crate) struct Server {
-            tools: ToolRouter<Server>,
-        }
-
-        #[tool_router]
-        impl Server {
-            /// Return how many notes there are.
-            #[tool]
-            fn count(&self) -> Result<String, ToolError> {
-                Ok("3".to_owned())
-            }
-        }
-
-        #[tool_handler(router = self.tools, name = "notes", instructions = "Read before you write.")]
-        impl rmcp::ServerHandler for Server {}
-
-        pub(crate) fn new() -> Server {
-            Server {
-                tools: Server::tool_router(),
-            }
-        }
+under_both! {
+    mod router_in_a_field {
+        handler(field, name = "notes", instructions = "Read before you write.")
+        beside {}
+        impl {}
     }
 }
 
 under_both! {
     mod own_methods {
         handler(name = "ignored", meta = list_meta())
-        fields {}
         beside {}
         impl {
             fn get_info(&self) -> rmcp::model::ServerConfig {
@@ -244,7 +174,6 @@ under_both! {
     /// rmcp's `#[prompt_handler]` on the same impl: both declare prompts.
     mod with_prompts {
         handler(name = "notes")
-        fields {}
         beside {
             use rmcp::model::{GetPromptResult, PromptMessage, Role};
             use rmcp::{prompt, prompt_router};
