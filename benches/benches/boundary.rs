@@ -401,8 +401,46 @@ fn mean_ns(dir: &Path, group: &str, name: &str) -> Option<f64> {
     json["mean"]["point_estimate"].as_f64()
 }
 
+/// With `BENCH_INTERLEAVED=n` set, measures only the interleaved ratio of
+/// the wrapped call to bare rmcp writing an equal log line (fixed and
+/// timed), with a subscriber that takes every event and no span, `n` times
+/// in one process, and prints each run's ratios: the figure the per-call
+/// target is about, without criterion's groups around it.
+fn interleaved_mode() -> bool {
+    let Some(runs) = std::env::var("BENCH_INTERLEAVED")
+        .ok()
+        .and_then(|runs| runs.parse::<u32>().ok())
+    else {
+        return false;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let _subscriber = tracing::subscriber::set_default(EventsOnly);
+    build_router_first();
+    let wrapped = runtime.block_on(client(Wrapped));
+    let bare = runtime.block_on(client(Bare {
+        tool_router: Bare::tool_router(),
+    }));
+    let call = |client: &RunningService<RoleClient, ()>, tool: &'static str| {
+        let result = runtime
+            .block_on(client.call_tool(CallToolRequestParams::new(tool)))
+            .expect("the call is answered");
+        assert_eq!(result.is_error, Some(false));
+    };
+    for run in 1..=runs {
+        let (_, _, fixed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_logged"));
+        let (_, _, timed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_timed"));
+        println!(
+            "run {run}: wrapped / bare_one_log_line = {fixed:.3}x, wrapped / bare_timed_log_line = {timed:.3}x"
+        );
+    }
+    true
+}
+
 fn main() {
-    if count_mode() {
+    if count_mode() || interleaved_mode() {
         return;
     }
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("criterion");
