@@ -405,7 +405,9 @@ fn mean_ns(dir: &Path, group: &str, name: &str) -> Option<f64> {
 /// the wrapped call to bare rmcp writing an equal log line (fixed and
 /// timed), with a subscriber that takes every event and no span, `n` times
 /// in one process, and prints each run's ratios: the figure the per-call
-/// target is about, without criterion's groups around it.
+/// target is about, without criterion's groups around it. Each run also
+/// measures a second bare server against the first, the same calls on both
+/// sides: how far from 1 a ratio strays when nothing differs.
 fn interleaved_mode() -> bool {
     let Some(runs) = std::env::var("BENCH_INTERLEAVED")
         .ok()
@@ -423,6 +425,9 @@ fn interleaved_mode() -> bool {
     let bare = runtime.block_on(client(Bare {
         tool_router: Bare::tool_router(),
     }));
+    let bare_again = runtime.block_on(client(Bare {
+        tool_router: Bare::tool_router(),
+    }));
     let call = |client: &RunningService<RoleClient, ()>, tool: &'static str| {
         let result = runtime
             .block_on(client.call_tool(CallToolRequestParams::new(tool)))
@@ -432,8 +437,14 @@ fn interleaved_mode() -> bool {
     for run in 1..=runs {
         let (_, _, fixed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_logged"));
         let (_, _, timed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_timed"));
+        let (_, _, same) = interleaved(
+            || call(&bare_again, "echo_logged"),
+            || call(&bare, "echo_logged"),
+        );
         println!(
-            "run {run}: wrapped / bare_one_log_line = {fixed:.3}x, wrapped / bare_timed_log_line = {timed:.3}x"
+            "run {run}: wrapped / bare_one_log_line = {fixed:.3}x, \
+             wrapped / bare_timed_log_line = {timed:.3}x, \
+             bare_again / bare_one_log_line = {same:.3}x"
         );
     }
     true
