@@ -129,6 +129,19 @@ fn catch_dyn(f: &mut dyn FnMut()) -> Result<(), Box<dyn Any + Send>> {
     caught
 }
 
+/// [`catch`] written out in its caller: for the request log's one guard
+/// around every poll of a call, where the dynamic call of the shared
+/// [`catch_dyn`] would keep the body's answer from being written straight
+/// to where it goes. One copy per server type, not per tool.
+#[inline(always)]
+pub(crate) fn catch_inline<R>(f: impl FnOnce() -> R) -> Result<R, Box<dyn Any + Send>> {
+    install_panic_hook();
+    enter();
+    let caught = panic::catch_unwind(AssertUnwindSafe(f));
+    leave();
+    caught
+}
+
 #[cold]
 fn unreachable_payload() -> Box<dyn Any + Send> {
     Box::new("the boundary's closure returned without running")

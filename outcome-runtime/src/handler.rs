@@ -24,7 +24,7 @@ use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
 use crate::arguments;
-use crate::boundary::{catch, caught_panic};
+use crate::boundary::{catch, catch_inline, caught_panic};
 use crate::call::{self, CALL, CallScope, Note};
 use crate::error::ToolError;
 use crate::logging::{self, Ending};
@@ -388,7 +388,7 @@ impl<'a> ToolSide<'a> {
     ) -> Poll<Stop> {
         let ToolSide { scope, body } = self;
         let polled = call::in_scope(Some(scope), || {
-            catch(|| {
+            catch_inline(|| {
                 if let Some(route) = route {
                     let Some(call) = call.take() else {
                         unreachable!("the route is called once, with the call");
@@ -396,7 +396,16 @@ impl<'a> ToolSide<'a> {
                     *body = Body::Running((route.call)(call));
                 }
                 match body {
-                    Body::Running(future) => *answer = future.as_mut().poll(cx),
+                    Body::Running(future) => {
+                        *answer = future.as_mut().poll(cx);
+                        if answer.is_ready() {
+                            // A body that answered is dropped under the
+                            // same guard: its drop is the tool's code too.
+                            // It is taken out first, so that a drop that
+                            // panics leaves nothing to drop twice.
+                            drop(std::mem::replace(body, Body::Gone));
+                        }
+                    }
                     Body::NotFound => {
                         *answer =
                             Poll::Ready(Err(ErrorData::invalid_params("tool not found", None)))
@@ -406,24 +415,25 @@ impl<'a> ToolSide<'a> {
             })
         });
         match polled {
-            Ok(()) if answer.is_pending() => Poll::Pending,
-            Ok(()) => {
-                // What rmcp's `ToolRouter::call` makes of the route's
-                // error: arguments that did not deserialize become an
-                // `isError` result with rmcp's text.
-                if let Poll::Ready(Err(error)) = answer
-                    && is_rmcp_argument_error(error)
-                {
-                    let text = std::mem::take(&mut error.message);
-                    *answer = Poll::Ready(Ok(CallToolResult::error(vec![ContentBlock::text(
-                        text,
-                    )])
-                    .into()));
-                }
-                Poll::Ready(Stop::Answered)
-            }
-            Err(payload) => Poll::Ready(Stop::Panicked(payload)),
+            Ok(()) if answer.is_pending() => return Poll::Pending,
+            Err(payload) if answer.is_pending() => return Poll::Ready(Stop::Panicked(payload)),
+            Ok(()) => {}
+            // The body answered, and its drop panicked: a fault of this
+            // call, logged where it is caught; the answer stands.
+            Err(payload) => drop(caught_panic(&scope.tool, payload)),
         }
+        // What rmcp's `ToolRouter::call` makes of the route's error:
+        // arguments that did not deserialize become an `isError` result
+        // with rmcp's text.
+        if let Poll::Ready(Err(error)) = answer
+            && is_rmcp_argument_error(error)
+        {
+            let text = std::mem::take(&mut error.message);
+            *answer = Poll::Ready(Ok(
+                CallToolResult::error(vec![ContentBlock::text(text)]).into()
+            ));
+        }
+        Poll::Ready(Stop::Answered)
     }
 
     /// Ends the call: drops its body and logs how it ended, and gives its
@@ -468,15 +478,14 @@ impl<'a> ToolSide<'a> {
             body_ran,
             ..
         } = &self.scope;
-        // The body's drop is the tool's code: a panic there is a fault of
-        // this call (a cancelled call drops a body that is still running).
-        // It is dropped outside the call's scope, which the request log has
-        // taken.
+        // A body that answered was dropped where it answered; one still
+        // here was cancelled, or panicked. Its drop is the tool's code: a
+        // panic there is a fault of this call. It is dropped outside the
+        // call's scope, which the request log has taken.
         if let Body::Running(body) = std::mem::replace(&mut self.body, Body::Gone)
             && let Err(payload) = catch(|| call::in_scope(None, || drop(body)))
         {
-            // Logged where it is caught; only a cancelled body can get
-            // here, as a finished one has dropped what it held.
+            // Logged where it is caught.
             drop(caught_panic(tool, payload));
         }
         let elapsed = || logging::duration_ms(started);

@@ -16,7 +16,7 @@ use outcome_runtime::{
 };
 use outcome_tests::job_of;
 use outcome_tests::{Session, events};
-use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, schemars};
@@ -495,8 +495,42 @@ const WORK: Duration = Duration::from_millis(150);
 const MAX_RUN: Duration = Duration::from_millis(600);
 const KEEP: Duration = Duration::from_millis(300);
 
+/// A body that answers at once, then panics when it is dropped: a route
+/// added by hand, outside the boundary, so that only the request log's
+/// guard stands between the panic and rmcp.
+struct AnswersThenPanics;
+
+impl std::future::Future for AnswersThenPanics {
+    type Output = Result<rmcp::model::CallToolResponse, rmcp::ErrorData>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let done = CallToolResult::success(vec![ContentBlock::text("done")]);
+        std::task::Poll::Ready(Ok(done.into()))
+    }
+}
+
+impl Drop for AnswersThenPanics {
+    fn drop(&mut self) {
+        panic!("the finished body panicked when dropped")
+    }
+}
+
+fn answers_then_panics() -> ToolRoute<Hostile> {
+    let attr = rmcp::model::Tool::new(
+        "answers_then_panics",
+        "Answer, then panic when dropped.",
+        Arc::new(Default::default()),
+    );
+    ToolRoute::new_dyn(attr, |_| Box::pin(AnswersThenPanics))
+}
+
 fn hostile(jobs: &Jobs) -> Hostile {
-    let tools = Hostile::tool_router().with_route(jobs.status_tool());
+    let tools = Hostile::tool_router()
+        .with_route(jobs.status_tool())
+        .with_route(answers_then_panics());
     Hostile {
         jobs: jobs.clone(),
         tools,
@@ -665,6 +699,28 @@ async fn an_error_that_panics_when_dropped_is_logged_once() {
     );
     let next = session.call("look_up", json!({ "path": "a" })).await;
     assert_eq!(next.ok().is_error, Some(true));
+}
+
+#[tokio::test]
+async fn a_body_that_panics_when_dropped_after_answering_keeps_its_answer() {
+    let (session, _jobs) = session().await;
+    let call = session.call("answers_then_panics", json!({})).await;
+    assert_eq!(call.text(), "done");
+    assert_eq!(call.ok().is_error, Some(false));
+    assert_eq!(
+        call.events(),
+        ["ERROR tool_failed", "INFO tool_call_completed"],
+        "{:?}",
+        call.records
+    );
+    let failed = failed(&call.records)[0];
+    assert_eq!(
+        failed.field("error"),
+        Some("the finished body panicked when dropped")
+    );
+    assert_eq!(failed.field("tool"), Some("answers_then_panics"));
+    let next = session.call("count", json!({ "limit": 1 })).await;
+    assert_eq!(next.text(), "1");
 }
 
 #[tokio::test]
