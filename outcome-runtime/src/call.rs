@@ -5,9 +5,11 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::ptr;
+use std::sync::Arc;
 
-use rmcp::ErrorData;
-use rmcp::model::CallToolResponse;
+use rmcp::model::{CallToolResponse, InitializeRequestParams};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
 use crate::error::ToolError;
@@ -41,15 +43,58 @@ pub(crate) struct CallScope<'a> {
     /// Whether a boundary started the tool's body: a call whose body never
     /// ran and that ended in an `isError` result failed on its arguments.
     pub(crate) body_ran: Cell<bool>,
-    /// The session the call came from, when it has one: the client's
-    /// `initialize` parameters, whose allocation stands for the session.
-    pub(crate) session: Option<std::sync::Arc<rmcp::model::InitializeRequestParams>>,
-    /// The call's `Mcp-Session-Id` header, over streamable HTTP: what binds
-    /// a job it starts to its session in a store outside the process.
-    pub(crate) session_id: Option<http::HeaderValue>,
+    /// The session the call came from, read as the call starts if a
+    /// [`Jobs`](crate::Jobs) exists then, since only a job the call starts
+    /// needs it; `None` if none did.
+    pub(crate) session: Option<Session>,
     /// The call's request and session ids, when its span is recorded: a job
     /// the call starts carries them.
     pub(crate) ids: Option<Box<crate::telemetry::CallIds>>,
+}
+
+/// The session a request came from, as a job is bound to it.
+#[derive(Debug, Default)]
+pub(crate) struct Session {
+    /// The client's `initialize` parameters, when the request belongs to a
+    /// session: their allocation stands for the session in this process.
+    pub(crate) params: Option<Arc<InitializeRequestParams>>,
+    /// The `Mcp-Session-Id` header, over streamable HTTP: a shared handle on
+    /// the request's bytes, what stands for the session in a store outside
+    /// the process.
+    pub(crate) id: Option<http::HeaderValue>,
+}
+
+impl Session {
+    /// The session of the request of `context`.
+    pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
+        Session {
+            params: initialize_params(context),
+            id: context
+                .extensions
+                .get::<http::request::Parts>()
+                .and_then(|parts| parts.headers.get("mcp-session-id"))
+                .cloned(),
+        }
+    }
+
+    /// The `Mcp-Session-Id` as text; `None` for one that is not visible
+    /// ASCII, which binds nothing.
+    pub(crate) fn id_text(&self) -> Option<&str> {
+        self.id.as_ref()?.to_str().ok()
+    }
+}
+
+/// The session a request belongs to, by its client's `initialize`
+/// parameters; `None` for a request of the stateless lifecycle (protocol
+/// 2026-07-28), which carries its protocol version in its own `_meta`: rmcp
+/// makes fresh client parameters for each such request, so they stand for
+/// no session, and a job it starts must be readable from the next request.
+fn initialize_params(context: &RequestContext<RoleServer>) -> Option<Arc<InitializeRequestParams>> {
+    const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    if context.meta.0.0.contains_key(PROTOCOL_VERSION) {
+        return None;
+    }
+    context.peer.peer_info()
 }
 
 /// How a call that is part of a job is logged.

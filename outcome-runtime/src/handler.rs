@@ -25,7 +25,7 @@ use tracing::Level;
 
 use crate::arguments;
 use crate::boundary::{catch, catch_inline, caught_panic};
-use crate::call::{self, CALL, CallScope, Note};
+use crate::call::{self, CALL, CallScope, Note, Session};
 use crate::error::ToolError;
 use crate::logging::{self, Ending};
 use crate::outcome::Outcome;
@@ -334,8 +334,9 @@ fn start<'a, S: MaybeSend + 'static>(
     *telemetry = span;
     *arguments = request.arguments.clone();
     let scope = &mut tool.scope;
-    scope.session = session_of(&request.request_context);
-    scope.session_id = session_id(&request.request_context);
+    if crate::jobs::any_made() {
+        scope.session = Some(Session::of(&request.request_context));
+    }
     scope.ids = ids;
     match find(router, &request.name) {
         Some((name, route)) => {
@@ -616,39 +617,6 @@ fn end_as(
     );
     let text = error.into_message(tool);
     Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
-}
-
-/// The session a request belongs to, by its client's `initialize`
-/// parameters; `None` for a request of the stateless lifecycle (protocol
-/// 2026-07-28), which carries its protocol version in its own `_meta`: rmcp
-/// makes fresh client parameters for each such request, so they stand for
-/// no session, and a job it starts must be readable from the next request.
-fn session_of(
-    context: &RequestContext<RoleServer>,
-) -> Option<std::sync::Arc<rmcp::model::InitializeRequestParams>> {
-    const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-    if context.meta.0.0.contains_key(PROTOCOL_VERSION) {
-        return None;
-    }
-    context.peer.peer_info()
-}
-
-/// The `Mcp-Session-Id` header of the request, over streamable HTTP: a
-/// shared handle on the request's bytes, not a copy, since only a call
-/// that starts a job, or a poll, reads it as text ([`header_text`]).
-pub(crate) fn session_id(context: &RequestContext<RoleServer>) -> Option<http::HeaderValue> {
-    context
-        .extensions
-        .get::<http::request::Parts>()?
-        .headers
-        .get("mcp-session-id")
-        .cloned()
-}
-
-/// A session id header as text; `None` for one that is not visible ASCII,
-/// which binds nothing.
-pub(crate) fn header_text(value: Option<&http::HeaderValue>) -> Option<&str> {
-    value?.to_str().ok()
 }
 
 /// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a

@@ -3,13 +3,12 @@
 
 use std::future::Future;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::{IntoCallToolResult, ToolRoute};
-use rmcp::model::{
-    CallToolResponse, CallToolResult, ContentBlock, InitializeRequestParams, JsonObject, Tool,
-};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject, Tool};
 use rmcp::service::MaybeSend;
 use serde_json::Value;
 // tokio's clock, not the system's: a test that pauses time (tokio's
@@ -18,7 +17,7 @@ use tokio::time::Instant;
 use tracing::Span;
 
 use crate::boundary::{CatchPanic, catch, caught_panic};
-use crate::call::{self, CALL, CallScope, Note};
+use crate::call::{self, CALL, CallScope, Note, Session};
 use crate::error::ToolError;
 use crate::job_store::{Answer, JobState, JobStore, MemoryStore, NewJob, Owner, StoreError};
 use crate::logging;
@@ -142,6 +141,16 @@ impl Default for Jobs {
     }
 }
 
+/// Whether a [`Jobs`] was ever made in this process: until one is, a call
+/// does not read its session, which only a job needs.
+static MADE: AtomicBool = AtomicBool::new(false);
+
+/// Whether a [`Jobs`] was made in this process before now.
+#[inline]
+pub(crate) fn any_made() -> bool {
+    MADE.load(Ordering::Acquire)
+}
+
 impl Jobs {
     /// Jobs in this process's memory that may run for 10 minutes and whose
     /// answers are kept for 5.
@@ -152,6 +161,7 @@ impl Jobs {
     /// Jobs kept in `store`, with the bounds of [`new`](Self::new).
     pub fn with_store(store: impl JobStore) -> Self {
         crate::recognize_transient::<StoreError>();
+        MADE.store(true, Ordering::Release);
         Jobs {
             store: Arc::new(store),
             keep: Duration::from_secs(300),
@@ -227,7 +237,10 @@ impl Jobs {
     /// lifecycle), the id itself is the capability: whoever holds it reads
     /// the answer. In a store outside the process (Redis), the session is
     /// its `Mcp-Session-Id`, which every replica that serves the session
-    /// sees alike.
+    /// sees alike. A call reads its session as it starts, and only once the
+    /// process has made a `Jobs`: a call that started before the first one
+    /// was made (made inside that call, say) answers no job, and its work
+    /// goes on inside the call, up to the limit.
     ///
     /// When the store cannot record the job (it fails, or does not answer
     /// within the store timeout), the work is stopped, since no poll could
@@ -264,13 +277,34 @@ impl Jobs {
             Ok(Err(join)) => return Err(join.into()),
             Err(_elapsed) => {}
         }
-        let id = new_id()?;
-        let owner = CALL
-            .try_with(|call| {
-                let session_id = crate::handler::header_text(call.session_id.as_ref());
-                Owner::local(call.session.as_ref(), session_id.map(str::to_owned))
+        let owner = CALL.try_with(|call| {
+            call.session.as_ref().map(|session| {
+                Owner::local(
+                    session.params.as_ref(),
+                    session.id_text().map(str::to_owned),
+                )
             })
-            .unwrap_or_default();
+        });
+        let owner = match owner {
+            Ok(Some(owner)) => owner,
+            // Outside a call there is no session to bind the job to.
+            Err(_) => Owner::default(),
+            // The call started before any `Jobs` existed, so its session
+            // was not read, and a job it started would be bound to none:
+            // the work goes on inside the call instead, up to the limit.
+            Ok(None) => {
+                let limit = self.max_run.saturating_sub(started.elapsed());
+                return match tokio::time::timeout(limit, &mut work.0).await {
+                    Ok(Ok(ended)) => ended.map(Deferred::Ready),
+                    Ok(Err(join)) => Err(join.into()),
+                    Err(_) => Err(ToolError::fault(format!(
+                        "{tool} ran past its limit of {:?} and was stopped",
+                        self.max_run
+                    ))),
+                };
+            }
+        };
+        let id = new_id()?;
         let job = NewJob {
             tool: tool.to_string(),
             owner,
@@ -334,10 +368,7 @@ impl Jobs {
             let arguments = context.arguments.as_ref();
             match arguments.and_then(|arguments| arguments.get("job")) {
                 Some(Value::String(job)) => {
-                    let poll = Poll {
-                        session: context.request_context.peer.peer_info(),
-                        session_id: crate::handler::session_id(&context.request_context),
-                    };
+                    let poll = Session::of(&context.request_context);
                     let (jobs, job) = (jobs.clone(), job.clone());
                     Box::pin(async move { jobs.status(&job, poll).await })
                 }
@@ -359,17 +390,12 @@ impl Jobs {
         route
     }
 
-    async fn status(&self, job: &str, poll: Poll) -> Result<CallToolResponse, ErrorData> {
+    async fn status(&self, job: &str, poll: Session) -> Result<CallToolResponse, ErrorData> {
         let found = match self.stored(self.store.get(job)).await {
             Ok(found) => found,
             Err(error) => return error.into_fault().into_call_tool_result(),
         };
-        let found = found.filter(|found| {
-            found.owner.admits(
-                poll.session.as_ref(),
-                crate::handler::header_text(poll.session_id.as_ref()),
-            )
-        });
+        let found = found.filter(|found| found.owner.admits(poll.params.as_ref(), poll.id_text()));
         let Some(found) = found else {
             return self.unknown(job);
         };
@@ -465,13 +491,6 @@ impl Jobs {
             );
         }
     }
-}
-
-/// Who polls a job: the session's `initialize` parameters and its HTTP
-/// session id, as the poll's request carries them.
-struct Poll {
-    session: Option<Arc<InitializeRequestParams>>,
-    session_id: Option<http::HeaderValue>,
 }
 
 /// Aborts a spawned job's work when dropped.
