@@ -408,6 +408,11 @@ fn mean_ns(dir: &Path, group: &str, name: &str) -> Option<f64> {
 /// target is about, without criterion's groups around it. Each run also
 /// measures a second bare server against the first, the same calls on both
 /// sides: how far from 1 a ratio strays when nothing differs.
+///
+/// Each run connects its clients afresh: where a connection's buffers land
+/// in memory moves a run's ratio by a percent or two either way, the same
+/// for every run on one set of connections, so a figure over many runs
+/// must be over many connections.
 fn interleaved_mode() -> bool {
     let Some(runs) = std::env::var("BENCH_INTERLEAVED")
         .ok()
@@ -421,13 +426,6 @@ fn interleaved_mode() -> bool {
         .expect("a runtime");
     let _subscriber = tracing::subscriber::set_default(EventsOnly);
     build_router_first();
-    let wrapped = runtime.block_on(client(Wrapped));
-    let bare = runtime.block_on(client(Bare {
-        tool_router: Bare::tool_router(),
-    }));
-    let bare_again = runtime.block_on(client(Bare {
-        tool_router: Bare::tool_router(),
-    }));
     let call = |client: &RunningService<RoleClient, ()>, tool: &'static str| {
         let result = runtime
             .block_on(client.call_tool(CallToolRequestParams::new(tool)))
@@ -435,6 +433,13 @@ fn interleaved_mode() -> bool {
         assert_eq!(result.is_error, Some(false));
     };
     for run in 1..=runs {
+        let wrapped = runtime.block_on(client(Wrapped));
+        let bare = runtime.block_on(client(Bare {
+            tool_router: Bare::tool_router(),
+        }));
+        let bare_again = runtime.block_on(client(Bare {
+            tool_router: Bare::tool_router(),
+        }));
         let (_, _, fixed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_logged"));
         let (_, _, timed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_timed"));
         let (_, _, same) = interleaved(
