@@ -403,8 +403,12 @@ impl<'a> ToolSide<'a> {
                             // A body that answered is dropped under the
                             // same guard: its drop is the tool's code too.
                             // It is taken out first, so that a drop that
-                            // panics leaves nothing to drop twice.
-                            drop(std::mem::replace(body, Body::Gone));
+                            // panics leaves nothing to drop twice, and
+                            // dropped outside the call's scope, which
+                            // holds what the request log reads of the call
+                            // that answered.
+                            let answered = std::mem::replace(body, Body::Gone);
+                            call::in_scope(None, || drop(answered));
                         }
                     }
                     Body::NotFound => {
@@ -481,8 +485,10 @@ impl<'a> ToolSide<'a> {
         } = &self.scope;
         // A body that answered was dropped where it answered; one still
         // here was cancelled, or panicked. Its drop is the tool's code: a
-        // panic there is a fault of this call. It is dropped outside the
-        // call's scope, which the request log has taken.
+        // panic there is a fault of this call. Both are dropped outside the
+        // call's scope, which holds what the request log reads. (A call's
+        // future dropped from outside before it ended drops its body in the
+        // scope: see `drop_body_from_outside`.)
         if let Body::Running(body) = std::mem::replace(&mut self.body, Body::Gone)
             && let Err(payload) = catch(|| call::in_scope(None, || drop(body)))
         {

@@ -142,13 +142,16 @@ impl Default for Jobs {
 }
 
 /// Whether a [`Jobs`] was ever made in this process: until one is, a call
-/// does not read its session, which only a job needs.
+/// does not read its session, which only a job needs. The flag publishes
+/// nothing else; a call that reads it before a `Jobs` made on another
+/// thread is visible finds no session when it starts a job, and answers
+/// none (see [`Jobs::run`]).
 static MADE: AtomicBool = AtomicBool::new(false);
 
 /// Whether a [`Jobs`] was made in this process before now.
 #[inline]
 pub(crate) fn any_made() -> bool {
-    MADE.load(Ordering::Acquire)
+    MADE.load(Ordering::Relaxed)
 }
 
 impl Jobs {
@@ -161,7 +164,7 @@ impl Jobs {
     /// Jobs kept in `store`, with the bounds of [`new`](Self::new).
     pub fn with_store(store: impl JobStore) -> Self {
         crate::recognize_transient::<StoreError>();
-        MADE.store(true, Ordering::Release);
+        MADE.store(true, Ordering::Relaxed);
         Jobs {
             store: Arc::new(store),
             keep: Duration::from_secs(300),
