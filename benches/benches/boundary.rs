@@ -491,7 +491,7 @@ fn interleaved_mode() -> bool {
             tool_router: Bare::tool_router() + Bare::text_router(),
         }));
         let bare_again = runtime.block_on(client(Bare {
-            tool_router: Bare::tool_router(),
+            tool_router: Bare::tool_router() + Bare::text_router(),
         }));
         let (_, _, fixed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_logged"));
         let (_, _, timed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_timed"));
