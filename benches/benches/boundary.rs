@@ -251,6 +251,32 @@ async fn client<S: rmcp::ServerHandler>(server: S) -> RunningService<RoleClient,
         .expect("the client connects")
 }
 
+/// The runtime every measurement runs on: one thread, which the client,
+/// the server and the log share.
+fn runtime() -> Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+/// Makes `request` through `client` and checks that it answered a result.
+fn call_ok(
+    runtime: &Runtime,
+    client: &RunningService<RoleClient, ()>,
+    request: CallToolRequestParams,
+) {
+    let result = runtime
+        .block_on(client.call_tool(request))
+        .expect("the call is answered");
+    assert_eq!(result.is_error, Some(false));
+}
+
+/// The number in the environment variable `name`, if it is set to one.
+fn env_number(name: &str) -> Option<u32> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
 /// Median time per call of `a` and of `b`, in nanoseconds, and the median
 /// of the ratios of each round's pair, measured in alternating rounds (A B,
 /// then B A, ...), so that drift of the machine falls on both alike: a
@@ -298,10 +324,7 @@ fn round_trip(c: &mut Criterion, runtime: &Runtime, group_name: &str) -> Vec<Str
     }));
     let rebuilt = runtime.block_on(client(Rebuilt));
     let call = |client: &RunningService<RoleClient, ()>, tool: &'static str| {
-        let result = runtime
-            .block_on(client.call_tool(CallToolRequestParams::new(tool)))
-            .expect("the call is answered");
-        assert_eq!(result.is_error, Some(false));
+        call_ok(runtime, client, CallToolRequestParams::new(tool))
     };
     let mut group = c.benchmark_group(group_name);
     group.bench_function("wrapped_logged", |b| b.iter(|| call(&wrapped, "echo")));
@@ -393,16 +416,10 @@ impl tracing::Subscriber for EventsOnly {
 /// takes every event and no span ([`EventsOnly`]), or with `BENCH_SPANS`
 /// set spans too ([`Discard`]).
 fn count_mode() -> bool {
-    let Some(calls) = std::env::var("BENCH_ROUND_TRIPS")
-        .ok()
-        .and_then(|calls| calls.parse::<u32>().ok())
-    else {
+    let Some(calls) = env_number("BENCH_ROUND_TRIPS") else {
         return false;
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = runtime();
     let _subscriber = if std::env::var_os("BENCH_SPANS").is_some() {
         tracing::subscriber::set_default(Discard)
     } else {
@@ -424,10 +441,7 @@ fn count_mode() -> bool {
     // One call first, in every count: what only the first call pays (the
     // router built, statics set) is then in both counts, and cancels out.
     for _ in 0..=calls {
-        let result = runtime
-            .block_on(client.call_tool(CallToolRequestParams::new(tool)))
-            .expect("the call is answered");
-        assert_eq!(result.is_error, Some(false));
+        call_ok(&runtime, &client, CallToolRequestParams::new(tool));
     }
     true
 }
@@ -455,23 +469,14 @@ fn mean_ns(dir: &Path, group: &str, name: &str) -> Option<f64> {
 /// for every run on one set of connections, so a figure over many runs
 /// must be over many connections.
 fn interleaved_mode() -> bool {
-    let Some(runs) = std::env::var("BENCH_INTERLEAVED")
-        .ok()
-        .and_then(|runs| runs.parse::<u32>().ok())
-    else {
+    let Some(runs) = env_number("BENCH_INTERLEAVED") else {
         return false;
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = runtime();
     let _subscriber = tracing::subscriber::set_default(EventsOnly);
     build_router_first();
     let call = |client: &RunningService<RoleClient, ()>, tool: &'static str| {
-        let result = runtime
-            .block_on(client.call_tool(CallToolRequestParams::new(tool)))
-            .expect("the call is answered");
-        assert_eq!(result.is_error, Some(false));
+        call_ok(&runtime, client, CallToolRequestParams::new(tool))
     };
     // A kilobyte of text as the arguments of the tools that take some.
     let text = serde_json::json!({ "text": "note ".repeat(200) });
@@ -480,10 +485,7 @@ fn interleaved_mode() -> bool {
     };
     let call_with_text = |client: &RunningService<RoleClient, ()>, tool: &'static str| {
         let request = CallToolRequestParams::new(tool).with_arguments(text.clone());
-        let result = runtime
-            .block_on(client.call_tool(request))
-            .expect("the call is answered");
-        assert_eq!(result.is_error, Some(false));
+        call_ok(&runtime, client, request)
     };
     for run in 1..=runs {
         let wrapped = runtime.block_on(client(Wrapped));
@@ -521,10 +523,7 @@ fn main() {
     let mut c = Criterion::default()
         .output_directory(&dir)
         .configure_from_args();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = runtime();
 
     direct(&mut c);
     fault_paths(&mut c);
