@@ -6,6 +6,7 @@
 pub mod notes;
 
 pub mod http_transport;
+pub mod lazy_jobs;
 pub mod mixed;
 pub mod redis_server;
 

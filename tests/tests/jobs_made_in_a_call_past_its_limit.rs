@@ -6,50 +6,23 @@
 //! The only test of its binary: `Jobs` made by any other test first would
 //! hide the case.
 
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use outcome_runtime::{Deferred, FAULT_MESSAGE, Jobs, ToolError, tool, tool_handler, tool_router};
+use outcome_runtime::FAULT_MESSAGE;
 use outcome_tests::Session;
-use rmcp::ServerHandler;
+use outcome_tests::lazy_jobs::LazyJobs;
 use serde_json::json;
 
-const DEADLINE: Duration = Duration::from_millis(50);
 const MAX_RUN: Duration = Duration::from_millis(200);
-
-/// Set if the endless work ever runs on past the limit.
-static RAN_ON: AtomicBool = AtomicBool::new(false);
-
-/// Makes its `Jobs` on first use, inside a call.
-#[derive(Default)]
-struct Lazy {
-    jobs: OnceLock<Jobs>,
-}
-
-#[tool_router]
-impl Lazy {
-    /// Work past any limit.
-    #[tool]
-    async fn endless(&self) -> Result<Deferred<String>, ToolError> {
-        let jobs = self.jobs.get_or_init(|| Jobs::new().with_max_run(MAX_RUN));
-        jobs.run(DEADLINE, async {
-            tokio::time::sleep(MAX_RUN * 10).await;
-            RAN_ON.store(true, Ordering::SeqCst);
-            Ok("never".to_owned())
-        })
-        .await
-    }
-}
-
-#[tool_handler]
-impl ServerHandler for Lazy {}
 
 #[tokio::test(start_paused = true)]
 async fn a_call_that_made_the_first_jobs_ends_at_the_limit_as_a_fault() {
-    let session = Session::connect(Lazy::default(), ()).await;
+    let server = LazyJobs::new(MAX_RUN, MAX_RUN * 10);
+    let finished = server.finished.clone();
+    let session = Session::connect(server, ()).await;
     let started = tokio::time::Instant::now();
-    let call = session.call("endless", json!({})).await;
+    let call = session.call("work", json!({})).await;
     assert_eq!(call.text(), FAULT_MESSAGE);
     assert_eq!(call.ok().is_error, Some(true));
     assert_eq!(started.elapsed(), MAX_RUN, "the call ends at the limit");
@@ -68,5 +41,5 @@ async fn a_call_that_made_the_first_jobs_ends_at_the_limit_as_a_fault() {
     );
     // The work was stopped with the call.
     tokio::time::sleep(MAX_RUN * 20).await;
-    assert!(!RAN_ON.load(Ordering::SeqCst));
+    assert!(!finished.load(Ordering::SeqCst));
 }
