@@ -102,87 +102,105 @@ mod servers {
     #[tool_handler]
     impl ServerHandler for Wrapped {}
 
-    /// rmcp alone, with the router in a field.
-    #[derive(Clone)]
-    pub struct Bare {
-        pub tool_router: ToolRouter<Bare>,
+    /// Defines a bare rmcp server: rmcp alone, with the router in a field.
+    /// Defined twice, as two types: each has its own copy of rmcp's code,
+    /// placed elsewhere in the binary, which is what the wrapped server
+    /// has too.
+    macro_rules! bare_server {
+        ($(#[$attr:meta])* $name:ident) => {
+            $(#[$attr])*
+            #[derive(Clone)]
+            pub struct $name {
+                pub tool_router: ToolRouter<$name>,
+            }
+
+            #[rmcp::tool_router(vis = "pub")]
+            impl $name {
+                #[rmcp::tool(description = "Return a number.")]
+                pub fn sync_tool(&self) -> Result<Json<u64>, ToolError> {
+                    Ok(Json(body(std::hint::black_box(3))))
+                }
+
+                #[rmcp::tool(description = "Return a number, later.")]
+                pub async fn async_tool(&self) -> Result<Json<u64>, ToolError> {
+                    Ok(Json(body(std::hint::black_box(3))))
+                }
+
+                #[rmcp::tool(description = "Return a number as text.")]
+                pub fn echo(&self) -> Result<String, ToolError> {
+                    Ok("42".to_owned())
+                }
+
+                #[rmcp::tool(
+                    description = "Return a number as text, and log a line as the request log would."
+                )]
+                pub fn echo_logged(&self) -> Result<String, ToolError> {
+                    tracing::info!(
+                        target: "outcome_runtime",
+                        tool = "echo",
+                        outcome = "result",
+                        duration_ms = 0.012,
+                        "tool_call_completed"
+                    );
+                    Ok("42".to_owned())
+                }
+
+                #[rmcp::tool(
+                    description = "Return a number as text, and log a line with the call's real duration."
+                )]
+                pub fn echo_timed(&self) -> Result<String, ToolError> {
+                    // What a request log written by hand measures: the time from
+                    // the start of the call to its answer.
+                    let started = std::time::Instant::now();
+                    let text = "42".to_owned();
+                    let elapsed = started.elapsed();
+                    tracing::info!(
+                        target: "outcome_runtime",
+                        tool = "echo",
+                        outcome = "result",
+                        duration_ms = elapsed.as_secs_f64() * 1000.0,
+                        "tool_call_completed"
+                    );
+                    Ok(text)
+                }
+            }
+
+            #[rmcp::tool_router(router = text_router, vis = "pub")]
+            impl $name {
+                #[rmcp::tool(
+                    description = "Return the text it is given, and log a line with the call's real duration."
+                )]
+                pub fn echo_text_timed(
+                    &self,
+                    Parameters(Text { text }): Parameters<Text>,
+                ) -> Result<String, ToolError> {
+                    let started = std::time::Instant::now();
+                    let elapsed = started.elapsed();
+                    tracing::info!(
+                        target: "outcome_runtime",
+                        tool = "echo_text",
+                        outcome = "result",
+                        duration_ms = elapsed.as_secs_f64() * 1000.0,
+                        "tool_call_completed"
+                    );
+                    Ok(text)
+                }
+            }
+
+            #[rmcp::tool_handler(router = self.tool_router)]
+            impl ServerHandler for $name {}
+        };
     }
 
-    #[rmcp::tool_router(vis = "pub")]
-    impl Bare {
-        #[rmcp::tool(description = "Return a number.")]
-        pub fn sync_tool(&self) -> Result<Json<u64>, ToolError> {
-            Ok(Json(body(std::hint::black_box(3))))
-        }
-
-        #[rmcp::tool(description = "Return a number, later.")]
-        pub async fn async_tool(&self) -> Result<Json<u64>, ToolError> {
-            Ok(Json(body(std::hint::black_box(3))))
-        }
-
-        #[rmcp::tool(description = "Return a number as text.")]
-        pub fn echo(&self) -> Result<String, ToolError> {
-            Ok("42".to_owned())
-        }
-
-        #[rmcp::tool(
-            description = "Return a number as text, and log a line as the request log would."
-        )]
-        pub fn echo_logged(&self) -> Result<String, ToolError> {
-            tracing::info!(
-                target: "outcome_runtime",
-                tool = "echo",
-                outcome = "result",
-                duration_ms = 0.012,
-                "tool_call_completed"
-            );
-            Ok("42".to_owned())
-        }
-
-        #[rmcp::tool(
-            description = "Return a number as text, and log a line with the call's real duration."
-        )]
-        pub fn echo_timed(&self) -> Result<String, ToolError> {
-            // What a request log written by hand measures: the time from
-            // the start of the call to its answer.
-            let started = std::time::Instant::now();
-            let text = "42".to_owned();
-            let elapsed = started.elapsed();
-            tracing::info!(
-                target: "outcome_runtime",
-                tool = "echo",
-                outcome = "result",
-                duration_ms = elapsed.as_secs_f64() * 1000.0,
-                "tool_call_completed"
-            );
-            Ok(text)
-        }
-    }
-
-    #[rmcp::tool_router(router = text_router, vis = "pub")]
-    impl Bare {
-        #[rmcp::tool(
-            description = "Return the text it is given, and log a line with the call's real duration."
-        )]
-        pub fn echo_text_timed(
-            &self,
-            Parameters(Text { text }): Parameters<Text>,
-        ) -> Result<String, ToolError> {
-            let started = std::time::Instant::now();
-            let elapsed = started.elapsed();
-            tracing::info!(
-                target: "outcome_runtime",
-                tool = "echo_text",
-                outcome = "result",
-                duration_ms = elapsed.as_secs_f64() * 1000.0,
-                "tool_call_completed"
-            );
-            Ok(text)
-        }
-    }
-
-    #[rmcp::tool_handler(router = self.tool_router)]
-    impl ServerHandler for Bare {}
+    bare_server!(
+        /// rmcp alone, with the router in a field.
+        Bare
+    );
+    bare_server!(
+        /// A second `Bare`, of its own type: how far a ratio strays when the
+        /// same code runs from another place in the binary.
+        Twin
+    );
 
     /// rmcp alone, with its plain `#[tool_handler]`: the router is built for
     /// every call.
@@ -201,7 +219,7 @@ mod servers {
     impl ServerHandler for Rebuilt {}
 }
 
-use servers::{Bare, Rebuilt, Wrapped};
+use servers::{Bare, Rebuilt, Twin, Wrapped};
 
 /// Polls a future that is ready at once, without a runtime in the way.
 fn poll_once<F: std::future::Future>(future: F) -> F::Output {
@@ -459,15 +477,18 @@ fn mean_ns(dir: &Path, group: &str, name: &str) -> Option<f64> {
 /// timed), with a subscriber that takes every event and no span, `n` times
 /// in one process, and prints each run's ratios: the figure the per-call
 /// target is about, without criterion's groups around it. Each run also
-/// measures a second bare server against the first, the same calls on both
-/// sides: how far from 1 a ratio strays when nothing differs; and the
-/// wrapped call against the timed line for a tool that takes a kilobyte of
-/// text as its arguments.
+/// measures two controls, the same calls on both sides: a second bare
+/// server against the first (how far a ratio strays when nothing differs),
+/// and `Twin` against `Bare` (how far it strays when the same code runs
+/// from another place in the binary, as the wrapped server's copy of rmcp
+/// does); and the wrapped call against the timed line for a tool that
+/// takes a kilobyte of text as its arguments.
 ///
 /// Each run connects its clients afresh: where a connection's buffers land
 /// in memory moves a run's ratio by a percent or two either way, the same
 /// for every run on one set of connections, so a figure over many runs
-/// must be over many connections.
+/// must be over many connections. Where the code lands moves it as much:
+/// `benches/layouts.sh` runs this mode over several layouts of the binary.
 fn interleaved_mode() -> bool {
     let Some(runs) = env_number("BENCH_INTERLEAVED") else {
         return false;
@@ -495,12 +516,16 @@ fn interleaved_mode() -> bool {
         let bare_again = runtime.block_on(client(Bare {
             tool_router: Bare::tool_router() + Bare::text_router(),
         }));
+        let twin = runtime.block_on(client(Twin {
+            tool_router: Twin::tool_router() + Twin::text_router(),
+        }));
         let (_, _, fixed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_logged"));
         let (_, _, timed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_timed"));
         let (_, _, same) = interleaved(
             || call(&bare_again, "echo_logged"),
             || call(&bare, "echo_logged"),
         );
+        let (_, _, twins) = interleaved(|| call(&twin, "echo_timed"), || call(&bare, "echo_timed"));
         let (_, _, with_text) = interleaved(
             || call_with_text(&wrapped, "echo_text"),
             || call_with_text(&bare, "echo_text_timed"),
@@ -509,6 +534,7 @@ fn interleaved_mode() -> bool {
             "run {run}: wrapped / bare_one_log_line = {fixed:.3}x, \
              wrapped / bare_timed_log_line = {timed:.3}x, \
              bare_again / bare_one_log_line = {same:.3}x, \
+             twin / bare_timed_log_line = {twins:.3}x, \
              with a kilobyte of arguments: wrapped / bare_timed_log_line = {with_text:.3}x"
         );
     }

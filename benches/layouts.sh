@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The per-call ratio of the boundary bench, over several layouts of the
+# binary.
+#
+#   benches/layouts.sh [LAYOUTS] [PROCESSES] [RUNS]     (default 6 2 3)
+#
+# Where the linker puts each function moves a round trip's time by a few
+# percent either way on some machines, and a second copy of bare rmcp (the
+# bench's `Twin`, a type of its own) shows it: against the first, the same
+# code, it strays as far. A ratio from one build is then a ratio of one
+# layout. This links the bench LAYOUTS times, each with its functions in
+# another order (lld's `--shuffle-sections`, the linker Rust uses on
+# x86_64 Linux), runs each build in PROCESSES processes of RUNS interleaved
+# runs (`BENCH_INTERLEAVED`), and prints the median of each layout and of
+# all runs. `twin` is the control: its median over layouts is near 1.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+layouts="${1:-6}" processes="${2:-2}" runs="${3:-3}"
+work="$root/target/layouts"
+mkdir -p "$work"
+out="$work/runs.txt"
+: > "$out"
+cd "$root"
+for seed in $(seq 1 "$layouts"); do
+  binary=$(cargo rustc --quiet --profile bench -p outcome-benches --bench boundary \
+      --message-format=json -- -C "link-arg=-Wl,--shuffle-sections=*=$seed" |
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("reason") == "compiler-artifact" and message.get("executable"):
+        print(message["executable"])')
+  cp "$binary" "$work/boundary-$seed"
+  for _ in $(seq 1 "$processes"); do
+    BENCH_INTERLEAVED="$runs" "$work/boundary-$seed" | sed "s/^/layout $seed: /" >> "$out"
+  done
+done
+python3 - "$out" <<'EOF'
+import re, statistics, sys
+
+names = ["fixed", "timed", "bare_again", "twin", "text"]
+layouts = {}
+for line in open(sys.argv[1]):
+    layout = line.split(":")[0]
+    layouts.setdefault(layout, []).append(
+        [float(x) for x in re.findall(r"= ([0-9.]+)x", line)])
+
+def medians(rows):
+    return "  ".join(f"{name} {statistics.median(c):.4f}"
+                     for name, c in zip(names, zip(*rows)))
+
+for layout, rows in layouts.items():
+    print(f"{layout}: {medians(rows)}")
+everything = [row for rows in layouts.values() for row in rows]
+print(f"all {len(everything)} runs: {medians(everything)}")
+print("fixed, timed: wrapped / bare rmcp with a fixed or a measured duration in its log line;")
+print("bare_again: bare / the same bare; twin: a second bare type / bare; text: wrapped / bare, 1 KB arguments")
+EOF
