@@ -50,6 +50,9 @@ const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters:";
 /// `tool_call_cancelled`.
 ///
 /// Nothing is run or logged until the future is first polled.
+// Inlined, so that the call's state (some 900 bytes) is built where the
+// caller keeps it, not built here and copied there.
+#[inline(always)]
 pub fn call_tool<'a, S>(
     service: &'a S,
     router: &'a ToolRouter<S>,
@@ -183,6 +186,7 @@ impl<'a, S, C, E> CallUntil<'a, S, C, E>
 where
     S: MaybeSend + 'static,
 {
+    #[inline(always)]
     fn new(
         service: &'a S,
         router: &'a ToolRouter<S>,
