@@ -459,16 +459,50 @@ impl<'a> ToolSide<'a> {
         let ended = {
             // No await from here on: the guard is never held across one.
             let _inside = telemetry.enter();
-            self.log_end(telemetry, started, arguments, router, stop, answer)
+            if self.plainly_answered(&stop, answer) {
+                logging::call_completed(telemetry, &self.scope.tool, logging::duration_ms(started));
+                None
+            } else {
+                self.log_end(telemetry, started, arguments, router, stop, answer)
+            }
         };
         // The answer leaves its slot only now, after the span is left, so
         // that it is moved once, straight to where the caller wants it.
         ended.unwrap_or_else(|| E::answered(taken(answer)))
     }
 
+    /// Whether the call ended the way nearly every call ends: its body
+    /// answered with a result that is not an error, and nothing else about
+    /// the call is to be told (no `ToolError` stashed, no job). Such a call
+    /// is logged as completed, as [`log_end`](Self::log_end) would log it,
+    /// without the code of every other ending in the way.
+    #[inline(always)]
+    fn plainly_answered(&self, stop: &Stop, answer: &Slot) -> bool {
+        let scope = &self.scope;
+        let nothing_stashed = match scope.stashed.take() {
+            None => true,
+            stashed => {
+                scope.stashed.set(stashed);
+                false
+            }
+        };
+        matches!(stop, Stop::Answered)
+            && matches!(self.body, Body::Gone)
+            && nothing_stashed
+            && scope.note.get().is_none()
+            && matches!(
+                answer,
+                Poll::Ready(Ok(CallToolResponse::Complete(result))) if result.is_error != Some(true)
+            )
+    }
+
     /// What [`end`](Self::end) does in the call's span: everything but
     /// taking the answer out of its slot, which is the call's answer when
     /// this gives `None`.
+    // Out of line and kept apart, so that a call that plainly answered runs
+    // through a few lines of code, not past every other ending's.
+    #[cold]
+    #[inline(never)]
     fn log_end<S: MaybeSend + 'static, E: Ended>(
         &mut self,
         telemetry: &Telemetry,
