@@ -472,24 +472,15 @@ impl<'a> ToolSide<'a> {
     }
 
     /// Whether the call ended the way nearly every call ends: its body
-    /// answered with a result that is not an error, and nothing else about
-    /// the call is to be told (no `ToolError` stashed, no job). Such a call
-    /// is logged as completed, as [`log_end`](Self::log_end) would log it,
-    /// without the code of every other ending in the way.
+    /// answered with a result that is not an error, and it is not part of a
+    /// job. Such a call is logged as completed, as
+    /// [`log_end`](Self::log_end) would log it, without the code of every
+    /// other ending in the way. (A body that answered was dropped where it
+    /// answered, and a stashed `ToolError` only ever replaces an error.)
     #[inline(always)]
     fn plainly_answered(&self, stop: &Stop, answer: &Slot) -> bool {
-        let scope = &self.scope;
-        let nothing_stashed = match scope.stashed.take() {
-            None => true,
-            stashed => {
-                scope.stashed.set(stashed);
-                false
-            }
-        };
         matches!(stop, Stop::Answered)
-            && matches!(self.body, Body::Gone)
-            && nothing_stashed
-            && scope.note.get().is_none()
+            && self.scope.note.get().is_none()
             && matches!(
                 answer,
                 Poll::Ready(Ok(CallToolResponse::Complete(result))) if result.is_error != Some(true)
