@@ -46,9 +46,17 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
         Some(arg) => arg.value().cloned().unwrap_or_else(default_router),
         None => default_router(),
     };
-    let (router, cache) = match cached(&router, &item_impl) {
-        Some((access, cache)) => (access, cache),
-        None => (quote! { (#router) }, TokenStream::new()),
+    let (router, call, cache) = match cached(&router, &item_impl) {
+        Some(cache) => (
+            quote! { (*Self::__outcome_cached_router().tools()) },
+            quote! { #private::call_routes(self, Self::__outcome_cached_router(), request, context) },
+            cache,
+        ),
+        None => (
+            quote! { (#router) },
+            quote! { #private::call_tool(self, &(#router), request, context) },
+            TokenStream::new(),
+        ),
     };
     let text = |name: &str| args.get(name).and_then(Arg::str_value);
     let has = |name: &str| {
@@ -66,7 +74,7 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
                 request: #rmcp::model::CallToolRequestParams,
                 context: #rmcp::service::RequestContext<#rmcp::RoleServer>,
             ) -> ::core::result::Result<#rmcp::model::CallToolResponse, #rmcp::ErrorData> {
-                #private::call_tool(self, &#router, request, context).await
+                #call.await
             }
         });
     }
@@ -136,9 +144,10 @@ fn default_router() -> Expr {
 /// rmcp's `#[tool_handler]` would build again for every request, is built
 /// once into a static instead, shared by `call_tool`, `list_tools` and
 /// `get_tool`. Only for a self type without generics: a static cannot depend
-/// on them. Returns the expression that reads the router and the item that
-/// holds it.
-fn cached(router: &Expr, item_impl: &ItemImpl) -> Option<(TokenStream, TokenStream)> {
+/// on them. The static keeps, with the router, which of its tools run their
+/// body whole when they are called (see `whole_route`). Returns the item
+/// that holds it.
+fn cached(router: &Expr, item_impl: &ItemImpl) -> Option<TokenStream> {
     // Under `local` a router is not `Sync`, so it cannot live in a static.
     if cfg!(feature = "local") {
         return None;
@@ -158,17 +167,14 @@ fn cached(router: &Expr, item_impl: &ItemImpl) -> Option<(TokenStream, TokenStre
         impl #self_ty {
             #[doc(hidden)]
             #[allow(dead_code)]
-            fn __outcome_cached_router()
-                -> &'static #private::rmcp::handler::server::tool::ToolRouter<Self>
-            {
-                static ROUTER: #private::OnceLock<
-                    #private::rmcp::handler::server::tool::ToolRouter<#self_ty>,
-                > = #private::OnceLock::new();
-                ROUTER.get_or_init(|| #router)
+            fn __outcome_cached_router() -> &'static #private::Routes<Self> {
+                static ROUTER: #private::OnceLock<#private::Routes<#self_ty>> =
+                    #private::OnceLock::new();
+                ROUTER.get_or_init(|| #private::Routes::new(#router))
             }
         }
     };
-    Some((quote! { (*Self::__outcome_cached_router()) }, cache))
+    Some(cache)
 }
 
 fn mentions_self(ty: &Type) -> bool {

@@ -166,8 +166,14 @@ fn expand_block(args: &Parsed, block: Block, errors: &mut Errors) -> TokenStream
         .map(|method| {
             let name = &method.sig.ident;
             let tool_attr = format_ident!("{}_tool_attr", name);
-            quote! {
-                let router = router.with_route((Self::#tool_attr(), Self::#name));
+            let route = quote! { (Self::#tool_attr(), Self::#name) };
+            // A method that is not `async` runs whole when its route is
+            // called (its future is ready at its first poll), which the
+            // request log makes use of; `whole_route` asks the types.
+            if method.sig.asyncness.is_none() {
+                quote! { let router = router.with_route(#private::whole_route(#route)); }
+            } else {
+                quote! { let router = router.with_route(#route); }
             }
         });
     // The routes are marked as inside the boundary, for

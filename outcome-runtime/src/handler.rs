@@ -21,6 +21,7 @@ use rmcp::model::{
 };
 use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::{ErrorData, RoleServer};
+use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 use tracing::Level;
 
 use crate::arguments;
@@ -29,7 +30,7 @@ use crate::call::{self, CALL, CallScope, Note, Session};
 use crate::error::ToolError;
 use crate::logging::{self, Ending};
 use crate::outcome::Outcome;
-use crate::routes::RouteFuture;
+use crate::routes::{self, RouteFuture, Routes};
 use crate::telemetry::Telemetry;
 
 /// The text rmcp puts before serde's message when arguments do not
@@ -62,11 +63,31 @@ pub fn call_tool<'a, S>(
 where
     S: MaybeSend + 'static,
 {
-    // rmcp only flags a cancelled request; the body would run on. The wait
-    // for the flag is set up only for a call that does not end at once.
-    let token = context.ct.clone();
-    let cancelled = Lazily::new(move || token.cancelled_owned());
-    CallUntil::new(service, router, request, context, cancelled)
+    CallUntil::new(service, router, &[], request, context, ClientCancel::new())
+}
+
+/// [`call_tool`] with a router that `#[tool_handler]` built once: the same
+/// call, which sets up no wait for a cancel for a tool whose body runs whole
+/// when it is called.
+#[inline(always)]
+pub fn call_routes<'a, S>(
+    service: &'a S,
+    routes: &'a Routes<S>,
+    request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+) -> impl Future<Output = Result<CallToolResponse, ErrorData>>
+where
+    S: MaybeSend + 'static,
+{
+    let (router, runs_whole) = (routes.tools(), routes.runs_whole());
+    CallUntil::new(
+        service,
+        router,
+        runs_whole,
+        request,
+        context,
+        ClientCancel::new(),
+    )
 }
 
 /// Calls a tool through `router` until `cancelled` completes, and logs how
@@ -80,12 +101,13 @@ pub(crate) fn call_until<'a, S, C>(
     request: CallToolRequestParams,
     context: RequestContext<RoleServer>,
     cancelled: C,
-) -> CallUntil<'a, S, C, Option<Result<CallToolResponse, ErrorData>>>
+) -> CallUntil<'a, S, Given<C>, Option<Result<CallToolResponse, ErrorData>>>
 where
     S: MaybeSend + 'static,
     C: Future<Output = ()>,
 {
-    CallUntil::new(service, router, request, context, cancelled)
+    let cancelled = Given { cancelled };
+    CallUntil::new(service, router, &[], request, context, cancelled)
 }
 
 /// What a call's future gives: its answer, with what a cancelled call gives.
@@ -121,36 +143,75 @@ impl Ended for Option<Result<CallToolResponse, ErrorData>> {
     }
 }
 
+/// What ends a call early: the client's cancel, or a task's.
+pub(crate) trait Cancellation: Future<Output = ()> {
+    /// Called on the call's first poll, before the tool's route takes the
+    /// request's context with its token, for a call whose body may wait.
+    fn arm(self: Pin<&mut Self>, token: &CancellationToken);
+}
+
 pin_project_lite::pin_project! {
-    /// A future made by a closure when it is first polled.
-    struct Lazily<M, F> {
-        make: Option<M>,
+    /// The client's cancel of a call. rmcp only flags a cancelled request,
+    /// and the body would run on; this waits for the flag. Armed with the
+    /// request's token only for a call whose body may wait: one that runs
+    /// whole at its first poll, or has no tool, answers before any cancel
+    /// could be heard, and then this never completes.
+    pub(crate) struct ClientCancel {
+        token: Option<CancellationToken>,
+        // Made when the call first waits: a call that answers at its first
+        // poll never registers with the token.
         #[pin]
-        future: Option<F>,
+        wait: Option<WaitForCancellationFutureOwned>,
     }
 }
 
-impl<M, F> Lazily<M, F> {
-    fn new(make: M) -> Self {
-        Lazily {
-            make: Some(make),
-            future: None,
+impl ClientCancel {
+    fn new() -> Self {
+        ClientCancel {
+            token: None,
+            wait: None,
         }
     }
 }
 
-impl<M: FnOnce() -> F, F: Future> Future for Lazily<M, F> {
-    type Output = F::Output;
+impl Cancellation for ClientCancel {
+    fn arm(self: Pin<&mut Self>, token: &CancellationToken) {
+        *self.project().token = Some(token.clone());
+    }
+}
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+impl Future for ClientCancel {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let mut this = self.project();
-        if let Some(make) = this.make.take() {
-            this.future.set(Some(make()));
+        if let Some(token) = this.token.take() {
+            this.wait.set(Some(token.cancelled_owned()));
         }
-        match this.future.as_pin_mut() {
-            Some(future) => future.poll(cx),
-            None => unreachable!("the future is made before it is polled"),
+        match this.wait.as_pin_mut() {
+            Some(wait) => wait.poll(cx),
+            None => Poll::Pending,
         }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A task's own cancel, which it hands over ready to wait on.
+    pub(crate) struct Given<C> {
+        #[pin]
+        cancelled: C,
+    }
+}
+
+impl<C: Future<Output = ()>> Cancellation for Given<C> {
+    fn arm(self: Pin<&mut Self>, _: &CancellationToken) {}
+}
+
+impl<C: Future<Output = ()>> Future for Given<C> {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        self.project().cancelled.poll(cx)
     }
 }
 
@@ -164,6 +225,9 @@ pin_project_lite::pin_project! {
     #[project = CallUntilProjection]
     pub(crate) struct CallUntil<'a, S, C, E> {
         router: &'a ToolRouter<S>,
+        // The addresses of the router's handlers that run their body whole
+        // when they are called, sorted.
+        runs_whole: &'a [usize],
         // What the tool's route is called with, until the first poll hands
         // it over.
         call: Option<ToolCallContext<'a, S>>,
@@ -190,12 +254,14 @@ where
     fn new(
         service: &'a S,
         router: &'a ToolRouter<S>,
+        runs_whole: &'a [usize],
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
         cancelled: C,
     ) -> Self {
         CallUntil {
             router,
+            runs_whole,
             call: Some(ToolCallContext::new(service, request, context)),
             started: None,
             telemetry: Telemetry::none(),
@@ -271,13 +337,13 @@ type Slot = Poll<Result<CallToolResponse, ErrorData>>;
 impl<S, C, E> Future for CallUntil<'_, S, C, E>
 where
     S: MaybeSend + 'static,
-    C: Future<Output = ()>,
+    C: Cancellation,
     E: Ended,
 {
     type Output = E;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<E> {
-        let this = self.project();
+        let mut this = self.project();
         let (started, route) = match *this.started {
             Some(started) => {
                 if let Body::Gone = this.tool.body {
@@ -295,6 +361,11 @@ where
                     this.arguments,
                     this.tool,
                 );
+                if let (Some(route), Some(call)) = (route, this.call.as_ref())
+                    && !routes::runs_whole(this.runs_whole, route)
+                {
+                    this.cancelled.as_mut().arm(&call.request_context.ct);
+                }
                 (started, route)
             }
         };

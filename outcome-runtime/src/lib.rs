@@ -261,9 +261,9 @@ pub use outcome_macros::tool_handler;
 #[doc(hidden)]
 pub mod __private_0_1_0 {
     pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send, sync_boundary};
-    pub use crate::handler::call_tool;
+    pub use crate::handler::{call_routes, call_tool};
     pub use crate::listing::{list_tools, server_info};
-    pub use crate::routes::mark_router;
+    pub use crate::routes::{Routes, mark_router, whole_route};
 
     /// The boundary of an async body (`async_boundary`), for the
     /// expansion. Its future is opaque, so where it is used (`.await`)

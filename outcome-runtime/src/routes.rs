@@ -15,8 +15,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
 use rmcp::ErrorData;
-use rmcp::handler::server::tool::IntoCallToolResult;
-use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext, ToolRoute, ToolRouter};
+use rmcp::handler::server::router::tool::IntoToolRoute;
+use rmcp::handler::server::tool::{
+    AsyncAdapter, AsyncMethodAdapter, DynCallToolHandler, IntoCallToolResult, SyncAdapter,
+    SyncMethodAdapter, ToolCallContext, ToolRoute, ToolRouter,
+};
 use rmcp::model::CallToolResponse;
 use rmcp::service::MaybeSend;
 
@@ -135,6 +138,15 @@ fn end(
 
 type Alive = Box<dyn Fn() -> bool + Send>;
 
+/// What the registry knows of a route handler.
+struct Entry {
+    /// Whether the handler still exists.
+    alive: Alive,
+    /// Whether the handler runs its body whole when it is called, and
+    /// returns a future that is ready at its first poll.
+    runs_whole: bool,
+}
+
 /// Whether a route handler still exists: a `Weak` that is only counted,
 /// never upgraded, so that it may live in the registry whatever the
 /// handler is (under rmcp's `local` feature, neither `Send` nor `Sync`).
@@ -160,7 +172,7 @@ impl<S: 'static> Liveness<S> {
 /// The routes inside the boundary, by the address of their handler. Each
 /// entry keeps a `Weak` to its handler, so the address cannot be reused
 /// while the entry exists, and entries of dropped routes are pruned.
-static WRAPPED: Mutex<Option<HashMap<usize, Alive>>> = Mutex::new(None);
+static WRAPPED: Mutex<Option<HashMap<usize, Entry>>> = Mutex::new(None);
 
 fn address<S>(call: &Arc<DynCallToolHandler<S>>) -> usize {
     Arc::as_ptr(call).cast::<()>() as usize
@@ -168,13 +180,31 @@ fn address<S>(call: &Arc<DynCallToolHandler<S>>) -> usize {
 
 /// Records a route handler as inside the boundary.
 pub(crate) fn mark<S: 'static>(call: &Arc<DynCallToolHandler<S>>) {
-    let liveness = Liveness(Arc::downgrade(call));
+    record(call, false);
+}
+
+/// Records a route handler as inside the boundary, and, with `runs_whole`,
+/// as one that runs its body whole when it is called. What is known of a
+/// live handler is kept: marking it again does not forget that it runs
+/// whole.
+fn record<S: 'static>(call: &Arc<DynCallToolHandler<S>>, runs_whole: bool) {
     let mut wrapped = WRAPPED.lock().unwrap_or_else(|e| e.into_inner());
     let wrapped = wrapped.get_or_insert_with(HashMap::new);
     if wrapped.len() >= 64 && wrapped.len().is_power_of_two() {
-        wrapped.retain(|_, alive| alive());
+        wrapped.retain(|_, entry| (entry.alive)());
     }
-    wrapped.insert(address(call), Box::new(move || liveness.alive()));
+    match wrapped.get_mut(&address(call)) {
+        Some(entry) if (entry.alive)() => entry.runs_whole |= runs_whole,
+        // A new handler, or one at the address of a handler that is gone.
+        _ => {
+            let liveness = Liveness(Arc::downgrade(call));
+            let entry = Entry {
+                alive: Box::new(move || liveness.alive()),
+                runs_whole,
+            };
+            wrapped.insert(address(call), entry);
+        }
+    }
 }
 
 /// Marks every route of a router that `#[tool_router]` built from `#[tool]`
@@ -186,11 +216,145 @@ pub fn mark_router<S: 'static>(router: ToolRouter<S>) -> ToolRouter<S> {
     router
 }
 
+/// Which of rmcp's ways to call a tool method runs the method whole when
+/// the route is called: the two for methods that are not `async`, whose
+/// future rmcp makes ready with the method's answer.
+pub trait Adapter {
+    /// Whether the route runs the method whole when it is called.
+    const RUNS_WHOLE: bool;
+}
+
+impl<P, R> Adapter for SyncMethodAdapter<P, R> {
+    const RUNS_WHOLE: bool = true;
+}
+
+impl<P, R> Adapter for SyncAdapter<P, R> {
+    const RUNS_WHOLE: bool = true;
+}
+
+impl<P, R> Adapter for AsyncMethodAdapter<P, R> {
+    const RUNS_WHOLE: bool = false;
+}
+
+impl<P, F, R> Adapter for AsyncAdapter<P, F, R> {
+    const RUNS_WHOLE: bool = false;
+}
+
+/// The route of a `#[tool]` method that is not `async`, recorded as one
+/// whose body never waits when rmcp runs it as such (which the types say),
+/// so that the request log sets up no wait for a cancel for its calls.
+pub fn whole_route<S, A, R>(route: R) -> ToolRoute<S>
+where
+    S: MaybeSend + 'static,
+    A: Adapter,
+    R: IntoToolRoute<S, A>,
+{
+    let route = route.into_tool_route();
+    record(&route.call, A::RUNS_WHOLE);
+    route
+}
+
+/// A router built once, with the addresses of its handlers that run their
+/// body whole when they are called: the router that `#[tool_handler]`
+/// keeps in a static.
+pub struct Routes<S> {
+    router: ToolRouter<S>,
+    /// Sorted.
+    runs_whole: Box<[usize]>,
+}
+
+impl<S: 'static> Routes<S> {
+    /// Keeps `router`, with what the registry knows of its handlers.
+    pub fn new(router: ToolRouter<S>) -> Self {
+        let mut runs_whole: Vec<usize> = {
+            let wrapped = WRAPPED.lock().unwrap_or_else(|e| e.into_inner());
+            router
+                .map
+                .values()
+                .map(|route| address(&route.call))
+                .filter(|address| {
+                    wrapped
+                        .as_ref()
+                        .and_then(|wrapped| wrapped.get(address))
+                        .is_some_and(|entry| entry.runs_whole && (entry.alive)())
+                })
+                .collect()
+        };
+        runs_whole.sort_unstable();
+        Routes {
+            router,
+            runs_whole: runs_whole.into_boxed_slice(),
+        }
+    }
+
+    /// The router.
+    pub fn tools(&self) -> &ToolRouter<S> {
+        &self.router
+    }
+
+    /// The addresses of the handlers that run their body whole, sorted.
+    pub(crate) fn runs_whole(&self) -> &[usize] {
+        &self.runs_whole
+    }
+}
+
+/// Whether `route`'s handler is among `runs_whole` (sorted addresses).
+#[inline]
+pub(crate) fn runs_whole<S>(runs_whole: &[usize], route: &ToolRoute<S>) -> bool {
+    !runs_whole.is_empty() && runs_whole.binary_search(&address(&route.call)).is_ok()
+}
+
 /// Whether a route handler is inside the boundary.
 pub(crate) fn is_wrapped<S>(call: &Arc<DynCallToolHandler<S>>) -> bool {
     let wrapped = WRAPPED.lock().unwrap_or_else(|e| e.into_inner());
     wrapped
         .as_ref()
         .and_then(|wrapped| wrapped.get(&address(call)))
-        .is_some_and(|alive| alive())
+        .is_some_and(|entry| (entry.alive)())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::sync::Arc;
+
+    use rmcp::handler::server::tool::ToolRouter;
+    use rmcp::model::Tool;
+
+    use super::{Routes, runs_whole, whole_route};
+    use crate::ToolError;
+
+    struct Server;
+
+    type Answer = Result<String, ToolError>;
+
+    fn now(_: &Server) -> Answer {
+        Ok("now".to_owned())
+    }
+
+    fn later(_: &Server) -> Pin<Box<dyn Future<Output = Answer> + Send + '_>> {
+        Box::pin(async { Ok("later".to_owned()) })
+    }
+
+    fn tool(name: &'static str) -> Tool {
+        Tool::new(name, "A tool.", Arc::default())
+    }
+
+    #[test]
+    fn only_a_route_that_runs_whole_is_known_as_one() {
+        let router = ToolRouter::<Server>::new()
+            .with_route(whole_route((tool("now"), now)))
+            .with_route(whole_route((tool("later"), later)))
+            .with_route((tool("plain"), now))
+            // Replaced by a route the request log knows nothing of.
+            .with_route(whole_route((tool("replaced"), now)))
+            .with_route((tool("replaced"), now));
+        let routes = Routes::new(router);
+        let whole = |name: &str| runs_whole(routes.runs_whole(), &routes.tools().map[name]);
+        assert!(whole("now"));
+        assert!(!whole("later"), "an async route may wait");
+        assert!(!whole("plain"), "a route not built by `whole_route`");
+        assert!(!whole("replaced"), "the route that replaced it");
+    }
 }
