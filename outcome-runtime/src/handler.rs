@@ -150,19 +150,17 @@ pub(crate) trait Cancellation: Future<Output = ()> {
     fn arm(self: Pin<&mut Self>, token: &CancellationToken);
 }
 
-pin_project_lite::pin_project! {
-    /// The client's cancel of a call. rmcp only flags a cancelled request,
-    /// and the body would run on; this waits for the flag. Armed with the
-    /// request's token only for a call whose body may wait: one that runs
-    /// whole at its first poll, or has no tool, answers before any cancel
-    /// could be heard, and then this never completes.
-    pub(crate) struct ClientCancel {
-        token: Option<CancellationToken>,
-        // Made when the call first waits: a call that answers at its first
-        // poll never registers with the token.
-        #[pin]
-        wait: Option<WaitForCancellationFutureOwned>,
-    }
+/// The client's cancel of a call. rmcp only flags a cancelled request, and
+/// the body would run on; this waits for the flag. Armed with the request's
+/// token only for a call whose body may wait: one that runs whole at its
+/// first poll, or has no tool, answers before any cancel could be heard,
+/// and then this never completes.
+pub(crate) struct ClientCancel {
+    token: Option<CancellationToken>,
+    // Made when the call first waits, and boxed: a call that answers at
+    // its first poll never registers with the token, and its future does
+    // not carry the wait's room.
+    wait: Option<Pin<Box<WaitForCancellationFutureOwned>>>,
 }
 
 impl ClientCancel {
@@ -176,7 +174,7 @@ impl ClientCancel {
 
 impl Cancellation for ClientCancel {
     fn arm(self: Pin<&mut Self>, token: &CancellationToken) {
-        *self.project().token = Some(token.clone());
+        self.get_mut().token = Some(token.clone());
     }
 }
 
@@ -184,12 +182,12 @@ impl Future for ClientCancel {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let mut this = self.project();
+        let this = self.get_mut();
         if let Some(token) = this.token.take() {
-            this.wait.set(Some(token.cancelled_owned()));
+            this.wait = Some(Box::pin(token.cancelled_owned()));
         }
-        match this.wait.as_pin_mut() {
-            Some(wait) => wait.poll(cx),
+        match &mut this.wait {
+            Some(wait) => wait.as_mut().poll(cx),
             None => Poll::Pending,
         }
     }
