@@ -46,17 +46,12 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
         Some(arg) => arg.value().cloned().unwrap_or_else(default_router),
         None => default_router(),
     };
-    let (router, call, cache) = match cached(&router, &item_impl) {
+    let (router, cache) = match cached(&router, &item_impl) {
         Some(cache) => (
             quote! { (*Self::__outcome_cached_router().tools()) },
-            quote! { #private::call_routes(self, Self::__outcome_cached_router(), request, context) },
-            cache,
+            Some(cache),
         ),
-        None => (
-            quote! { (#router) },
-            quote! { #private::call_tool(self, &(#router), request, context) },
-            TokenStream::new(),
-        ),
+        None => (quote! { (#router) }, None),
     };
     let text = |name: &str| args.get(name).and_then(Arg::str_value);
     let has = |name: &str| {
@@ -68,15 +63,37 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
 
     let mut methods = TokenStream::new();
     if !has("call_tool") {
-        methods.extend(quote! {
-            async fn call_tool(
-                &self,
-                request: #rmcp::model::CallToolRequestParams,
-                context: #rmcp::service::RequestContext<#rmcp::RoleServer>,
-            ) -> ::core::result::Result<#rmcp::model::CallToolResponse, #rmcp::ErrorData> {
-                #call.await
+        let call_tool = if cache.is_some() {
+            // The call's future itself, with no `async fn` around it to
+            // hold the request a second time: the router lives in a static.
+            quote! {
+                fn call_tool(
+                    &self,
+                    request: #rmcp::model::CallToolRequestParams,
+                    context: #rmcp::service::RequestContext<#rmcp::RoleServer>,
+                ) -> impl ::core::future::Future<
+                    Output = ::core::result::Result<
+                        #rmcp::model::CallToolResponse,
+                        #rmcp::ErrorData,
+                    >,
+                > + #rmcp::service::MaybeSendFuture + '_ {
+                    #private::call_routes(self, Self::__outcome_cached_router(), request, context)
+                }
             }
-        });
+        } else {
+            // The router expression may make a value the call borrows,
+            // which lives in the `async fn`'s future.
+            quote! {
+                async fn call_tool(
+                    &self,
+                    request: #rmcp::model::CallToolRequestParams,
+                    context: #rmcp::service::RequestContext<#rmcp::RoleServer>,
+                ) -> ::core::result::Result<#rmcp::model::CallToolResponse, #rmcp::ErrorData> {
+                    #private::call_tool(self, &#router, request, context).await
+                }
+            }
+        };
+        methods.extend(call_tool);
     }
     if !has("list_tools") {
         let meta = match args.get("meta").and_then(Arg::value) {
@@ -130,6 +147,7 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
         });
     }
     item_impl.items.push(ImplItem::Verbatim(methods));
+    let cache = cache.unwrap_or_default();
     quote! {
         #cache
         #item_impl
