@@ -322,7 +322,7 @@ mod tests {
     use rmcp::handler::server::tool::ToolRouter;
     use rmcp::model::Tool;
 
-    use super::{Routes, runs_whole, whole_route};
+    use super::{Routes, mark_router, runs_whole, whole_route};
     use crate::ToolError;
 
     struct Server;
@@ -350,7 +350,9 @@ mod tests {
             // Replaced by a route the request log knows nothing of.
             .with_route(whole_route((tool("replaced"), now)))
             .with_route((tool("replaced"), now));
-        let routes = Routes::new(router);
+        // As `#[tool_router]` does last: every route marked as wrapped,
+        // which keeps what is known of them.
+        let routes = Routes::new(mark_router(router));
         let whole = |name: &str| runs_whole(routes.runs_whole(), &routes.tools().map[name]);
         assert!(whole("now"));
         assert!(!whole("later"), "an async route may wait");
