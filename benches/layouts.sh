@@ -2,7 +2,7 @@
 # The per-call ratio of the boundary bench, over several layouts of the
 # binary.
 #
-#   benches/layouts.sh [LAYOUTS] [PROCESSES] [RUNS]     (default 6 2 3)
+#   benches/layouts.sh [LAYOUTS] [PROCESSES] [RUNS] [BASE]   (default 6 2 3)
 #
 # Where the linker puts each function moves a round trip's time by a few
 # percent either way on some machines, and a second copy of bare rmcp (the
@@ -13,45 +13,74 @@
 # x86_64 Linux), runs each build in PROCESSES processes of RUNS interleaved
 # runs (`BENCH_INTERLEAVED`), and prints the median of each layout and of
 # all runs. `twin` is the control: its median over layouts is near 1.
+#
+# With BASE, a git revision, it measures that revision too, built from a
+# worktree of it, and runs the two builds of each layout in turn, process
+# by process: a machine whose speed drifts over minutes (by a percent and
+# more on some) then moves both alike, where two runs one after the other
+# would differ by the drift.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-layouts="${1:-6}" processes="${2:-2}" runs="${3:-3}"
+layouts="${1:-6}" processes="${2:-2}" runs="${3:-3}" base="${4:-}"
 work="$root/target/layouts"
 mkdir -p "$work"
 out="$work/runs.txt"
 : > "$out"
-cd "$root"
-for seed in $(seq 1 "$layouts"); do
-  binary=$(cargo rustc --quiet --profile bench -p outcome-benches --bench boundary \
-      --message-format=json -- -C "link-arg=-Wl,--shuffle-sections=*=$seed" |
+
+# Links the bench of the tree at $1 with layout $2 and copies it to $3.
+build() {
+  local binary
+  binary=$(cd "$1" && cargo rustc --quiet --profile bench -p outcome-benches --bench boundary \
+      --message-format=json -- -C "link-arg=-Wl,--shuffle-sections=*=$2" |
     python3 -c 'import json, sys
 for line in sys.stdin:
     message = json.loads(line)
     if message.get("reason") == "compiler-artifact" and message.get("executable"):
         print(message["executable"])')
-  cp "$binary" "$work/boundary-$seed"
-  for _ in $(seq 1 "$processes"); do
-    BENCH_INTERLEAVED="$runs" "$work/boundary-$seed" | sed "s/^/layout $seed: /" >> "$out"
+  cp "$binary" "$3"
+}
+
+builds=(current)
+if [ -n "$base" ]; then
+  tree="$work/base-tree"
+  git -C "$root" worktree remove --force "$tree" 2>/dev/null || true
+  git -C "$root" worktree add --quiet --detach "$tree" "$base"
+  trap 'git -C "$root" worktree remove --force "$tree"' EXIT
+  builds=(base current)
+fi
+export CARGO_TARGET_DIR="$root/target"
+for seed in $(seq 1 "$layouts"); do
+  build "$root" "$seed" "$work/current-$seed"
+  if [ -n "$base" ]; then
+    build "$tree" "$seed" "$work/base-$seed"
+  fi
+done
+for _ in $(seq 1 "$processes"); do
+  for seed in $(seq 1 "$layouts"); do
+    for name in "${builds[@]}"; do
+      BENCH_INTERLEAVED="$runs" "$work/$name-$seed" | sed "s/^/$name $seed: /" >> "$out"
+    done
   done
 done
 python3 - "$out" <<'EOF'
 import re, statistics, sys
 
 names = ["fixed", "timed", "bare_again", "twin", "text"]
-layouts = {}
+builds = {}
 for line in open(sys.argv[1]):
-    layout = line.split(":")[0]
-    layouts.setdefault(layout, []).append(
+    build, layout = line.split(":")[0].split()
+    builds.setdefault(build, {}).setdefault(layout, []).append(
         [float(x) for x in re.findall(r"= ([0-9.]+)x", line)])
 
 def medians(rows):
     return "  ".join(f"{name} {statistics.median(c):.4f}"
                      for name, c in zip(names, zip(*rows)))
 
-for layout, rows in layouts.items():
-    print(f"{layout}: {medians(rows)}")
-everything = [row for rows in layouts.values() for row in rows]
-print(f"all {len(everything)} runs: {medians(everything)}")
+for build, layouts in builds.items():
+    for layout, rows in layouts.items():
+        print(f"{build}, layout {layout}: {medians(rows)}")
+    everything = [row for rows in layouts.values() for row in rows]
+    print(f"{build}, all {len(everything)} runs: {medians(everything)}")
 print("fixed, timed: wrapped / bare rmcp with a fixed or a measured duration in its log line;")
 print("bare_again: bare / the same bare; twin: a second bare type / bare; text: wrapped / bare, 1 KB arguments")
 EOF
