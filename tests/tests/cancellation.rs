@@ -16,7 +16,6 @@ use rmcp::handler::server::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
 
 /// What the test sees of a body: that it started, and that it was dropped.
-#[derive(Default)]
 struct Flags {
     started: AtomicBool,
     dropped: AtomicBool,
