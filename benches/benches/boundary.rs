@@ -37,9 +37,12 @@ static GLOBAL: Counting = Counting;
 /// The same tool body three ways.
 mod servers {
     use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
-    use rmcp::ServerHandler;
     use rmcp::handler::server::router::tool::ToolRouter;
+    use rmcp::handler::server::tool::ToolCallContext;
     use rmcp::handler::server::wrapper::{Json, Parameters};
+    use rmcp::model::{CallToolRequestParams, CallToolResponse, ServerCapabilities, ServerConfig};
+    use rmcp::service::RequestContext;
+    use rmcp::{ErrorData, RoleServer, ServerHandler};
 
     /// The arguments of the tools that take some.
     #[derive(serde::Deserialize, rmcp::schemars::JsonSchema)]
@@ -202,6 +205,54 @@ mod servers {
         Twin
     );
 
+    /// rmcp alone, with a request log written by hand where one would be
+    /// written for every tool at once: a `call_tool` that times the
+    /// router's call and logs the line the request log writes.
+    #[derive(Clone)]
+    pub struct Handwritten {
+        pub tool_router: ToolRouter<Handwritten>,
+    }
+
+    #[rmcp::tool_router(vis = "pub")]
+    impl Handwritten {
+        #[rmcp::tool(description = "Return a number as text.")]
+        pub fn echo(&self) -> Result<String, ToolError> {
+            Ok("42".to_owned())
+        }
+    }
+
+    impl ServerHandler for Handwritten {
+        async fn call_tool(
+            &self,
+            request: CallToolRequestParams,
+            context: RequestContext<RoleServer>,
+        ) -> Result<CallToolResponse, ErrorData> {
+            let started = std::time::Instant::now();
+            // The router takes the request; the line needs its name.
+            let tool = request.name.clone();
+            let context = ToolCallContext::new(self, request, context);
+            let answer = self.tool_router.call(context).await;
+            let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+            let outcome = match &answer {
+                Ok(CallToolResponse::Complete(result)) if result.is_error != Some(true) => "result",
+                Ok(_) => "other",
+                Err(_) => "protocol",
+            };
+            tracing::info!(
+                target: "outcome_runtime",
+                tool = &*tool,
+                outcome,
+                duration_ms,
+                "tool_call_completed"
+            );
+            answer
+        }
+
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        }
+    }
+
     /// rmcp alone, with its plain `#[tool_handler]`: the router is built for
     /// every call.
     #[derive(Clone)]
@@ -219,7 +270,7 @@ mod servers {
     impl ServerHandler for Rebuilt {}
 }
 
-use servers::{Bare, Rebuilt, Twin, Wrapped};
+use servers::{Bare, Handwritten, Rebuilt, Twin, Wrapped};
 
 /// Polls a future that is ready at once, without a runtime in the way.
 fn poll_once<F: std::future::Future>(future: F) -> F::Output {
@@ -430,7 +481,9 @@ impl tracing::Subscriber for EventsOnly {
 ///
 /// The call is the wrapped tool's, or with `BENCH_SERVER=bare_logged` bare
 /// rmcp's writing an equal log line by hand (`bare_timed`: with the call's
-/// duration measured, as a hand-written request log would); the subscriber
+/// duration measured, as a hand-written request log would; `twin_timed`:
+/// the same from `Twin`, the control; `handwritten`: the line written by a
+/// `call_tool` of its own, as [`Handwritten`] does); the subscriber
 /// takes every event and no span ([`EventsOnly`]), or with `BENCH_SPANS`
 /// set spans too ([`Discard`]).
 fn count_mode() -> bool {
@@ -451,6 +504,18 @@ fn count_mode() -> bool {
     let (client, tool) = match std::env::var("BENCH_SERVER").as_deref() {
         Ok("bare_logged") => (bare(), "echo_logged"),
         Ok("bare_timed") => (bare(), "echo_timed"),
+        Ok("twin_timed") => (
+            runtime.block_on(client(Twin {
+                tool_router: Twin::tool_router(),
+            })),
+            "echo_timed",
+        ),
+        Ok("handwritten") => (
+            runtime.block_on(client(Handwritten {
+                tool_router: Handwritten::tool_router(),
+            })),
+            "echo",
+        ),
         _ => {
             build_router_first();
             (runtime.block_on(client(Wrapped)), "echo")
@@ -481,8 +546,10 @@ fn mean_ns(dir: &Path, group: &str, name: &str) -> Option<f64> {
 /// server against the first (how far a ratio strays when nothing differs),
 /// and `Twin` against `Bare` (how far it strays when the same code runs
 /// from another place in the binary, as the wrapped server's copy of rmcp
-/// does); and the wrapped call against the timed line for a tool that
-/// takes a kilobyte of text as its arguments.
+/// does); the wrapped call against the timed line for a tool that takes a
+/// kilobyte of text as its arguments; and the wrapped call against a
+/// request log written by hand in `call_tool` ([`Handwritten`]), where a
+/// server without this crate would write one for all its tools.
 ///
 /// Each run connects its clients afresh: where a connection's buffers land
 /// in memory moves a run's ratio by a percent or two either way, the same
@@ -519,6 +586,9 @@ fn interleaved_mode() -> bool {
         let twin = runtime.block_on(client(Twin {
             tool_router: Twin::tool_router() + Twin::text_router(),
         }));
+        let handwritten = runtime.block_on(client(Handwritten {
+            tool_router: Handwritten::tool_router(),
+        }));
         let (_, _, fixed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_logged"));
         let (_, _, timed) = interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_timed"));
         let (_, _, same) = interleaved(
@@ -526,6 +596,8 @@ fn interleaved_mode() -> bool {
             || call(&bare, "echo_logged"),
         );
         let (_, _, twins) = interleaved(|| call(&twin, "echo_timed"), || call(&bare, "echo_timed"));
+        let (_, _, in_handler) =
+            interleaved(|| call(&wrapped, "echo"), || call(&handwritten, "echo"));
         let (_, _, with_text) = interleaved(
             || call_with_text(&wrapped, "echo_text"),
             || call_with_text(&bare, "echo_text_timed"),
@@ -535,7 +607,8 @@ fn interleaved_mode() -> bool {
              wrapped / bare_timed_log_line = {timed:.3}x, \
              bare_again / bare_one_log_line = {same:.3}x, \
              twin / bare_timed_log_line = {twins:.3}x, \
-             with a kilobyte of arguments: wrapped / bare_timed_log_line = {with_text:.3}x"
+             with a kilobyte of arguments: wrapped / bare_timed_log_line = {with_text:.3}x, \
+             wrapped / handwritten_request_log = {in_handler:.3}x"
         );
     }
     true
