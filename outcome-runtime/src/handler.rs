@@ -11,6 +11,7 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::future::Future;
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Instant;
@@ -148,6 +149,11 @@ pub(crate) trait Cancellation: Future<Output = ()> {
     /// Called on the call's first poll, before the tool's route takes the
     /// request's context with its token, for a call whose body may wait.
     fn arm(self: Pin<&mut Self>, token: &CancellationToken);
+
+    /// Whether dropping this would do nothing.
+    fn holds_nothing(&self) -> bool {
+        false
+    }
 }
 
 /// The client's cancel of a call. rmcp only flags a cancelled request, and
@@ -175,6 +181,11 @@ impl ClientCancel {
 impl Cancellation for ClientCancel {
     fn arm(self: Pin<&mut Self>, token: &CancellationToken) {
         self.get_mut().token = Some(token.clone());
+    }
+
+    #[inline(always)]
+    fn holds_nothing(&self) -> bool {
+        self.token.is_none() && self.wait.is_none()
     }
 }
 
@@ -213,34 +224,56 @@ impl<C: Future<Output = ()>> Future for Given<C> {
     }
 }
 
-pin_project_lite::pin_project! {
-    /// The future of a tool call, written out by hand. rmcp moves the
-    /// future of every request into a task of its own, several times over;
-    /// an `async fn` would hold the request and its context twice (as its
-    /// arguments and as the locals they move to) and rmcp's
-    /// `ToolRouter::call` future a third time, and move them between its
-    /// states. Here each part has one place, written once.
-    #[project = CallUntilProjection]
-    pub(crate) struct CallUntil<'a, S, C, E> {
-        router: &'a ToolRouter<S>,
-        // The addresses of the router's handlers that run their body whole
-        // when they are called, sorted.
-        runs_whole: &'a [usize],
-        // What the tool's route is called with, until the first poll hands
-        // it over.
-        call: Option<ToolCallContext<'a, S>>,
-        // Set by the first poll.
-        started: Option<Instant>,
-        // Everything the call does, its body and its log lines, happens in
-        // its span, entered by hand on every poll.
-        telemetry: Telemetry,
-        // Kept to explain arguments that fail to deserialize; the tool
-        // takes the request's own copy.
-        arguments: Option<JsonObject>,
-        tool: ToolSide<'a>,
-        ended: PhantomData<fn() -> E>,
-        #[pin]
-        cancelled: C,
+/// The future of a tool call, written out by hand. rmcp moves the future
+/// of every request into a task of its own, several times over; an `async
+/// fn` would hold the request and its context twice (as its arguments and
+/// as the locals they move to) and rmcp's `ToolRouter::call` future a third
+/// time, and move them between its states. Here each part has one place,
+/// written once.
+///
+/// What the call holds is dropped by hand: by the poll that ends the call,
+/// which drops only its span when nothing else holds anything (as for
+/// nearly every call), or by the future's drop, for a call dropped before
+/// it ended. A call then runs no drop code of each of its parts at its end.
+pub(crate) struct CallUntil<'a, S, C, E> {
+    router: &'a ToolRouter<S>,
+    // The addresses of the router's handlers that run their body whole
+    // when they are called, sorted.
+    runs_whole: &'a [usize],
+    // Set by the first poll.
+    started: Option<Instant>,
+    // Whether the call ended, and `parts` and `cancelled` were dropped
+    // then.
+    done: bool,
+    parts: ManuallyDrop<Parts<'a, S>>,
+    // Pinned: polled where it is, and dropped there.
+    cancelled: ManuallyDrop<C>,
+    ended: PhantomData<fn() -> E>,
+}
+
+/// What a call holds until it ends.
+struct Parts<'a, S> {
+    // What the tool's route is called with, until the first poll hands it
+    // over.
+    call: Option<ToolCallContext<'a, S>>,
+    // Everything the call does, its body and its log lines, happens in its
+    // span, entered by hand on every poll.
+    telemetry: Telemetry,
+    // Kept to explain arguments that fail to deserialize; the tool takes
+    // the request's own copy.
+    arguments: Option<JsonObject>,
+    tool: ToolSide<'a>,
+}
+
+impl<S> Parts<'_, S> {
+    /// Whether dropping these, but for the telemetry, would do nothing: so
+    /// for nearly every call that ended.
+    #[inline(always)]
+    fn hold_nothing_but_telemetry(&self) -> bool {
+        self.call.is_none()
+            && self.arguments.is_none()
+            && matches!(self.tool.body, Body::Gone)
+            && self.tool.scope.holds_nothing()
     }
 }
 
@@ -260,17 +293,45 @@ where
         CallUntil {
             router,
             runs_whole,
-            call: Some(ToolCallContext::new(service, request, context)),
             started: None,
-            telemetry: Telemetry::none(),
-            arguments: None,
-            tool: ToolSide {
-                scope: CallScope::default(),
-                body: Body::Gone,
-            },
+            done: false,
+            parts: ManuallyDrop::new(Parts {
+                call: Some(ToolCallContext::new(service, request, context)),
+                telemetry: Telemetry::none(),
+                arguments: None,
+                tool: ToolSide {
+                    scope: CallScope::default(),
+                    body: Body::Gone,
+                },
+            }),
+            cancelled: ManuallyDrop::new(cancelled),
             ended: PhantomData,
-            cancelled,
         }
+    }
+}
+
+impl<S, C, E> Drop for CallUntil<'_, S, C, E> {
+    #[inline]
+    fn drop(&mut self) {
+        if !self.done {
+            // A call dropped before it ended (cancelled from outside, or
+            // never polled), or one that ended holding something.
+            drop_parts(self);
+        }
+    }
+}
+
+/// Drops what `call` holds, once.
+#[cold]
+#[inline(never)]
+fn drop_parts<S, C, E>(call: &mut CallUntil<'_, S, C, E>) {
+    call.done = true;
+    // SAFETY: `done` was false, so neither was dropped yet, and it is true
+    // now, so neither is used again. `cancelled` is dropped where it is
+    // pinned.
+    unsafe {
+        ManuallyDrop::drop(&mut call.parts);
+        ManuallyDrop::drop(&mut call.cancelled);
     }
 }
 
@@ -341,53 +402,65 @@ where
     type Output = E;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<E> {
-        let mut this = self.project();
-        let (started, route) = match *this.started {
-            Some(started) => {
-                if let Body::Gone = this.tool.body {
-                    panic!("a tool call was polled after it ended");
-                }
-                (started, None)
-            }
+        // SAFETY: only `cancelled` is pinned, and it is never moved: it is
+        // polled through a pin made here, and dropped in place.
+        let this = unsafe { self.get_unchecked_mut() };
+        if this.done {
+            panic!("a tool call was polled after it ended");
+        }
+        let parts = &mut *this.parts;
+        // SAFETY: as above.
+        let mut cancelled = unsafe { Pin::new_unchecked(&mut *this.cancelled) };
+        let (started, route) = match this.started {
+            Some(started) => (started, None),
             None => {
                 let started = Instant::now();
-                *this.started = Some(started);
+                this.started = Some(started);
                 let route = start(
                     this.router,
-                    this.call,
-                    this.telemetry,
-                    this.arguments,
-                    this.tool,
+                    &mut parts.call,
+                    &mut parts.telemetry,
+                    &mut parts.arguments,
+                    &mut parts.tool,
                 );
-                if let (Some(route), Some(call)) = (route, this.call.as_ref())
+                if let (Some(route), Some(call)) = (route, parts.call.as_ref())
                     && !routes::runs_whole(this.runs_whole, route)
                 {
-                    this.cancelled.as_mut().arm(&call.request_context.ct);
+                    cancelled.as_mut().arm(&call.request_context.ct);
                 }
                 (started, route)
             }
         };
         let mut answer = Poll::Pending;
         let stop = {
-            let _inside = this.telemetry.enter();
-            match this.tool.poll(route, this.call, &mut answer, cx) {
+            let _inside = parts.telemetry.enter();
+            match parts.tool.poll(route, &mut parts.call, &mut answer, cx) {
                 Poll::Ready(stop) => stop,
                 // Polling the call first keeps the cancellation off the
                 // path of a call that is ready.
-                Poll::Pending => match this.cancelled.poll(cx) {
+                Poll::Pending => match cancelled.as_mut().poll(cx) {
                     Poll::Ready(()) => Stop::Cancelled,
                     Poll::Pending => return Poll::Pending,
                 },
             }
         };
-        Poll::Ready(this.tool.end(
-            this.telemetry,
+        let ended = parts.tool.end(
+            &parts.telemetry,
             started,
-            this.arguments.as_ref(),
+            parts.arguments.as_ref(),
             this.router,
             stop,
             &mut answer,
-        ))
+        );
+        if parts.hold_nothing_but_telemetry() && cancelled.holds_nothing() {
+            this.done = true;
+            // SAFETY: `done` is true: nothing of `parts` is used or dropped
+            // again.
+            unsafe { std::ptr::drop_in_place(&mut parts.telemetry) };
+        } else {
+            drop_parts(this);
+        }
+        Poll::Ready(ended)
     }
 }
 

@@ -253,12 +253,19 @@ impl Telemetry {
 }
 
 impl Drop for Telemetry {
+    #[inline(always)]
     fn drop(&mut self) {
         if !self.span.is_disabled() {
-            let span = std::mem::replace(&mut self.span, Span::none());
-            guard_subscriber(|| drop(span));
+            close(&mut self.span);
         }
     }
+}
+
+/// Closes a recorded span, guarded.
+#[inline(never)]
+fn close(span: &mut Span) {
+    let span = std::mem::replace(span, Span::none());
+    guard_subscriber(|| drop(span));
 }
 
 /// A span entered, until this is dropped; exiting it is guarded as
