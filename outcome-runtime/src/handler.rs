@@ -31,7 +31,7 @@ use crate::call::{self, CALL, CallScope, Note, Session};
 use crate::error::ToolError;
 use crate::logging::{self, Ending};
 use crate::outcome::Outcome;
-use crate::routes::{self, RouteFuture, Routes};
+use crate::routes::{self, Known, RouteFuture, Routes};
 use crate::telemetry::Telemetry;
 
 /// The text rmcp puts before serde's message when arguments do not
@@ -64,7 +64,14 @@ pub fn call_tool<'a, S>(
 where
     S: MaybeSend + 'static,
 {
-    CallUntil::new(service, router, &[], request, context, ClientCancel::new())
+    CallUntil::new(
+        service,
+        router,
+        Known::default(),
+        request,
+        context,
+        ClientCancel::new(),
+    )
 }
 
 /// [`call_tool`] with a router that `#[tool_handler]` built once: the same
@@ -80,11 +87,10 @@ pub fn call_routes<'a, S>(
 where
     S: MaybeSend + 'static,
 {
-    let (router, runs_whole) = (routes.tools(), routes.runs_whole());
     CallUntil::new(
         service,
-        router,
-        runs_whole,
+        routes.tools(),
+        routes.known(),
         request,
         context,
         ClientCancel::new(),
@@ -108,7 +114,14 @@ where
     C: Future<Output = ()>,
 {
     let cancelled = Given { cancelled };
-    CallUntil::new(service, router, &[], request, context, cancelled)
+    CallUntil::new(
+        service,
+        router,
+        Known::default(),
+        request,
+        context,
+        cancelled,
+    )
 }
 
 /// What a call's future gives: its answer, with what a cancelled call gives.
@@ -237,9 +250,7 @@ impl<C: Future<Output = ()>> Future for Given<C> {
 /// it ended. A call then runs no drop code of each of its parts at its end.
 pub(crate) struct CallUntil<'a, S, C, E> {
     router: &'a ToolRouter<S>,
-    // The addresses of the router's handlers that run their body whole
-    // when they are called, sorted.
-    runs_whole: &'a [usize],
+    known: Known<'a>,
     // Set by the first poll.
     started: Option<Instant>,
     // Whether the call ended, and `parts` and `cancelled` were dropped
@@ -285,14 +296,14 @@ where
     fn new(
         service: &'a S,
         router: &'a ToolRouter<S>,
-        runs_whole: &'a [usize],
+        known: Known<'a>,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
         cancelled: C,
     ) -> Self {
         CallUntil {
             router,
-            runs_whole,
+            known,
             started: None,
             done: false,
             parts: ManuallyDrop::new(Parts {
@@ -418,13 +429,14 @@ where
                 this.started = Some(started);
                 let route = start(
                     this.router,
+                    this.known.none_disabled,
                     &mut parts.call,
                     &mut parts.telemetry,
                     &mut parts.arguments,
                     &mut parts.tool,
                 );
                 if let (Some(route), Some(call)) = (route, parts.call.as_ref())
-                    && !routes::runs_whole(this.runs_whole, route)
+                    && !routes::runs_whole(this.known.runs_whole, route)
                 {
                     cancelled.as_mut().arm(&call.request_context.ct);
                 }
@@ -468,6 +480,7 @@ where
 /// log reads, and the route to call, if the router has the tool.
 fn start<'a, S: MaybeSend + 'static>(
     router: &'a ToolRouter<S>,
+    none_disabled: bool,
     call: &mut Option<ToolCallContext<'a, S>>,
     telemetry: &mut Telemetry,
     arguments: &mut Option<JsonObject>,
@@ -484,7 +497,7 @@ fn start<'a, S: MaybeSend + 'static>(
         scope.session = Some(Session::of(&request.request_context));
     }
     scope.ids = ids;
-    match find(router, &request.name) {
+    match find(router, none_disabled, &request.name) {
         Some((name, route)) => {
             scope.tool = Cow::Borrowed(name);
             Some(route)
@@ -499,8 +512,26 @@ fn start<'a, S: MaybeSend + 'static>(
 }
 
 /// The route of `name`, with the router's own copy of the name, as rmcp's
-/// `ToolRouter::call` finds it: a disabled tool is not found.
+/// `ToolRouter::call` finds it: a disabled tool is not found. With
+/// `none_disabled`, the router is known to have no tool disabled.
+#[inline(always)]
 fn find<'a, S: MaybeSend + 'static>(
+    router: &'a ToolRouter<S>,
+    none_disabled: bool,
+    name: &str,
+) -> Option<(&'a str, &'a ToolRoute<S>)> {
+    if none_disabled {
+        return router
+            .map
+            .get_key_value(name)
+            .map(|(name, route)| (&**name, route));
+    }
+    find_enabled(router, name)
+}
+
+/// [`find`], for a router that may have a tool disabled.
+#[inline(never)]
+fn find_enabled<'a, S: MaybeSend + 'static>(
     router: &'a ToolRouter<S>,
     name: &str,
 ) -> Option<(&'a str, &'a ToolRoute<S>)> {

@@ -261,11 +261,28 @@ pub struct Routes<S> {
     router: ToolRouter<S>,
     /// Sorted.
     runs_whole: Box<[usize]>,
+    /// Whether the router has a tool disabled: it can't change, as nothing
+    /// can reach the router to change it.
+    any_disabled: bool,
+}
+
+/// What a router built once tells a call of its routes, beyond what rmcp's
+/// router does; nothing, for any other router.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Known<'a> {
+    /// The addresses of the handlers that run their body whole, sorted.
+    pub(crate) runs_whole: &'a [usize],
+    /// Whether no tool of the router is disabled, so that a tool is found
+    /// by its name alone.
+    pub(crate) none_disabled: bool,
 }
 
 impl<S: 'static> Routes<S> {
     /// Keeps `router`, with what the registry knows of its handlers.
-    pub fn new(router: ToolRouter<S>) -> Self {
+    pub fn new(router: ToolRouter<S>) -> Self
+    where
+        S: MaybeSend,
+    {
         let mut runs_whole: Vec<usize> = {
             let wrapped = WRAPPED.lock().unwrap_or_else(|e| e.into_inner());
             router
@@ -281,9 +298,11 @@ impl<S: 'static> Routes<S> {
                 .collect()
         };
         runs_whole.sort_unstable();
+        let any_disabled = router.map.keys().any(|name| router.get(name).is_none());
         Routes {
             router,
             runs_whole: runs_whole.into_boxed_slice(),
+            any_disabled,
         }
     }
 
@@ -292,9 +311,12 @@ impl<S: 'static> Routes<S> {
         &self.router
     }
 
-    /// The addresses of the handlers that run their body whole, sorted.
-    pub(crate) fn runs_whole(&self) -> &[usize] {
-        &self.runs_whole
+    /// What the router tells a call of its routes.
+    pub(crate) fn known(&self) -> Known<'_> {
+        Known {
+            runs_whole: &self.runs_whole,
+            none_disabled: !self.any_disabled,
+        }
     }
 }
 
@@ -353,10 +375,25 @@ mod tests {
         // As `#[tool_router]` does last: every route marked as wrapped,
         // which keeps what is known of them.
         let routes = Routes::new(mark_router(router));
-        let whole = |name: &str| runs_whole(routes.runs_whole(), &routes.tools().map[name]);
+        let whole = |name: &str| runs_whole(routes.known().runs_whole, &routes.tools().map[name]);
         assert!(whole("now"));
         assert!(!whole("later"), "an async route may wait");
         assert!(!whole("plain"), "a route not built by `whole_route`");
         assert!(!whole("replaced"), "the route that replaced it");
+        assert!(routes.known().none_disabled);
+    }
+
+    #[test]
+    fn a_router_with_a_tool_disabled_is_known_as_one() {
+        let router = ToolRouter::<Server>::new()
+            .with_route(whole_route((tool("now"), now)))
+            .with_route(whole_route((tool("later"), later)))
+            .with_disabled("later");
+        assert!(!Routes::new(router).known().none_disabled);
+        // A name disabled with no tool of that name disables nothing.
+        let router = ToolRouter::<Server>::new()
+            .with_route(whole_route((tool("now"), now)))
+            .with_disabled("gone");
+        assert!(Routes::new(router).known().none_disabled);
     }
 }

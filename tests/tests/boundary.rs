@@ -374,6 +374,52 @@ mod router_cache {
         }
         assert_eq!(BUILT.load(Ordering::Relaxed), 1);
     }
+
+    struct Restricted;
+
+    #[tool_router(router = all_tools)]
+    impl Restricted {
+        /// Say hello.
+        #[tool]
+        fn hello(&self) -> Result<String, ToolError> {
+            Ok("hello".to_owned())
+        }
+
+        /// Tell a secret.
+        #[tool]
+        fn secret(&self) -> Result<String, ToolError> {
+            Ok("the secret".to_owned())
+        }
+    }
+
+    impl Restricted {
+        fn restricted_tools() -> ToolRouter<Self> {
+            Self::all_tools().with_disabled("secret")
+        }
+    }
+
+    #[tool_handler(router = Self::restricted_tools())]
+    impl ServerHandler for Restricted {}
+
+    /// The router built once knows it has a tool disabled, and finds that
+    /// tool no more than rmcp's router would.
+    #[tokio::test]
+    async fn a_disabled_tool_of_a_router_built_once_is_not_found() {
+        let client = connect(Restricted, ()).await.unwrap();
+        let error = client
+            .call_tool(CallToolRequestParams::new("secret"))
+            .await
+            .expect_err("a disabled tool is not found");
+        let rmcp::service::ServiceError::McpError(error) = error else {
+            panic!("expected a JSON-RPC error, got {error:?}");
+        };
+        assert_eq!(error.message, "tool not found");
+        let result = client
+            .call_tool(CallToolRequestParams::new("hello"))
+            .await
+            .unwrap();
+        assert_eq!(result.is_error, Some(false));
+    }
 }
 
 /// A tool that asks the client for input before it answers.
