@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# What one round trip runs, counted rather than timed: instructions, and
-# lines of code (64-byte cache lines) run on every call, for the wrapped
-# call and for bare rmcp writing an equal line by hand.
+# What one round trip runs, counted rather than timed: the instructions it
+# runs, the distinct instructions it runs on every call, and the lines of
+# code (64-byte cache lines) those fill, for the wrapped call and for bare
+# rmcp writing an equal line by hand.
 #
 #   benches/footprint.sh [CALLS] [--functions]      (default 500)
 #
@@ -10,17 +11,19 @@
 # count for the same build every time. A round trip of the boundary bench
 # runs some 140,000 instructions from some 3,000 lines of code, more than
 # an instruction cache holds, so each of those lines is fetched again on
-# every call: on such a machine a round trip's time follows the lines it
-# runs as much as its instructions. Both figures come from two runs of the
-# bench's count mode (`BENCH_ROUND_TRIPS`), one of CALLS calls and one of
-# none, per server; a line counts when the calls ran some instruction of it
-# at least once per call.
+# every call: on such a machine a round trip's time follows the code it
+# runs as much as the instructions. The lines a function fills move by a
+# few with where the linker puts it (see `twin_timed`); the distinct
+# instructions don't. The figures come from two runs of the bench's count
+# mode (`BENCH_ROUND_TRIPS`), one of CALLS calls and one of none, per
+# server; an instruction counts when the calls ran it at least once per
+# call.
 #
 # Servers: `wrapped` (this crate), `bare_timed` (rmcp, the line written in
 # the tool), `twin_timed` (the same from a second copy of rmcp's code: how
 # far the figures stray when nothing differs), `handwritten` (rmcp, the line
-# written by a `call_tool` of its own). With --functions, it also prints the
-# functions whose lines differ between `wrapped` and `bare_timed`.
+# written by a `call_tool` of its own). With --functions, it also prints,
+# per function, how far `wrapped` differs from `bare_timed`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 calls="${1:-500}" functions="${2:-}"
@@ -89,29 +92,36 @@ def per_call(server):
     many = f"{work}/{server}.{calls}"
     counts, owner = read(many)
     counts_none, _ = read(none)
-    lines = collections.defaultdict(set)
+    lines, distinct = collections.defaultdict(set), collections.Counter()
     for address, count in counts.items():
         if count - counts_none.get(address, 0) >= calls:
-            lines[re.sub(r"\b(Wrapped|Bare|Twin|Handwritten)\b", "_", owner[address] or "?")].add(address >> 6)
+            function = re.sub(r"\b(Wrapped|Bare|Twin|Handwritten)\b", "_", owner[address] or "?")
+            distinct[function] += 1
+            lines[function].add(address >> 6)
     instructions = (summary(many) - summary(none)) / calls
-    return instructions, lines
+    return instructions, lines, distinct
 
 figures = {server: per_call(server) for server in servers}
-base_instructions, base_lines = figures["bare_timed"]
+base_instructions, base_lines, base_distinct = figures["bare_timed"]
+base_by_function = base_distinct
+base_distinct = sum(base_distinct.values())
 base_total = len(set().union(*base_lines.values()))
 print(f"per call, over {calls} calls:")
 for server in servers:
-    instructions, lines = figures[server]
+    instructions, lines, distinct = figures[server]
     total = len(set().union(*lines.values()))
-    print(f"  {server:12} {instructions:9.0f} instructions ({instructions / base_instructions:.4f}x)"
-          f"  {total:5} lines of code ({total - base_total:+d})")
+    distinct = sum(distinct.values())
+    print(f"  {server:12} {instructions:9.0f} instructions run ({instructions / base_instructions:.4f}x)"
+          f"  {distinct:6} distinct ({distinct - base_distinct:+5d})"
+          f"  {total:5} lines of code ({total - base_total:+4d})")
 if functions:
-    wrapped = figures["wrapped"][1]
-    print("lines per function, wrapped against bare_timed:")
-    names = set(wrapped) | set(base_lines)
-    rows = sorted(((len(wrapped.get(n, ())) - len(base_lines.get(n, ())), n) for n in names),
+    _, wrapped_lines, wrapped = figures["wrapped"]
+    print("distinct instructions and lines of code per function, wrapped against bare_timed:")
+    names = set(wrapped) | set(base_by_function)
+    rows = sorted(((wrapped.get(n, 0) - base_by_function.get(n, 0),
+                    len(wrapped_lines.get(n, ())) - len(base_lines.get(n, ())), n) for n in names),
                   key=lambda row: -abs(row[0]))
-    for difference, name in rows:
-        if difference:
-            print(f"  {difference:+4d}  {name[:140]}")
+    for difference, lines, name in rows:
+        if difference or lines:
+            print(f"  {difference:+5d} {lines:+4d}  {name[:130]}")
 EOF
