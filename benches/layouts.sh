@@ -15,10 +15,10 @@
 # all runs. `twin` is the control: its median over layouts is near 1.
 #
 # With BASE, a git revision, it measures that revision too, built from a
-# worktree of it, and runs the two builds of each layout in turn, process
-# by process: a machine whose speed drifts over minutes (by a percent and
-# more on some) then moves both alike, where two runs one after the other
-# would differ by the drift.
+# worktree of it into a target directory of its own, and runs the two builds
+# of each layout in turn, process by process: a machine whose speed drifts
+# over minutes (by a percent and more on some) then moves both alike, where
+# two runs one after the other would differ by the drift.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 layouts="${1:-6}" processes="${2:-2}" runs="${3:-3}" base="${4:-}"
@@ -48,11 +48,15 @@ if [ -n "$base" ]; then
   trap 'git -C "$root" worktree remove --force "$tree"' EXIT
   builds=(base current)
 fi
-export CARGO_TARGET_DIR="$root/target"
 for seed in $(seq 1 "$layouts"); do
-  build "$root" "$seed" "$work/current-$seed"
+  CARGO_TARGET_DIR="$root/target" build "$root" "$seed" "$work/current-$seed"
   if [ -n "$base" ]; then
-    build "$tree" "$seed" "$work/base-$seed"
+    # A target directory of its own: cargo names the two trees' bench
+    # alike, and in a shared one it would take one build for the other's.
+    CARGO_TARGET_DIR="$work/base-target" build "$tree" "$seed" "$work/base-$seed"
+    if cmp -s "$work/base-$seed" "$work/current-$seed"; then
+      echo "layout $seed: $base and the working tree built the same binary" >&2
+    fi
   fi
 done
 for _ in $(seq 1 "$processes"); do

@@ -247,7 +247,8 @@ impl<C: Future<Output = ()>> Future for Given<C> {
 /// What the call holds is dropped by hand: by the poll that ends the call,
 /// which drops only its span when nothing else holds anything (as for
 /// nearly every call), or by the future's drop, for a call dropped before
-/// it ended. A call then runs no drop code of each of its parts at its end.
+/// it ended. A call that ends then runs no drop code for parts that hold
+/// nothing.
 pub(crate) struct CallUntil<'a, S, C, E> {
     router: &'a ToolRouter<S>,
     known: Known<'a>,
@@ -325,8 +326,8 @@ impl<S, C, E> Drop for CallUntil<'_, S, C, E> {
     #[inline]
     fn drop(&mut self) {
         if !self.done {
-            // A call dropped before it ended (cancelled from outside, or
-            // never polled), or one that ended holding something.
+            // A call dropped before it ended: cancelled from outside, never
+            // polled, or one whose last poll panicked.
             drop_parts(self);
         }
     }
