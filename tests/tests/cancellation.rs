@@ -3,7 +3,8 @@
 //! waits for a cancel only for a body that may wait; these hold for each
 //! kind of route it must still wait for: an `async` tool in the router that
 //! `#[tool_handler]` keeps, one in a router of the server's own, and a route
-//! added by hand next to `#[tool]` methods.
+//! added by hand next to `#[tool]` methods. A call's future dropped before
+//! it ended, never polled again, drops the body too.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,9 +12,11 @@ use std::time::Duration;
 
 use outcome_runtime::{ToolError, tool, tool_handler, tool_router, wrap_route};
 use outcome_tests::{Session, events};
-use rmcp::ServerHandler;
 use rmcp::handler::server::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
+use rmcp::model::{CallToolResponse, ServerCapabilities, ServerConfig};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 /// What the test sees of a body: that it started, and that it was dropped.
 struct Flags {
@@ -183,4 +186,59 @@ async fn a_tool_in_the_servers_own_router_is_cancelled_too() {
 async fn a_route_added_by_hand_is_cancelled_too() {
     cancel_wait(ByHand, &BY_HAND).await;
     call_now(ByHand).await;
+}
+
+static TIMED_OUT: Flags = Flags {
+    started: AtomicBool::new(false),
+    dropped: AtomicBool::new(false),
+};
+
+/// A server that writes its own `call_tool` around the request log's, and
+/// gives a call 50 ms: a call that takes longer has its future dropped
+/// from outside, never polled to its end.
+struct Impatient {
+    tools: ToolRouter<Impatient>,
+}
+
+#[tool_router(router = impatient_tools)]
+impl Impatient {
+    /// Wait for a long time, then answer.
+    #[tool]
+    async fn wait(&self) -> Result<String, ToolError> {
+        wait_long(&TIMED_OUT).await
+    }
+}
+
+impl ServerHandler for Impatient {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = outcome_runtime::call_tool(self, &self.tools, request, context);
+        match tokio::time::timeout(Duration::from_millis(50), call).await {
+            Ok(answer) => answer,
+            Err(_) => Ok(CallToolResult::error(vec![ContentBlock::text(
+                "The call took too long. Call it again later.",
+            )])
+            .into()),
+        }
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}
+
+/// The call's future, dropped before it ended, drops the body itself.
+#[tokio::test]
+async fn a_call_dropped_before_it_ends_drops_the_body() {
+    let server = Impatient {
+        tools: Impatient::impatient_tools(),
+    };
+    let session = Session::connect(server, ()).await;
+    let call = session.call("wait", serde_json::json!({})).await;
+    assert!(TIMED_OUT.started.load(Ordering::SeqCst));
+    assert!(TIMED_OUT.dropped.load(Ordering::SeqCst));
+    assert_eq!(call.result.expect("a result").is_error, Some(true));
 }
