@@ -34,7 +34,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// The same tool body three ways.
+/// The same tool bodies, served several ways: wrapped, and by rmcp alone.
 mod servers {
     use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
     use rmcp::handler::server::router::tool::ToolRouter;
