@@ -56,9 +56,13 @@ work, calls, functions, servers = sys.argv[1], int(sys.argv[2]), sys.argv[3], sy
 def read(path):
     """Instructions run at each address, and the function of each address."""
     names, counts, owner = {}, collections.Counter(), {}
-    function, address, call = None, 0, False
+    function, address, call, positions = None, 0, False, 1
     for line in open(path):
-        if line.startswith(("fn=", "cfn=")):
+        if line.startswith("positions:"):
+            # The instruction's address, then (by default) its source line:
+            # the events follow them.
+            positions = len(line.split()) - 1
+        elif line.startswith(("fn=", "cfn=")):
             match = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
             if match.group(2):
                 names[match.group(1)] = match.group(2)
@@ -78,7 +82,8 @@ def read(path):
             if call:
                 call = False
                 continue
-            counts[address] += int(rest[1]) if len(rest) > 1 else 0
+            events = rest[positions - 1:]
+            counts[address] += int(events[0]) if events else 0
             owner[address] = function
     return counts, owner
 
@@ -88,8 +93,7 @@ def summary(path):
             return int(line.split()[1])
 
 def per_call(server):
-    none, counts_none = f"{work}/{server}.0", None
-    many = f"{work}/{server}.{calls}"
+    none, many = f"{work}/{server}.0", f"{work}/{server}.{calls}"
     counts, owner = read(many)
     counts_none, _ = read(none)
     lines, distinct = collections.defaultdict(set), collections.Counter()

@@ -163,7 +163,8 @@ pub(crate) trait Cancellation: Future<Output = ()> {
     /// request's context with its token, for a call whose body may wait.
     fn arm(self: Pin<&mut Self>, token: &CancellationToken);
 
-    /// Whether dropping this would do nothing.
+    /// Whether dropping this would do nothing; when that is not known, as
+    /// for a task's own cancel, false.
     fn holds_nothing(&self) -> bool {
         false
     }

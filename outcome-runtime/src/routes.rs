@@ -261,9 +261,9 @@ pub struct Routes<S> {
     router: ToolRouter<S>,
     /// Sorted.
     runs_whole: Box<[usize]>,
-    /// Whether the router has a tool disabled: it can't change, as nothing
-    /// can reach the router to change it.
-    any_disabled: bool,
+    /// Whether the router has no tool disabled: it can't change, as
+    /// nothing can reach the router to change it.
+    none_disabled: bool,
 }
 
 /// What a router built once tells a call of its routes, beyond what rmcp's
@@ -298,11 +298,11 @@ impl<S: 'static> Routes<S> {
                 .collect()
         };
         runs_whole.sort_unstable();
-        let any_disabled = router.map.keys().any(|name| router.get(name).is_none());
+        let none_disabled = router.map.keys().all(|name| router.get(name).is_some());
         Routes {
             router,
             runs_whole: runs_whole.into_boxed_slice(),
-            any_disabled,
+            none_disabled,
         }
     }
 
@@ -315,7 +315,7 @@ impl<S: 'static> Routes<S> {
     pub(crate) fn known(&self) -> Known<'_> {
         Known {
             runs_whole: &self.runs_whole,
-            none_disabled: !self.any_disabled,
+            none_disabled: self.none_disabled,
         }
     }
 }

@@ -420,6 +420,24 @@ mod router_cache {
             .unwrap();
         assert_eq!(result.is_error, Some(false));
     }
+
+    /// A name the model sent, found by one lookup in the router built
+    /// once: a real tool's name with an invisible character in it, a
+    /// megabyte long, is no tool, and reaches the log escaped and cut.
+    #[tokio::test]
+    async fn a_hostile_name_is_not_found_by_a_router_built_once() {
+        // `Counted` has no tool disabled: its calls take the one lookup.
+        let session = outcome_tests::Session::connect(Counted, ()).await;
+        let name: &'static str = Box::leak(format!("hello\u{200b}{}", "x".repeat(1 << 20)).into());
+        let call = session.call(name, serde_json::json!({})).await;
+        let Err(rmcp::service::ServiceError::McpError(error)) = &call.result else {
+            panic!("expected a JSON-RPC error, got {:?}", call.result);
+        };
+        assert_eq!(error.message, "tool not found");
+        let logged = call.record("tool_call_failed").field("tool").unwrap();
+        assert!(logged.starts_with("hello\\u{200b}xxx"), "{logged}");
+        assert!(logged.len() < 200, "{} bytes", logged.len());
+    }
 }
 
 /// A tool that asks the client for input before it answers.

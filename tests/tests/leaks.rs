@@ -11,7 +11,7 @@ use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
 use rmcp::ServerHandler;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
 use serde::Deserialize;
 
 /// Counts the allocations that are live.
@@ -96,7 +96,11 @@ async fn growth(
             request = request.with_arguments(arguments.clone());
         }
         // Answered with a result or a JSON-RPC error: both end the call.
-        let _ = client.call_tool(request).await;
+        // Anything else (the session gone) would leave nothing to count.
+        match client.call_tool(request).await {
+            Ok(_) | Err(ServiceError::McpError(_)) => {}
+            Err(error) => panic!("{tool} was not answered: {error}"),
+        }
     };
     for _ in 0..calls {
         call().await;
