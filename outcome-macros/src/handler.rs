@@ -37,8 +37,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// Adds what rmcp's `#[tool_handler]` adds, built here so that rmcp's
 /// macros need not be compiled at all: `call_tool` (ours, which logs),
-/// `list_tools`, `get_tool` and `get_info`, each unless the impl has its
-/// own. The methods are written as tokens, never parsed.
+/// `list_tools`, `get_tool`, `on_custom_request` (a malformed `tools/call`
+/// gets its log line) and `get_info`, each unless the impl has its own. The methods are written as tokens, never parsed.
 fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
     let private = crate::private(Span::call_site());
     let rmcp = quote! { #private::rmcp };
@@ -114,6 +114,21 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
         methods.extend(quote! {
             fn get_tool(&self, name: &str) -> ::core::option::Option<#rmcp::model::Tool> {
                 #router.get(name).cloned()
+            }
+        });
+    }
+    if !has("on_custom_request") {
+        // rmcp hands a `tools/call` whose params it cannot read here, and
+        // its default would answer "method not found" and log nothing.
+        methods.extend(quote! {
+            fn on_custom_request(
+                &self,
+                request: #rmcp::model::CustomRequest,
+                context: #rmcp::service::RequestContext<#rmcp::RoleServer>,
+            ) -> impl ::core::future::Future<
+                Output = ::core::result::Result<#rmcp::model::CustomResult, #rmcp::ErrorData>,
+            > + #rmcp::service::MaybeSendFuture + '_ {
+                #private::custom_request(request, context)
             }
         });
     }

@@ -81,14 +81,23 @@ pub(crate) struct Session {
 
 impl Session {
     /// The session of the request of `context`.
+    ///
+    /// Over HTTP the session is its `Mcp-Session-Id` alone, in memory as in
+    /// a store outside the process: rmcp's stateless mode serves each
+    /// request with fresh client parameters and no session id, so a job
+    /// started there is bound to no session, and its id is the capability.
+    /// On any other transport (stdio) the connection is the session, and
+    /// its client's `initialize` parameters stand for it.
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
-        Session {
-            params: initialize_params(context),
-            id: context
-                .extensions
-                .get::<http::request::Parts>()
-                .and_then(|parts| parts.headers.get("mcp-session-id"))
-                .cloned(),
+        match context.extensions.get::<http::request::Parts>() {
+            Some(parts) => Session {
+                params: None,
+                id: parts.headers.get("mcp-session-id").cloned(),
+            },
+            None => Session {
+                params: initialize_params(context),
+                id: None,
+            },
         }
     }
 

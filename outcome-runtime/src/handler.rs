@@ -491,7 +491,8 @@ fn start<'a, S: MaybeSend + 'static>(
     let Some(request) = call.as_mut() else {
         unreachable!("the call is handed over on the first poll only");
     };
-    let (span, ids) = Telemetry::call(&request.name, &request.request_context);
+    let found = find(router, none_disabled, &request.name);
+    let (span, ids) = Telemetry::call(&request.name, found.is_some(), &request.request_context);
     *telemetry = span;
     *arguments = request.arguments.clone();
     let scope = &mut tool.scope;
@@ -499,7 +500,7 @@ fn start<'a, S: MaybeSend + 'static>(
         scope.session = Some(Session::of(&request.request_context));
     }
     scope.ids = ids;
-    match find(router, none_disabled, &request.name) {
+    match found {
         Some((name, route)) => {
             scope.tool = Cow::Borrowed(name);
             Some(route)
@@ -864,4 +865,88 @@ fn argument_error(result: &CallToolResult) -> Option<&str> {
             .map(str::trim),
         _ => None,
     }
+}
+
+/// The answer to a `tools/call` whose params rmcp could not read as a
+/// call (no `name`, a `name` that is not a string, `arguments` that are
+/// not an object, no params at all), logged as every call is: `None` for
+/// any other request.
+///
+/// rmcp hands such a request to `ServerHandler::on_custom_request`, whose
+/// default answers "method not found" and logs nothing. The
+/// `on_custom_request` that [`tool_handler`](macro@crate::tool_handler)
+/// writes, unless the impl has its own, answers it with this: JSON-RPC
+/// invalid params (-32602) saying what the params must be, and one
+/// `tool_call_failed` line at INFO, outcome `invalid`. An impl that writes
+/// its own `on_custom_request` calls this first:
+///
+/// ```
+/// use outcome_runtime::malformed_call;
+/// use rmcp::model::{CustomRequest, CustomResult, ErrorCode};
+/// use rmcp::service::RequestContext;
+/// use rmcp::{ErrorData, RoleServer};
+///
+/// async fn on_custom_request(
+///     request: CustomRequest,
+///     context: RequestContext<RoleServer>,
+/// ) -> Result<CustomResult, ErrorData> {
+///     if let Some(error) = malformed_call(&request, &context) {
+///         return Err(error);
+///     }
+///     // The server's own methods here.
+///     Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None))
+/// }
+/// ```
+pub fn malformed_call(
+    request: &rmcp::model::CustomRequest,
+    context: &RequestContext<RoleServer>,
+) -> Option<ErrorData> {
+    if request.method != "tools/call" {
+        return None;
+    }
+    let started = Instant::now();
+    let params = request.params.as_ref();
+    let name = params
+        .and_then(|params| params.get("name"))
+        .and_then(serde_json::Value::as_str);
+    let tool = name.unwrap_or_default();
+    let (telemetry, _ids) = Telemetry::call(tool, false, context);
+    let _inside = telemetry.enter();
+    let message = match (params, name) {
+        (Some(serde_json::Value::Object(_)), Some(name)) => format!(
+            "The arguments of {} must be an object that maps each argument's name to its \
+             value. Call tools/call again with arguments as such an object.",
+            crate::quote(name)
+        ),
+        (Some(serde_json::Value::Object(_)), None) => "The params of tools/call must name \
+             the tool as a string in name, as tools/list lists it. Call tools/call again \
+             with name set."
+            .to_owned(),
+        _ => "The params of tools/call must be an object with name, the tool's name, and \
+              arguments, an object of its arguments. Call tools/call again with such params."
+            .to_owned(),
+    };
+    logging::call_failed(
+        &telemetry,
+        Level::INFO,
+        tool,
+        Outcome::Invalid,
+        logging::duration_ms(started),
+        None,
+        Some(ErrorCode::INVALID_PARAMS.0),
+    );
+    Some(ErrorData::invalid_params(message, None))
+}
+
+/// The `on_custom_request` that `#[tool_handler]` writes: a malformed
+/// `tools/call` as [`malformed_call`] answers it, any other method as
+/// rmcp's default does.
+#[doc(hidden)]
+pub fn custom_request(
+    request: rmcp::model::CustomRequest,
+    context: RequestContext<RoleServer>,
+) -> std::future::Ready<Result<rmcp::model::CustomResult, ErrorData>> {
+    let error = malformed_call(&request, &context)
+        .unwrap_or_else(|| ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None));
+    std::future::ready(Err(error))
 }

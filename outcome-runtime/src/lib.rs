@@ -234,7 +234,7 @@ pub mod testing;
 
 pub use classify::{Transient, recognize_transient};
 pub use error::{Outcome, ToolError};
-pub use handler::call_tool;
+pub use handler::{call_tool, malformed_call};
 pub use jobs::{Deferred, JobId, Jobs, STATUS_TOOL};
 pub use message::{FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, quote};
 pub use routes::{wrap_route, wrap_router};
@@ -261,7 +261,7 @@ pub use outcome_macros::tool_handler;
 #[doc(hidden)]
 pub mod __private_0_1_0 {
     pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send, sync_boundary};
-    pub use crate::handler::{call_routes, call_tool};
+    pub use crate::handler::{call_routes, call_tool, custom_request};
     pub use crate::listing::{list_tools, server_info};
     pub use crate::routes::{Routes, mark_router, whole_route};
 

@@ -47,8 +47,13 @@ impl Telemetry {
     /// client's trace context when the `opentelemetry` feature is on and
     /// the request carries one; and, when the span is recorded, the call's
     /// ids, for the span of a job it starts.
+    ///
+    /// `known`: whether the router has the tool. The metric records an
+    /// unknown tool's name, which the client chose, as [`OTHER`], so that
+    /// made-up names cannot crowd real tools out of its series.
     pub(crate) fn call(
         tool: &str,
+        known: bool,
         context: &RequestContext<RoleServer>,
     ) -> (Self, Option<Box<CallIds>>) {
         // A root span: rmcp runs every request of a session inside its
@@ -86,21 +91,25 @@ impl Telemetry {
             (None, None)
         };
         #[cfg(feature = "opentelemetry")]
-        let metric = transport
-            .as_ref()
-            .map(|transport| metric::Attributes::new(tool, transport, version.as_ref()));
+        let metric = transport.as_ref().map(|transport| {
+            metric::Attributes::new(known.then_some(tool), transport, version.as_ref())
+        });
         let mut ids = None;
         if let Some(transport) = transport.filter(|_| recorded) {
             guard_subscriber(|| {
+                // Every value here but the transport's is the client's
+                // text: bounded, and recorded as text, which a formatter
+                // quotes, never as a value it writes as it is.
                 let tool = bounded(tool);
-                span.record("otel.name", format_args!("tools/call {tool}"));
+                let request = request_id(&context.id);
+                span.record("otel.name", format!("tools/call {tool}").as_str());
                 span.record("gen_ai.tool.name", &*tool);
-                span.record("jsonrpc.request.id", format_args!("{}", context.id));
+                span.record("jsonrpc.request.id", &*request);
                 if let Some(session) = &transport.session {
                     span.record("mcp.session.id", &**session);
                 }
                 if let Some(version) = &version {
-                    span.record("mcp.protocol.version", version.as_str());
+                    span.record("mcp.protocol.version", &*bounded(version.as_str()));
                 }
                 span.record("network.transport", transport.transport);
                 if let Some(version) = transport.http_version {
@@ -110,7 +119,7 @@ impl Telemetry {
                 #[cfg(feature = "opentelemetry")]
                 parent::adopt(&span, &context.meta);
                 ids = Some(Box::new(CallIds {
-                    request: context.id.to_string(),
+                    request: request.into_owned(),
                     session: transport.session.map(Cow::into_owned),
                 }));
             });
@@ -166,7 +175,7 @@ impl Telemetry {
                     }
                 }
                 let tool = bounded(tool);
-                span.record("otel.name", format_args!("job {tool}"));
+                span.record("otel.name", format!("job {tool}").as_str());
                 span.record("gen_ai.tool.name", &*tool);
                 #[cfg(feature = "opentelemetry")]
                 {
@@ -296,6 +305,21 @@ impl<F: Future> Future for InSpan<F> {
         let this = self.project();
         let _inside = this.telemetry.enter();
         this.work.poll(cx)
+    }
+}
+
+/// The value a metric attribute takes in place of one the client chose
+/// freely (an unknown tool's name, a protocol version no revision of MCP
+/// has), after OpenTelemetry's `_OTHER` for an HTTP method it does not
+/// know: the series stay as few as the server's tools.
+pub(crate) const OTHER: &str = "_OTHER";
+
+/// A JSON-RPC request id as a record carries it: a number as it is, a
+/// string (the client's text) bounded as tool names are.
+pub(crate) fn request_id(id: &rmcp::model::RequestId) -> Cow<'_, str> {
+    match id {
+        rmcp::model::NumberOrString::Number(number) => Cow::Owned(number.to_string()),
+        rmcp::model::NumberOrString::String(text) => bounded(text),
     }
 }
 
@@ -485,8 +509,7 @@ mod metric {
     use opentelemetry::metrics::Histogram;
     use rmcp::model::ProtocolVersion;
 
-    use super::{Failure, Transport};
-    use crate::logging::bounded;
+    use super::{Failure, OTHER, Transport};
 
     /// The conventions' advice for MCP durations, in seconds.
     const BOUNDARIES: [f64; 14] = [
@@ -516,8 +539,10 @@ mod metric {
     }
 
     impl Attributes {
+        /// `tool`: the name of a tool the router has, `None` for any
+        /// other name, which is recorded as [`OTHER`].
         pub(super) fn new(
-            tool: &str,
+            tool: Option<&str>,
             transport: &Transport<'_>,
             version: Option<&ProtocolVersion>,
         ) -> Self {
@@ -526,7 +551,7 @@ mod metric {
             known.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
             known.push(KeyValue::new(
                 "gen_ai.tool.name",
-                bounded(tool).into_owned(),
+                tool.unwrap_or(OTHER).to_owned(),
             ));
             known.push(KeyValue::new("network.transport", transport.transport));
             if let Some(version) = transport.http_version {
@@ -534,10 +559,13 @@ mod metric {
                 known.push(KeyValue::new("network.protocol.version", version));
             }
             if let Some(version) = version {
-                known.push(KeyValue::new(
-                    "mcp.protocol.version",
-                    version.as_str().to_owned(),
-                ));
+                // The client names the version it asks for: only one that
+                // MCP defines is a series of its own.
+                let version = ProtocolVersion::KNOWN_VERSIONS
+                    .iter()
+                    .find(|known| *known == version)
+                    .map_or(OTHER, ProtocolVersion::as_str);
+                known.push(KeyValue::new("mcp.protocol.version", version.to_owned()));
             }
             Attributes { known }
         }

@@ -54,6 +54,22 @@ impl HttpServer {
         }
     }
 
+    /// Serves `server` in rmcp's stateless mode
+    /// (`legacy_session_mode = false`): no session, each request served
+    /// on its own.
+    pub async fn start_stateless<S: ServerHandler>(server: S) -> HttpServer {
+        let capture = LogCapture::new();
+        let guard = capture.set_default();
+        let mut config = StreamableHttpServerConfig::default();
+        config.legacy_session_mode = false;
+        let url = serve_with(server, config).await;
+        HttpServer {
+            url,
+            capture,
+            _guard: guard,
+        }
+    }
+
     /// Connects a new client without capabilities: a session
     /// of its own.
     pub async fn session(&self) -> Session {
@@ -86,11 +102,15 @@ pub async fn connect<S: ServerHandler, C: ClientHandler>(server: S, client: C) -
 /// of this runtime, until the runtime ends; returns the
 /// endpoint's URL.
 async fn serve<S: ServerHandler>(server: S) -> String {
+    serve_with(server, StreamableHttpServerConfig::default()).await
+}
+
+async fn serve_with<S: ServerHandler>(server: S, config: StreamableHttpServerConfig) -> String {
     let server = Arc::new(server);
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
+        config,
     );
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

@@ -8,6 +8,7 @@ pub mod notes;
 pub mod http_transport;
 pub mod lazy_jobs;
 pub mod mixed;
+pub mod raw;
 pub mod redis_server;
 
 use std::sync::{Arc, Mutex};

@@ -547,3 +547,23 @@ async fn a_stateless_client_reads_its_job_from_the_next_request() {
     assert_ne!(poll, unknown_job(&job));
     assert_eq!(poll, json!({ "links": 0 }).to_string());
 }
+
+#[tokio::test]
+async fn in_memory_jobs_are_read_in_rmcps_stateless_mode() {
+    // The default `Jobs`, in this process's memory, behind
+    // `legacy_session_mode = false`: every request is served on its own,
+    // with no session to bind the job to, so its id is the capability.
+    let server = HttpServer::start_stateless(Notes::new(false)).await;
+    let session = server.session().await;
+    assert_eq!(session.session_id(), None);
+    let started = session.call("rebuild_backlinks", json!({})).await;
+    let job = job_of(&started);
+    tokio::time::sleep(BACKLINKS_WORK * 2).await;
+    let poll = session.call("job_status", json!({ "job": job })).await;
+    assert_eq!(poll.text(), json!({ "links": 0 }).to_string());
+    // Another client holding the id reads it too: there is no session to
+    // tell them apart.
+    let other = server.session().await;
+    let poll = other.call("job_status", json!({ "job": job })).await;
+    assert_eq!(poll.text(), json!({ "links": 0 }).to_string());
+}

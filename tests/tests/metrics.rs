@@ -29,6 +29,14 @@ async fn every_call_is_recorded_in_seconds_with_the_conventions_attributes() {
     opentelemetry::global::set_meter_provider(provider.clone());
 
     let client = connect(Notes::new(false), ()).await.unwrap();
+    // A flood of made-up names, past the SDK's 2,000 series an instrument
+    // keeps: an unknown tool is one series, and the real tools after it
+    // keep their own.
+    for n in 0..2_100 {
+        let _ = client
+            .call_tool(CallToolRequestParams::new(format!("made_up_{n}")))
+            .await;
+    }
     let calls = [
         ("read_note", json!({ "path": "plan.md" })),
         ("read_note", json!({ "path": "plan.md" })),
@@ -94,7 +102,7 @@ async fn every_call_is_recorded_in_seconds_with_the_conventions_attributes() {
         .collect();
     series.sort();
     let expected = [
-        ("no_such_tool", "protocol", Some("-32602"), 1),
+        ("_OTHER", "protocol", Some("-32602"), 2_101),
         ("read_note", "invalid", Some("tool_error"), 1),
         ("read_note", "result", None, 2),
         ("sync_notes", "fault", Some("tool_error"), 1),

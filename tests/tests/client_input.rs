@@ -1,0 +1,217 @@
+//! What a client controls (request ids, tool names, session ids, protocol
+//! versions, params of any shape) reaches the runtime's records and spans
+//! only bounded and escaped, as `tracing-subscriber`'s own formatters write
+//! them: no forged line, no forged field, no terminal escape, no megabyte
+//! record. And every `tools/call`, however malformed, gets its line.
+
+use outcome_tests::notes::Notes;
+use outcome_tests::raw::{RawSession, TextLog};
+use serde_json::{Value, json};
+
+/// The longest a client's text may run in a record: a bounded value is 128
+/// characters, each at most a 10-character escape, plus the dots.
+const CLIENT_BOUND: usize = 128 * 10 + 3;
+
+/// A request id, or a tool name, that tries everything at once: a line
+/// break with a forged record after it, ANSI escapes that clear and
+/// recolour a terminal, a bidi override, and a quote that would close the
+/// field.
+const FORGED: &str = "1\n2026-12-01T00:00:00.000000Z ERROR outcome_runtime: tool_failed \
+                      tool=\"export_notes\" outcome=\"fault\"\u{1b}[2J\u{1b}[31m\u{202e}\"}: x";
+
+/// The runtime's lines of a plain-text log: those whose target is the
+/// runtime. A line of any other shape is a line a client forged.
+fn runtime_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|line| line.contains(" outcome_runtime: "))
+        .collect()
+}
+
+/// Fails if `text` holds what a client must not be able to write into a
+/// log: a line that does not start as the formatter starts every line (a
+/// timestamp of this year, then a level), a raw escape or bidi character,
+/// or a line longer than a bounded record.
+fn assert_clean(text: &str) {
+    for line in text.lines() {
+        assert!(
+            line.starts_with("20") && !line.starts_with("2026-12-01T00:00:00.000000Z"),
+            "a line the formatter did not start: {line:?}"
+        );
+        assert!(
+            !line.contains(['\u{1b}', '\u{202e}', '\r']),
+            "a raw escape: {line:?}"
+        );
+        assert!(
+            line.len() < 4 * CLIENT_BOUND,
+            "a record {} bytes long",
+            line.len()
+        );
+    }
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_request_id_cannot_forge_a_line_a_field_or_an_escape() {
+    let log = TextLog::runtime_only();
+    let mut session = RawSession::start(Notes::new(false)).await;
+    log.take();
+    let answer = session
+        .call(
+            json!(FORGED),
+            json!({ "name": "read_note", "arguments": { "path": "plan.md" } }),
+        )
+        .await;
+    // The answer goes back under the id as it was sent.
+    assert_eq!(answer["id"], json!(FORGED));
+    let plain = log.plain.take();
+    let lines = runtime_lines(&plain);
+    assert_eq!(lines.len(), 1, "{plain}");
+    // The record is the completed call's; the forged record is text
+    // inside the quoted id.
+    let event = lines[0].split("}: outcome_runtime: ").nth(1).unwrap_or("");
+    assert!(event.starts_with("tool_call_completed "), "{plain}");
+    assert_clean(&plain);
+    // The id is there, escaped, for the operator to match the answer by.
+    assert!(
+        plain.contains(r#"jsonrpc.request.id="1\\u{a}2026-12-01"#),
+        "{plain}"
+    );
+
+    let records = json_lines(&log.json.take());
+    assert_eq!(records.len(), 1);
+    let id = records[0]["span"]["jsonrpc.request.id"].as_str().unwrap();
+    assert!(id.starts_with(r"1\u{a}2026-12-01"), "{id}");
+    assert!(!id.contains(['\n', '\u{1b}', '\u{202e}']), "{id}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_eight_megabyte_request_id_makes_records_of_a_few_hundred_bytes() {
+    let log = TextLog::runtime_only();
+    let mut session = RawSession::start(Notes::new(false)).await;
+    log.take();
+    let huge = format!("{}\u{202e}", "7".repeat(8 << 20));
+    let answer = session
+        .call(
+            json!(huge),
+            json!({ "name": "read_note", "arguments": { "path": "plan.md" } }),
+        )
+        .await;
+    assert_eq!(answer["result"]["isError"], json!(false));
+    let plain = log.plain.take();
+    assert_eq!(
+        runtime_lines(&plain).len(),
+        1,
+        "{}",
+        &plain[..plain.len().min(500)]
+    );
+    assert_clean(&plain);
+    for record in json_lines(&log.json.take()) {
+        let id = record["span"]["jsonrpc.request.id"].as_str().unwrap();
+        assert!(id.len() <= CLIENT_BOUND, "{} bytes", id.len());
+        assert!(id.ends_with("..."), "cut, and saying so");
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_unknown_tool_name_cannot_forge_a_field_in_the_span_name() {
+    let log = TextLog::runtime_only();
+    let mut session = RawSession::start(Notes::new(false)).await;
+    log.take();
+    // A name that closes the span's `otel.name` and writes fields of its
+    // own after it.
+    let name = r#"x" outcome_runtime.outcome="result"}: outcome_runtime: tool_call_completed tool="read_note"#;
+    let answer = session
+        .call(json!(2), json!({ "name": name, "arguments": {} }))
+        .await;
+    assert_eq!(answer["error"]["code"], json!(-32602));
+    let plain = log.plain.take();
+    assert_clean(&plain);
+    let lines = runtime_lines(&plain);
+    assert_eq!(lines.len(), 1, "{plain}");
+    // The only completed call in the line is the one the name spells, inside
+    // a quoted value; the record itself is the failed call's.
+    assert!(lines[0].contains("tool_call_failed"), "{plain}");
+    assert!(
+        lines[0].contains(r#"otel.name="tools/call x\" outcome_runtime"#),
+        "{plain}"
+    );
+    assert!(
+        !lines[0].contains(r#"outcome_runtime.outcome="result""#),
+        "{plain}"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_tools_call_whose_params_do_not_parse_gets_one_line() {
+    let log = TextLog::runtime_only();
+    let mut session = RawSession::start(Notes::new(false)).await;
+    log.take();
+    let malformed = [
+        json!({ "name": "read_note", "arguments": "path=plan.md" }),
+        json!({ "name": "read_note", "arguments": ["plan.md"] }),
+        json!({ "arguments": { "path": "plan.md" } }),
+        json!({ "name": 7 }),
+        json!(null),
+        json!({ "name": FORGED, "arguments": 1 }),
+    ];
+    for (n, params) in malformed.iter().enumerate() {
+        let answer = session.call(json!(n), params.clone()).await;
+        // Invalid params, as JSON-RPC names it: not "method not found".
+        assert_eq!(answer["error"]["code"], json!(-32602), "{params}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains("tools/call"), "{message}");
+        let plain = log.plain.take();
+        assert_clean(&plain);
+        let lines = runtime_lines(&plain);
+        assert_eq!(lines.len(), 1, "{params}: {plain}");
+        assert!(lines[0].starts_with(lines[0].split(' ').next().unwrap()));
+        assert!(lines[0].contains(" INFO "), "{plain}");
+        assert!(lines[0].contains("tool_call_failed"), "{plain}");
+        assert!(lines[0].contains(r#"outcome="invalid""#), "{plain}");
+        assert!(lines[0].contains("error.code=-32602"), "{plain}");
+        let records = json_lines(&log.json.take());
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0]["outcome"], json!("invalid"));
+    }
+    // A request without params at all.
+    let answer = session
+        .request(json!({ "jsonrpc": "2.0", "id": "bare", "method": "tools/call" }))
+        .await;
+    assert_eq!(answer["error"]["code"], json!(-32602), "{answer}");
+    assert_eq!(runtime_lines(&log.plain.take()).len(), 1);
+    // Params that are neither an object nor null (a string, a list) make
+    // no JSON-RPC request rmcp reads: its transport drops the message, so
+    // no handler runs and nothing answers. The README says so.
+    session
+        .send(
+            &json!({ "jsonrpc": "2.0", "id": "s", "method": "tools/call", "params": "read_note" }),
+        )
+        .await;
+    let answer = session
+        .call(
+            json!("after"),
+            json!({ "name": "read_note", "arguments": { "path": "plan.md" } }),
+        )
+        .await;
+    assert_eq!(
+        answer["id"],
+        json!("after"),
+        "the dropped request got no answer"
+    );
+    let plain = log.plain.take();
+    assert_eq!(runtime_lines(&plain).len(), 1, "{plain}");
+    assert!(plain.contains("tool_call_completed"), "{plain}");
+    log.take();
+    // Any other method no one handles is still rmcp's "method not found",
+    // with no request-log line.
+    let answer = session
+        .request(json!({ "jsonrpc": "2.0", "id": "other", "method": "notes/unknown" }))
+        .await;
+    assert_eq!(answer["error"]["code"], json!(-32601), "{answer}");
+    assert!(runtime_lines(&log.plain.take()).is_empty());
+}
