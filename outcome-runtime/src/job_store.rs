@@ -62,6 +62,16 @@ pub trait JobStore: Send + Sync + 'static {
     /// The record of job `id`, if the store still keeps it.
     fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<StoredJob>>;
 
+    /// Drops the record of job `id`, whatever its state: its answer was
+    /// lost (the store refused it, or lost the record while the work ran),
+    /// and a poll must read what an unknown job reads, not "still running"
+    /// until the job's deadline. The default keeps the record: a store
+    /// that cannot drop one leaves such polls to that deadline.
+    fn forget<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
+        let _ = id;
+        Box::pin(std::future::ready(Ok(())))
+    }
+
     /// How many jobs the store holds, running or finished, when it can
     /// tell without a round trip; `None` otherwise.
     fn held(&self) -> Option<usize> {
@@ -331,6 +341,11 @@ impl JobStore for MemoryStore {
             },
         });
         Box::pin(std::future::ready(Ok(found)))
+    }
+
+    fn forget<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
+        self.lock().remove(id);
+        Box::pin(std::future::ready(Ok(())))
     }
 
     fn held(&self) -> Option<usize> {

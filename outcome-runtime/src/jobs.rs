@@ -19,7 +19,9 @@ use tracing::Span;
 use crate::boundary::{CatchPanic, catch, caught_panic};
 use crate::call::{self, CALL, CallScope, Note, Session};
 use crate::error::ToolError;
-use crate::job_store::{Answer, JobState, JobStore, MemoryStore, NewJob, Owner, StoreError};
+use crate::job_store::{
+    Answer, JobState, JobStore, MemoryStore, NewJob, Owner, StoreError, StoredJob,
+};
 use crate::logging;
 use crate::message::quote;
 use crate::telemetry::Telemetry;
@@ -337,10 +339,7 @@ impl Jobs {
                 ))),
             };
             drop(work);
-            if let Some(answer) = settle.conclude(ended) {
-                let jobs = settle.jobs.clone();
-                jobs.record(&settle.id, &settle.tool, answer).await;
-            }
+            settle.settle(ended).await;
         };
         tokio::spawn(bookkeeping);
         Ok(Deferred::Running(id))
@@ -394,6 +393,17 @@ impl Jobs {
     }
 
     async fn status(&self, job: &str, poll: Session) -> Result<CallToolResponse, ErrorData> {
+        if !is_job_id(job) {
+            // No `Jobs` ever made this id: the model's to fix.
+            return ToolError::invalid(
+                format_args!("{} is not a job id", quote(job)),
+                format_args!(
+                    "Call {STATUS_TOOL} with job set to the id exactly as the long-running \
+                     tool's answer gave it, 'j-' and 32 hex digits"
+                ),
+            )
+            .into_call_tool_result();
+        }
         let found = match self.stored(self.store.get(job)).await {
             Ok(found) => found,
             Err(error) => return error.into_fault().into_call_tool_result(),
@@ -429,20 +439,27 @@ impl Jobs {
         }
     }
 
-    /// What a poll of a job that is not there, or not this session's, reads.
+    /// What a poll of a job id that the store does not hold, or holds for
+    /// another session, reads.
+    ///
+    /// The server cannot tell a job whose answer expired, or that the store
+    /// lost (evicted, flushed, restarted without persistence), from one of
+    /// another session: in each, the work may have taken effect, so the
+    /// model is not sent to run it again. It is a fault that heals itself
+    /// (WARNING): nothing the model changes would help, and an operator
+    /// reads `job_answer_lost` where the server lost an answer it had.
     fn unknown(&self, job: &str) -> Result<CallToolResponse, ErrorData> {
-        ToolError::invalid(
-            format_args!(
-                "No job {} is running or kept; a finished job's result is kept for {}",
-                quote(job),
-                match self.keep.as_secs() {
-                    0 => "under a second".to_owned(),
-                    1 => "a second".to_owned(),
-                    seconds => format!("{seconds} seconds"),
-                }
-            ),
-            "Call the tool that started it again",
-        )
+        ToolError::retry_later(format_args!(
+            "No result is kept for job {}: a result is kept for {} after its work ends, \
+             and the server may have lost this one. The work may have taken effect, so tell \
+             the user before you call the tool that started it again.",
+            quote(job),
+            match self.keep.as_secs() {
+                0 => "under a second".to_owned(),
+                1 => "a second".to_owned(),
+                seconds => format!("{seconds} seconds"),
+            }
+        ))
         .into_call_tool_result()
     }
 
@@ -485,14 +502,18 @@ impl Jobs {
     /// once it is back, the fault of a job past its deadline.
     async fn record(&self, id: &str, tool: &str, answer: Answer) {
         if let Err(error) = self.stored(self.store.finish(id, answer, self.keep)).await {
-            tracing::warn!(
-                target: "outcome_runtime",
-                tool,
-                job = id,
-                error = %crate::classify::chain_text(&error),
-                "job_answer_lost"
-            );
+            answer_lost(tool, id, &crate::classify::chain_text(&error));
+            self.forget(id).await;
         }
+    }
+
+    /// Drops the record of a job whose answer was lost, so that its polls
+    /// read what a job the store does not hold reads, not "still running"
+    /// until its deadline. A store that fails here too leaves the record,
+    /// and its polls read the store's fault, then, once it is back, "still
+    /// running" until the job's deadline settles it as a fault.
+    async fn forget(&self, id: &str) {
+        let _ = self.stored(self.store.forget(id)).await;
     }
 }
 
@@ -518,11 +539,87 @@ struct Settle {
     telemetry: Option<Telemetry>,
 }
 
+/// What became of a finished job's answer in the store.
+enum Kept {
+    /// Recorded: polls read it.
+    Kept,
+    /// Lost, for the reason given: polls read what an unknown job reads.
+    Lost(String),
+    /// The job was settled already, by a poll that found it past its
+    /// deadline: polls read that fault, whose line was written then.
+    SettledBefore,
+}
+
 impl Settle {
+    /// Ends the job as `ended` says, once: records its answer, then writes
+    /// the call's final line by what the store did with it. An answer the
+    /// store kept gets the lines the inline call would have had; one it
+    /// lost is the server's fault, never the model's: `job_answer_lost` and
+    /// a `tool_call_failed` fault at WARNING; one that came after a poll
+    /// settled the job gets `job_answer_lost` only, since that poll wrote
+    /// the call's final line.
+    async fn settle<T: IntoCallToolResult>(&mut self, ended: Result<T, ToolError>) {
+        let Some(telemetry) = self.telemetry.take() else {
+            return;
+        };
+        let concluded = {
+            let _inside = telemetry.enter();
+            conclude(&self.tool, ended)
+        };
+        let duration_ms = elapsed_ms(self.started);
+        let jobs = &self.jobs;
+        let kept = match jobs
+            .stored(jobs.store.finish(&self.id, concluded.answer(), jobs.keep))
+            .await
+        {
+            Ok(true) => Kept::Kept,
+            Ok(false) => match jobs.stored(jobs.store.get(&self.id)).await {
+                Ok(Some(StoredJob {
+                    state: JobState::Done(_),
+                    ..
+                })) => Kept::SettledBefore,
+                Ok(_) => Kept::Lost(
+                    "the job store no longer holds the job's record (evicted, flushed, or \
+                     lost in a restart)"
+                        .to_owned(),
+                ),
+                Err(error) => Kept::Lost(crate::classify::chain_text(&error)),
+            },
+            Err(error) => Kept::Lost(crate::classify::chain_text(&error)),
+        };
+        if let Kept::Lost(_) = kept {
+            jobs.forget(&self.id).await;
+        }
+        let _inside = telemetry.enter();
+        match kept {
+            Kept::Kept => concluded.log(&telemetry, &self.tool, duration_ms),
+            Kept::Lost(reason) => {
+                answer_lost(&self.tool, &self.id, &reason);
+                logging::call_failed(
+                    &telemetry,
+                    tracing::Level::WARN,
+                    &self.tool,
+                    crate::outcome::Outcome::Fault,
+                    duration_ms,
+                    Some(ANSWER_LOST),
+                    None,
+                );
+            }
+            Kept::SettledBefore => answer_lost(
+                &self.tool,
+                &self.id,
+                "a poll settled the job as a fault before its work ended",
+            ),
+        }
+    }
+
     /// Ends the job as `ended` says, once: its call's log lines written in
     /// the work's span, and its answer to record; `None` when it was ended
     /// already.
-    fn conclude<T: IntoCallToolResult>(&mut self, ended: Result<T, ToolError>) -> Option<Answer> {
+    fn conclude_now<T: IntoCallToolResult>(
+        &mut self,
+        ended: Result<T, ToolError>,
+    ) -> Option<Answer> {
         let telemetry = self.telemetry.take()?;
         let _inside = telemetry.enter();
         Some(finish(&telemetry, &self.tool, self.started, ended))
@@ -535,7 +632,7 @@ impl Drop for Settle {
             "the bookkeeping of job {} of {} ended before the job did",
             self.id, self.tool
         )));
-        let Some(answer) = self.conclude(failed) else {
+        let Some(answer) = self.conclude_now(failed) else {
             return;
         };
         // No waiting in a drop: a store that answers at once (memory) is
@@ -576,6 +673,57 @@ fn finish<T: IntoCallToolResult>(
     started: Instant,
     ended: Result<T, ToolError>,
 ) -> Answer {
+    let concluded = conclude(tool, ended);
+    concluded.log(telemetry, tool, elapsed_ms(started));
+    concluded.answer()
+}
+
+/// The `error.type` of a job whose answer was lost.
+const ANSWER_LOST: &str = "job_answer_lost";
+
+/// `job_answer_lost`, at WARNING: a job's answer that no poll can read.
+fn answer_lost(tool: &str, job: &str, reason: &str) {
+    tracing::warn!(
+        target: "outcome_runtime",
+        tool = &*logging::bounded(tool),
+        job,
+        error = &*logging::bounded_text(reason),
+        "job_answer_lost"
+    );
+}
+
+/// Milliseconds since `started`, on tokio's clock.
+fn elapsed_ms(started: Instant) -> f64 {
+    started.elapsed().as_micros() as f64 / 1000.0
+}
+
+/// How a job's call ended, before anything but the boundary's own record
+/// is logged.
+struct Concluded {
+    response: Result<CallToolResponse, ErrorData>,
+    report: Option<crate::call::Report>,
+}
+
+impl Concluded {
+    /// The call's final line.
+    fn log(&self, telemetry: &Telemetry, tool: &str, duration_ms: f64) {
+        logging::call_ended(telemetry, tool, &self.response, self.report, duration_ms);
+    }
+
+    /// The answer a poll reads.
+    fn answer(&self) -> Answer {
+        self.response.clone().map(|response| match response {
+            CallToolResponse::Complete(result) => result,
+            // Made a fault by `conclude`, which is a result.
+            _ => CallToolResult::error(vec![ContentBlock::text(crate::FAULT_MESSAGE)]),
+        })
+    }
+}
+
+/// Turns how a job's work ended into the answer the inline call would have
+/// given. Whatever the value or the error do while they turn into an answer
+/// (fail to serialize, panic), the job ends.
+fn conclude<T: IntoCallToolResult>(tool: &str, ended: Result<T, ToolError>) -> Concluded {
     let scope = CallScope {
         tool: tool.into(),
         ..CallScope::default()
@@ -604,13 +752,17 @@ fn finish<T: IntoCallToolResult>(
             ))
             .into_call_tool_result(),
         };
-        let elapsed = started.elapsed().as_micros() as f64 / 1000.0;
         let report = CALL.with(|call| call.report.get());
-        logging::call_ended(telemetry, tool, &response, report, elapsed);
-        response.map(|response| match response {
-            CallToolResponse::Complete(result) => result,
-            // Made a fault above, which is a result.
-            _ => CallToolResult::error(vec![ContentBlock::text(crate::FAULT_MESSAGE)]),
-        })
+        Concluded { response, report }
+    })
+}
+
+/// Whether `id` has the shape of the ids [`new_id`] makes.
+fn is_job_id(id: &str) -> bool {
+    id.strip_prefix("j-").is_some_and(|hex| {
+        hex.len() == 32
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     })
 }

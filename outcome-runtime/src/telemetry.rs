@@ -85,6 +85,8 @@ impl Telemetry {
         .unwrap_or_else(Span::none);
         let recorded = !span.is_disabled();
         // Read once, for the span and the metric, and only for them.
+        #[cfg(not(feature = "opentelemetry"))]
+        let _ = known;
         let (transport, version) = if recorded || cfg!(feature = "opentelemetry") {
             (Some(Transport::of(context)), context.protocol_version())
         } else {
@@ -312,6 +314,7 @@ impl<F: Future> Future for InSpan<F> {
 /// freely (an unknown tool's name, a protocol version no revision of MCP
 /// has), after OpenTelemetry's `_OTHER` for an HTTP method it does not
 /// know: the series stay as few as the server's tools.
+#[cfg(feature = "opentelemetry")]
 pub(crate) const OTHER: &str = "_OTHER";
 
 /// A JSON-RPC request id as a record carries it: a number as it is, a

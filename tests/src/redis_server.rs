@@ -86,6 +86,27 @@ impl RedisServer {
         format!("redis://127.0.0.1:{}", self.port)
     }
 
+    /// Sends one command and returns the first line of the reply
+    /// (`+OK`, `-ERR ...`, `:1`): what a test needs to flush the server or
+    /// change its configuration, without a client library.
+    pub fn command(&self, args: &[&str]) -> String {
+        use std::io::{BufRead, BufReader, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port))
+            .unwrap_or_else(|e| panic!("connecting to the test's Redis: {e}"));
+        let mut request = format!("*{}\r\n", args.len());
+        for arg in args {
+            request.push_str(&format!("${}\r\n{arg}\r\n", arg.len()));
+        }
+        stream
+            .write_all(request.as_bytes())
+            .unwrap_or_else(|e| panic!("writing to the test's Redis: {e}"));
+        let mut line = String::new();
+        BufReader::new(stream)
+            .read_line(&mut line)
+            .unwrap_or_else(|e| panic!("reading from the test's Redis: {e}"));
+        line.trim_end().to_owned()
+    }
+
     /// The port the server listens on, and listens on again after a
     /// restart.
     pub fn port(&self) -> u16 {

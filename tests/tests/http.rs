@@ -86,8 +86,9 @@ async fn poll(session: &Session, job: &str) -> Call {
 /// What the model reads when polling a job this session cannot see.
 fn unknown_job(job: &str) -> String {
     format!(
-        "No job '{job}' is running or kept; a finished job's result is kept for 300 seconds. \
-         Call the tool that started it again."
+        "No result is kept for job '{job}': a result is kept for 300 seconds after its work \
+         ends, and the server may have lost this one. The work may have taken effect, so tell \
+         the user before you call the tool that started it again."
     )
 }
 
@@ -285,7 +286,9 @@ async fn a_job_reads_only_in_the_session_that_started_it() {
             by_session[id],
             [
                 "INFO tool_call_deferred rebuild_backlinks deferred",
-                "INFO tool_call_failed job_status invalid",
+                // Another session's job reads as one the server lost.
+                "WARN tool_failed job_status fault",
+                "WARN tool_call_failed job_status fault",
                 "INFO tool_call_completed job_status result",
             ],
             "session {id}"

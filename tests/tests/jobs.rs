@@ -222,7 +222,11 @@ async fn an_unpolled_job_is_dropped_after_its_keep_time() {
     );
     let gone = harness.call("job_status", json!({ "job": job })).await;
     assert_eq!(gone.is_error, Some(true));
-    assert!(text(&gone).contains("Call the tool that started it again"));
+    assert!(
+        text(&gone).contains("so tell the user before you call the tool that started it again"),
+        "{}",
+        text(&gone)
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -241,4 +245,112 @@ async fn a_job_past_its_longest_run_is_stopped_as_a_fault() {
     );
     tokio::time::sleep(keep + Duration::from_millis(50)).await;
     assert!(harness.jobs.is_empty());
+}
+
+/// The memory store, with a way to lose every record, as a Redis that
+/// evicts them, is flushed, or restarts without persistence does.
+#[derive(Clone, Default)]
+struct Forgetful {
+    store: outcome_runtime::job_store::MemoryStore,
+    lost: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Forgetful {
+    fn lose_everything(&self) {
+        self.lost.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl outcome_runtime::job_store::JobStore for Forgetful {
+    fn start<'a>(
+        &'a self,
+        id: &'a str,
+        job: outcome_runtime::job_store::NewJob,
+    ) -> outcome_runtime::job_store::StoreFuture<'a, ()> {
+        self.store.start(id, job)
+    }
+
+    fn finish<'a>(
+        &'a self,
+        id: &'a str,
+        answer: outcome_runtime::job_store::Answer,
+        keep: Duration,
+    ) -> outcome_runtime::job_store::StoreFuture<'a, bool> {
+        if self.lost.load(std::sync::atomic::Ordering::SeqCst) {
+            return Box::pin(std::future::ready(Ok(false)));
+        }
+        self.store.finish(id, answer, keep)
+    }
+
+    fn get<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> outcome_runtime::job_store::StoreFuture<'a, Option<outcome_runtime::job_store::StoredJob>>
+    {
+        if self.lost.load(std::sync::atomic::Ordering::SeqCst) {
+            return Box::pin(std::future::ready(Ok(None)));
+        }
+        self.store.get(id)
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_job_whose_record_is_lost_is_the_servers_fault_not_the_models() {
+    let store = Forgetful::default();
+    let harness = Harness::start(Jobs::with_store(store.clone())).await;
+    let job = job_of(&harness.call("slow", json!({})).await);
+    assert_eq!(harness.events(), ["INFO tool_call_deferred slow"]);
+    store.lose_everything();
+    tokio::time::sleep(WORK * 2).await;
+    // The work ended, and its answer had nowhere to go: one final line, a
+    // fault that nobody but the store could have prevented.
+    assert_eq!(
+        harness.events(),
+        ["WARN job_answer_lost slow", "WARN tool_call_failed slow"]
+    );
+    let polled = harness.call("job_status", json!({ "job": job })).await;
+    assert_eq!(polled.is_error, Some(true));
+    let read = text(&polled);
+    assert!(read.contains("may have taken effect"), "{read}");
+    assert!(!read.contains("is still running"), "{read}");
+    assert_eq!(
+        harness.events(),
+        [
+            "WARN tool_failed job_status",
+            "WARN tool_call_failed job_status"
+        ]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_poll_for_an_id_no_job_could_have_is_the_models_to_fix() {
+    let harness = Harness::start(Jobs::new()).await;
+    for made_up in ["42", "j-", "j-0123456789ABCDEF0123456789ABCDEF", "slow"] {
+        let polled = harness.call("job_status", json!({ "job": made_up })).await;
+        assert_eq!(polled.is_error, Some(true));
+        let read = text(&polled);
+        assert!(read.contains("is not a job id"), "{read}");
+        assert!(read.contains("Call job_status with job set to"), "{read}");
+        assert_eq!(harness.events(), ["INFO tool_call_failed job_status"]);
+    }
+    // An id of the right shape that no job has: the server cannot tell it
+    // from one whose answer it lost.
+    let polled = harness
+        .call(
+            "job_status",
+            json!({ "job": "j-0123456789abcdef0123456789abcdef" }),
+        )
+        .await;
+    assert!(
+        text(&polled).contains("may have taken effect"),
+        "{}",
+        text(&polled)
+    );
+    assert_eq!(
+        harness.events(),
+        [
+            "WARN tool_failed job_status",
+            "WARN tool_call_failed job_status"
+        ]
+    );
 }

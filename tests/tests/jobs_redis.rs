@@ -64,6 +64,17 @@ impl Slow {
             .await
     }
 
+    /// Finish after a while with an answer of 2 MiB.
+    #[tool]
+    async fn big(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run(self.deadline, async {
+                tokio::time::sleep(WORK).await;
+                Ok("x".repeat(2 << 20))
+            })
+            .await
+    }
+
     /// Never finish.
     #[tool]
     async fn endless(&self) -> Result<Deferred<String>, ToolError> {
@@ -267,15 +278,17 @@ async fn with_redis_down_calls_and_polls_heal_themselves_until_it_is_back() {
     assert_eq!(started.is_error, Some(true));
     assert_eq!(text(&started), RETRY_MESSAGE);
     // The work's answer, had it gone on, is lost with the store: the job
-    // that was running when Redis went down says so once, at WARNING.
-    tokio::time::sleep(WORK).await;
+    // that was running when Redis went down says so once, at WARNING, and
+    // its one final line is that fault's, never a completed call's.
+    tokio::time::sleep(WORK + STORE_TIMEOUT * 3).await;
     let mut logged = events(&capture);
     logged.sort();
     assert_eq!(
         logged,
         [
-            "INFO tool_call_completed slow",
             "WARN job_answer_lost slow",
+            // The running job's final line, and the second call's.
+            "WARN tool_call_failed slow",
             "WARN tool_call_failed slow",
             "WARN tool_failed slow",
         ]
@@ -285,7 +298,11 @@ async fn with_redis_down_calls_and_polls_heal_themselves_until_it_is_back() {
     redis.restart();
     let gone = poll(&a, &job).await;
     assert_eq!(gone.is_error, Some(true));
-    assert!(text(&gone).starts_with("No job '"), "{}", text(&gone));
+    assert!(
+        text(&gone).starts_with("No result is kept for job '"),
+        "{}",
+        text(&gone)
+    );
     let job = job_of(&call(&a, "slow", json!({})).await);
     assert_still_running(&poll(&a, &job).await);
     tokio::time::sleep(WORK).await;
@@ -310,7 +327,7 @@ async fn over_http_a_job_in_redis_is_read_only_from_the_session_that_started_it(
     let owner = a.session().await;
     let job = job_of(owner.call("slow", json!({})).await.ok());
     // What a made-up id reads, on each replica.
-    let made_up = "0123456789abcdef0123456789abcdef";
+    let made_up = "j-0123456789abcdef0123456789abcdef";
     let unknown = |text: &str| text.replace(made_up, &job);
     let unknown_on_a = unknown(
         owner
@@ -364,8 +381,69 @@ async fn a_redis_that_accepts_but_never_answers_is_a_fault_that_heals_itself_wit
     );
 
     let asked = Instant::now();
-    let polled = poll(&a, "0123456789abcdef0123456789abcdef").await;
+    let polled = poll(&a, "j-0123456789abcdef0123456789abcdef").await;
     assert!(asked.elapsed() < bound, "{:?}", asked.elapsed());
     assert_eq!(polled.is_error, Some(true));
     assert_eq!(text(&polled), RETRY_MESSAGE);
+}
+
+/// Asserts that a poll read that the job's answer is gone, as a fault, and
+/// was logged at WARNING.
+fn assert_lost(polled: &CallToolResult, capture: &LogCapture) {
+    assert_eq!(polled.is_error, Some(true));
+    assert!(
+        text(polled).contains("may have taken effect"),
+        "{}",
+        text(polled)
+    );
+    assert_eq!(
+        events(capture),
+        [
+            "WARN tool_failed job_status",
+            "WARN tool_call_failed job_status"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_flushed_redis_makes_a_running_job_a_fault_logged_once_not_the_models_mistake() {
+    let redis = RedisServer::start();
+    let capture = LogCapture::new();
+    let _guard = capture.set_default();
+    let a = replica(redis_jobs(&redis), DEADLINE).await;
+    let job = job_of(&call(&a, "slow", json!({})).await);
+    assert_eq!(events(&capture), ["INFO tool_call_deferred slow"]);
+    assert_eq!(redis.command(&["FLUSHALL"]), "+OK");
+    tokio::time::sleep(WORK * 2).await;
+    assert_eq!(
+        events(&capture),
+        ["WARN job_answer_lost slow", "WARN tool_call_failed slow"]
+    );
+    let asked = Instant::now();
+    let polled = poll(&a, &job).await;
+    assert!(asked.elapsed() < STORE_TIMEOUT, "{:?}", asked.elapsed());
+    assert_lost(&polled, &capture);
+}
+
+#[tokio::test]
+async fn an_answer_redis_refuses_is_lost_once_and_no_poll_reads_still_running() {
+    let redis = RedisServer::start();
+    // Redis refuses a bulk string past this: the 2 MiB answer.
+    assert_eq!(
+        redis.command(&["CONFIG", "SET", "proto-max-bulk-len", "1mb"]),
+        "+OK"
+    );
+    let capture = LogCapture::new();
+    let _guard = capture.set_default();
+    let a = replica(redis_jobs(&redis), DEADLINE).await;
+    let job = job_of(&call(&a, "big", json!({})).await);
+    assert_eq!(events(&capture), ["INFO tool_call_deferred big"]);
+    tokio::time::sleep(WORK + STORE_TIMEOUT * 3).await;
+    // One final line, the fault's; never `tool_call_completed` first.
+    assert_eq!(
+        events(&capture),
+        ["WARN job_answer_lost big", "WARN tool_call_failed big"]
+    );
+    let polled = poll(&a, &job).await;
+    assert_lost(&polled, &capture);
 }

@@ -185,6 +185,19 @@ impl JobStore for RedisStore {
         })
     }
 
+    fn forget<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut delete = redis::cmd("DEL");
+            delete.arg(key(id));
+            once_more(&self.connection, |mut connection| {
+                let delete = delete.clone();
+                async move { delete.query_async::<()>(&mut connection).await }
+            })
+            .await
+            .map_err(failed("drop a job"))
+        })
+    }
+
     fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<StoredJob>> {
         Box::pin(async move {
             let mut read = redis::cmd("HMGET");
