@@ -9,8 +9,19 @@
 //!
 //! | store | a job outlives | what binds a job to a session |
 //! |---|---|---|
-//! | [`MemoryStore`] | nothing: it lives in this process | the client's `initialize` parameters, by allocation: another session, or a request of the stateless lifecycle, reads what an unknown id reads |
+//! | [`MemoryStore`] | nothing: it lives in this process | over streamable HTTP, the call's `Mcp-Session-Id`; on stdio, the connection (its client's `initialize` parameters, by allocation). Another session reads what an unknown id reads. Without a session id (rmcp's stateless mode, the stateless lifecycle) the 128-bit id is the capability |
 //! | `RedisStore` (feature `redis`) | a replica that dies or restarts: every replica that shares the store answers every poll | the call's `Mcp-Session-Id` over streamable HTTP ([`Owner::session`]), which a poll's must match: another session reads what an unknown id reads. Without one (stdio, stateless HTTP, the stateless lifecycle) the 128-bit id is the capability, whoever polls it |
+
+//!
+//! # When a store loses a job
+//!
+//! | what happened | the log | what a poll reads |
+//! |---|---|---|
+//! | the record was evicted, flushed or lost in a restart while the work ran | when the work ends: WARNING `job_answer_lost`, then the call's one final line, WARNING `tool_call_failed` fault | that no result is kept for the job and its work may have taken effect (WARNING fault) |
+//! | the store refused the answer (too large) or failed when the work ended | the same; the record is dropped, so polls do not read "still running" | the same, at once |
+//! | the store is down when the work ends, and stays down past the drop | the same | the store's fault while it is down (WARNING, retry); once back, "still running" until the job's deadline, then the fault of a job past it |
+//! | a poll for an id the store does not hold (expired, lost, another session's, made up) | WARNING `tool_failed` and `tool_call_failed` fault | that no result is kept and the work may have taken effect: the server cannot tell these apart, so the model is never sent to run the tool again |
+//! | a poll for an id no job could have (not `j-` and 32 hex digits) | INFO `tool_call_failed` invalid | that it is not a job id, and to pass the id as the tool gave it |
 
 use std::error::Error;
 use std::fmt;

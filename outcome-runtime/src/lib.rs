@@ -114,6 +114,10 @@
 //! | an error whose `Display` fails or panics | described as such in the record; its `error.type` and level are kept, since classification goes by type |
 //! | a panic message in `tool_failed` | 64 KiB |
 //! | a tool name in a record | 128 characters, invisible characters escaped |
+//! | a request id, session id or protocol version in a record or span | 128 characters, invisible characters escaped, recorded as text (quoted by `tracing-subscriber`'s formatters), never written bare |
+//! | the span's name (`otel.name`) | `tools/call ` and a bounded tool name, recorded as text |
+//! | a metric attribute | only values the server defines: an unknown tool, or a protocol version MCP does not define, is `_OTHER` |
+//! | what the model reads of arguments that do not deserialize | this crate's words, the argument named and its value through [`quote`]; never serde's text |
 //!
 //! # What no boundary can catch
 //!

@@ -5,6 +5,9 @@
 #[path = "../../outcome-runtime/examples/notes/server.rs"]
 pub mod notes;
 
+#[path = "../../outcome-runtime/examples/notes/log.rs"]
+pub mod notes_log;
+
 pub mod http_transport;
 pub mod lazy_jobs;
 pub mod mixed;

@@ -12,9 +12,10 @@ use tokio::io::{
     AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
 };
 use tracing::subscriber::DefaultGuard;
+use tracing_subscriber::Registry;
 use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::fmt::MakeWriter;
-use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::layer::{Layer, SubscriberExt};
 
 /// How long a request waits for its answer before the test fails.
 const ANSWER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -73,28 +74,42 @@ impl TextLog {
         TextLog::start(Some("outcome_runtime"))
     }
 
+    /// The notes example's set-up: INFO and above from every target, the
+    /// plain text with its escaping field formatter.
+    pub fn notes() -> TextLog {
+        TextLog::build(None, LevelFilter::INFO, true)
+    }
+
     /// Both formatters, for every target, or `target` only.
     pub fn start(target: Option<&str>) -> TextLog {
+        TextLog::build(target, LevelFilter::TRACE, false)
+    }
+
+    fn build(target: Option<&str>, level: LevelFilter, notes_fields: bool) -> TextLog {
         let plain = Written::default();
         let json = Written::default();
-        let subscriber = tracing_subscriber::registry()
-            .with(
-                tracing_subscriber::fmt::layer()
-                    .with_ansi(false)
-                    .with_writer(plain.clone()),
-            )
-            .with(
-                tracing_subscriber::fmt::layer()
-                    .with_ansi(false)
-                    .json()
-                    .flatten_event(true)
-                    .with_current_span(true)
-                    .with_span_list(false)
-                    .with_writer(json.clone()),
-            );
+        let plain_layer = tracing_subscriber::fmt::layer()
+            .with_ansi(false)
+            .with_writer(plain.clone());
+        let plain_layer: Box<dyn Layer<Registry> + Send + Sync> = if notes_fields {
+            plain_layer
+                .fmt_fields(crate::notes_log::escaped_fields())
+                .boxed()
+        } else {
+            plain_layer.boxed()
+        };
+        let json_layer = tracing_subscriber::fmt::layer()
+            .with_ansi(false)
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .with_span_list(false)
+            .with_writer(json.clone())
+            .boxed();
+        let subscriber = tracing_subscriber::registry().with(vec![plain_layer, json_layer]);
         let filter = match target {
-            Some(target) => Targets::new().with_target(target, LevelFilter::TRACE),
-            None => Targets::new().with_default(LevelFilter::TRACE),
+            Some(target) => Targets::new().with_target(target, level),
+            None => Targets::new().with_default(level),
         };
         let guard = tracing::subscriber::set_default(subscriber.with(filter));
         TextLog {

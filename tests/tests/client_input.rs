@@ -91,6 +91,39 @@ async fn a_request_id_cannot_forge_a_line_a_field_or_an_escape() {
 }
 
 #[tokio::test(flavor = "current_thread")]
+async fn with_the_notes_examples_log_no_target_writes_a_request_id_bare() {
+    // rmcp's own `response error` WARNING writes the request id with
+    // `Display`: the example's field formatter escapes it too.
+    let log = TextLog::notes();
+    let mut session = RawSession::start(Notes::new(false)).await;
+    log.take();
+    let answer = session
+        .call(
+            json!(FORGED),
+            json!({ "name": "no_such_tool", "arguments": {} }),
+        )
+        .await;
+    assert_eq!(answer["error"]["code"], json!(-32602));
+    let plain = log.plain.take();
+    assert!(
+        plain.contains(" WARN ") && plain.contains("response error"),
+        "{plain}"
+    );
+    assert_clean(&plain);
+    let huge = "9".repeat(8 << 20);
+    session
+        .call(
+            json!(huge),
+            json!({ "name": "no_such_tool", "arguments": {} }),
+        )
+        .await;
+    // rmcp's record of it is cut at the formatter's 64 KiB a value.
+    let plain = log.plain.take();
+    assert!(plain.lines().all(|line| line.starts_with("20")));
+    assert!(plain.len() < 2 * 64 * 1024 + 4096, "{} bytes", plain.len());
+}
+
+#[tokio::test(flavor = "current_thread")]
 async fn an_eight_megabyte_request_id_makes_records_of_a_few_hundred_bytes() {
     let log = TextLog::runtime_only();
     let mut session = RawSession::start(Notes::new(false)).await;

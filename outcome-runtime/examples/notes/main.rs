@@ -16,6 +16,7 @@
 //! (`RUST_LOG=info,rmcp::service=error`); without it, INFO and above from
 //! every target.
 
+mod log;
 mod server;
 
 use std::env::VarError;
@@ -99,6 +100,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .with_writer(std::io::stderr)
         .with_ansi(false);
     if log_json {
+        // JSON escapes every value by itself.
         let json = fmt
             .json()
             .flatten_event(true)
@@ -109,7 +111,11 @@ async fn main() -> Result<(), Box<dyn Error>> {
             .with(filter)
             .init();
     } else {
-        tracing_subscriber::registry().with(fmt).with(filter).init();
+        // A client's request id must not start a line in rmcp's records.
+        tracing_subscriber::registry()
+            .with(fmt.fmt_fields(log::escaped_fields()))
+            .with(filter)
+            .init();
     }
 
     // Failures of the server itself go to the log too, so that `--log-json`
