@@ -540,7 +540,7 @@ struct Settle {
 }
 
 /// What became of a finished job's answer in the store.
-enum Kept {
+enum Fate {
     /// Recorded: polls read it.
     Kept,
     /// Lost, for the reason given: polls read what an unknown job reads.
@@ -572,28 +572,28 @@ impl Settle {
             .stored(jobs.store.finish(&self.id, concluded.answer(), jobs.keep))
             .await
         {
-            Ok(true) => Kept::Kept,
+            Ok(true) => Fate::Kept,
             Ok(false) => match jobs.stored(jobs.store.get(&self.id)).await {
                 Ok(Some(StoredJob {
                     state: JobState::Done(_),
                     ..
-                })) => Kept::SettledBefore,
-                Ok(_) => Kept::Lost(
+                })) => Fate::SettledBefore,
+                Ok(_) => Fate::Lost(
                     "the job store no longer holds the job's record (evicted, flushed, or \
                      lost in a restart)"
                         .to_owned(),
                 ),
-                Err(error) => Kept::Lost(crate::classify::chain_text(&error)),
+                Err(error) => Fate::Lost(crate::classify::chain_text(&error)),
             },
-            Err(error) => Kept::Lost(crate::classify::chain_text(&error)),
+            Err(error) => Fate::Lost(crate::classify::chain_text(&error)),
         };
-        if let Kept::Lost(_) = kept {
+        if let Fate::Lost(_) = kept {
             jobs.forget(&self.id).await;
         }
         let _inside = telemetry.enter();
         match kept {
-            Kept::Kept => concluded.log(&telemetry, &self.tool, duration_ms),
-            Kept::Lost(reason) => {
+            Fate::Kept => concluded.log(&telemetry, &self.tool, duration_ms),
+            Fate::Lost(reason) => {
                 answer_lost(&self.tool, &self.id, &reason);
                 logging::call_failed(
                     &telemetry,
@@ -605,7 +605,7 @@ impl Settle {
                     None,
                 );
             }
-            Kept::SettledBefore => answer_lost(
+            Fate::SettledBefore => answer_lost(
                 &self.tool,
                 &self.id,
                 "a poll settled the job as a fault before its work ended",
