@@ -558,8 +558,12 @@ impl Settle {
     /// a `tool_call_failed` fault at WARNING; one that came after a poll
     /// settled the job gets `job_answer_lost` only, since that poll wrote
     /// the call's final line.
+    ///
+    /// The span stays with `self` until the store has answered: bookkeeping
+    /// dropped while it waits (a runtime shutting down) still writes a final
+    /// line, from the drop.
     async fn settle<T: IntoCallToolResult>(&mut self, ended: Result<T, ToolError>) {
-        let Some(telemetry) = self.telemetry.take() else {
+        let Some(telemetry) = &self.telemetry else {
             return;
         };
         let concluded = {
@@ -590,6 +594,9 @@ impl Settle {
         if let Fate::Lost(_) = kept {
             jobs.forget(&self.id).await;
         }
+        let Some(telemetry) = self.telemetry.take() else {
+            return;
+        };
         let _inside = telemetry.enter();
         match kept {
             Fate::Kept => concluded.log(&telemetry, &self.tool, duration_ms),
