@@ -136,6 +136,21 @@ impl RawSession {
     /// Serves `server` over an in-memory byte stream, as on stdio, and
     /// initializes the session.
     pub async fn start<S: ServerHandler>(server: S) -> RawSession {
+        RawSession::start_as(
+            server,
+            "2025-06-18",
+            json!({ "name": "raw", "version": "1" }),
+        )
+        .await
+    }
+
+    /// [`start`](Self::start), with the protocol version and client info
+    /// the client's `initialize` names.
+    pub async fn start_as<S: ServerHandler>(
+        server: S,
+        protocol_version: &str,
+        client_info: Value,
+    ) -> RawSession {
         let (client, server_side) = tokio::io::duplex(64 << 20);
         let (read, write) = tokio::io::split(server_side);
         tokio::spawn(async move {
@@ -154,9 +169,9 @@ impl RawSession {
                 "id": 0,
                 "method": "initialize",
                 "params": {
-                    "protocolVersion": "2025-06-18",
+                    "protocolVersion": protocol_version,
                     "capabilities": {},
-                    "clientInfo": { "name": "raw", "version": "1" }
+                    "clientInfo": client_info
                 }
             }))
             .await;

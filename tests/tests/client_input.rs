@@ -124,6 +124,73 @@ async fn with_the_notes_examples_log_no_target_writes_a_request_id_bare() {
 }
 
 #[tokio::test(flavor = "current_thread")]
+async fn client_info_a_cancel_reason_and_a_protocol_version_stay_bounded_and_escaped() {
+    // What else a client writes that a record may carry: its name and
+    // version at `initialize` (rmcp logs them at INFO), a cancel's reason
+    // (rmcp logs it at INFO), and the protocol version it asks for, at
+    // `initialize` and in a request's `_meta`.
+    let log = TextLog::notes();
+    let huge = format!("{FORGED}{}", "n".repeat(1 << 20));
+    let mut session = RawSession::start_as(
+        Notes::new(false),
+        FORGED,
+        json!({ "name": huge, "version": FORGED, "title": FORGED }),
+    )
+    .await;
+    session
+        .send(&json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": { "requestId": FORGED, "reason": FORGED }
+        }))
+        .await;
+    let answer = session
+        .call(
+            json!(1),
+            json!({
+                "name": "read_note",
+                "arguments": { "path": "plan.md" },
+                "_meta": { "io.modelcontextprotocol/protocolVersion": FORGED }
+            }),
+        )
+        .await;
+    // rmcp refuses a version it does not support before any handler runs,
+    // and negotiated the session's: no client's text reaches the span.
+    assert_eq!(answer["error"]["code"], json!(-32022), "{answer}");
+    let answer = session
+        .call(
+            json!(2),
+            json!({ "name": "read_note", "arguments": { "path": "plan.md" } }),
+        )
+        .await;
+    assert!(answer.get("result").is_some(), "{answer}");
+    let plain = log.plain.take();
+    assert!(plain.contains("tool_call_completed"), "{plain}");
+    for line in plain.lines() {
+        assert!(
+            line.starts_with("20"),
+            "a line the formatter did not start: {line:?}"
+        );
+        assert!(
+            !line.contains(['\u{1b}', '\u{202e}', '\r']),
+            "a raw escape: {line:?}"
+        );
+        // rmcp's record of the client info: cut at 64 KiB a value.
+        assert!(line.len() < 3 * 64 * 1024, "{} bytes", line.len());
+    }
+    // This crate's span: the version bounded and quoted.
+    let ours = plain
+        .lines()
+        .find(|line| line.contains("tool_call_completed"))
+        .unwrap();
+    assert!(ours.len() < 4 * CLIENT_BOUND, "{ours}");
+    assert!(
+        ours.contains(r#"mcp.protocol.version="2025-11-25""#),
+        "{ours}"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
 async fn an_eight_megabyte_request_id_makes_records_of_a_few_hundred_bytes() {
     let log = TextLog::runtime_only();
     let mut session = RawSession::start(Notes::new(false)).await;
