@@ -71,8 +71,6 @@ const RMCP_PREFIX: &str = "failed to deserialize parameters:";
 /// What a schema that says nothing useful describes.
 const ANY_VALUE: &str = "a valid value";
 
-static NULL: Value = Value::Null;
-
 /// The message for arguments of `tool` that did not deserialize.
 ///
 /// `reason` is serde's text for the failure, without rmcp's prefix; it is
@@ -409,14 +407,9 @@ impl<'a> Walk<'a> {
         let required = rules.get("required").and_then(Value::as_array);
         for name in required.into_iter().flatten().filter_map(Value::as_str) {
             let schema = property(name).map_or(Schema::Any, |(_, p)| self.schema(p));
-            let missing = match object.get(name) {
-                None => true,
-                // serde reads an explicit null in a field that is not an
-                // `Option` as the field left out.
-                Some(Value::Null) => self.fault(schema, &NULL, path, depth + 1).is_some(),
-                Some(_) => false,
-            };
-            if missing {
+            // An explicit null is told as null, below, where the value
+            // does not fit: the model sent it, and must read what it sent.
+            if !object.contains_key(name) {
                 let mut path = path.clone();
                 path.push(Segment::Name(name));
                 return Some(Fault {
@@ -1457,6 +1450,7 @@ fn names_key(rest: &str, key: &str) -> bool {
 /// values as JSON, written only as far as the quote shows.
 fn sent(value: &Value) -> String {
     match value {
+        Value::Null => "null".to_owned(),
         Value::String(text) => quote(text).to_string(),
         other => {
             let mut json = String::new();
@@ -1656,6 +1650,17 @@ mod tests {
 
     fn passes(property: Value, value: Value) -> bool {
         refused(&one(property, value))
+    }
+
+    #[test]
+    fn a_null_for_a_required_argument_is_told_as_null() {
+        let args = object(json!({ "path": null, "limit": 3 }));
+        let text = message("search", &schema(), Some(&args), None);
+        assert!(
+            text.starts_with("The argument path of search was null, but it must be a string."),
+            "{text}"
+        );
+        assert!(!text.contains("missing"), "{text}");
     }
 
     #[test]

@@ -57,9 +57,17 @@ use crate::{boundary, call, classify, logging, message, sentences};
 /// | code | outcome | what the model reads | log |
 /// |---|---|---|---|
 /// | -32021, missing client capability | [`Protocol`](Outcome::Protocol): passes through | nothing: the client receives the JSON-RPC error itself | INFO `tool_call_failed`, `outcome` `protocol`, `error.code` |
-/// | -32602, invalid params | 2, [`Invalid`](Outcome::Invalid) | the error's message made model-safe (one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT) characters, without "Invalid params:", codes such as -32602 or JSON-RPC wording; "The request cannot be carried out as sent." when nothing is left), then "Correct the request, then call `<tool>` again." naming the tool called; never `data` | INFO `tool_call_failed`, `outcome` `invalid`, `error.type`; no `tool_failed` |
+/// | -32602, invalid params: what rmcp users write for "no such file", "not allowed" | 2, [`Invalid`](Outcome::Invalid) | the error's message made model-safe (one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT) characters, without "Invalid params:", codes such as -32602 or JSON-RPC wording; "The request cannot be carried out as sent." when nothing is left), then "Correct the request, then call `<tool>` again." naming the tool called, unless the message's last sentence already names a tool (a `snake_case` name, or the tool called); never `data` | INFO `tool_call_failed`, `outcome` `invalid`, `error.type`; no `tool_failed` |
+/// | -32600, invalid request: what real servers write for "outside the root", "on the deny list", "too large", a request that can never succeed as sent | 2, [`Invalid`](Outcome::Invalid): the model must change the request, and retrying it unchanged only fails again | as -32602 | as -32602 |
+/// | -32002, resource not found (which MCP 2026-07-28 replaces by -32602) | 2, [`Invalid`](Outcome::Invalid): the model named something that is not there | as -32602, after "Not found: " when the message does not say so itself | as -32602 |
 /// | -32602 from rmcp's `Extension` extractor ("missing extension ...") | 4, [`Fault`](Outcome::Fault): the server's setup, not the request | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | as the next row |
-/// | -32603, internal error, and every other code: -32002 resource not found, -32600, -32601, -32700, a server's own | 4, [`Fault`](Outcome::Fault) | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | ERROR `tool_failed` with the code, message and `data`, `error.type` `rmcp::model::ErrorData`; then ERROR `tool_call_failed` (WARNING for both when a type registered with [`recognize_transient`](crate::recognize_transient) says it heals itself) |
+/// | -32603, internal error, and every other code: -32601, -32700, a server's own (-32000 to -32099 but those above) | 4, [`Fault`](Outcome::Fault): each says the server failed, or is the server author's own, whose meaning this crate cannot know | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | ERROR `tool_failed` with the code, message and `data`, `error.type` `rmcp::model::ErrorData`; then ERROR `tool_call_failed` (WARNING for both when a type registered with [`recognize_transient`](crate::recognize_transient) says it heals itself) |
+///
+/// An `internal_error` whose reason is the model's to fix (an OS error such
+/// as "Directory not empty" for a delete the model asked for) is still a
+/// fault by its code: say what the model must change with
+/// [`ToolError::invalid`] where the tool knows it, as the README's
+/// migration table shows.
 ///
 /// A JSON-RPC error that must reach the client as itself, whatever its code
 /// (one the protocol demands, such as a tampered `requestState`), is
@@ -510,6 +518,7 @@ fn meaning(data: &ErrorData) -> Meaning {
         ErrorCode::INVALID_PARAMS if !data.message.starts_with(MISSING_EXTENSION) => {
             Meaning::Invalid
         }
+        ErrorCode::INVALID_REQUEST | ErrorCode::RESOURCE_NOT_FOUND => Meaning::Invalid,
         _ => Meaning::Fault,
     }
 }
@@ -591,8 +600,14 @@ impl ToolError {
                     return Self::from_source(Kind::PassThrough(data), source, error_type);
                 }
                 Meaning::Invalid => {
-                    let mut error =
-                        Self::model_facing(Kind::Invalid, sentences::invalid_params(&data.message));
+                    let built = if data.code == ErrorCode::RESOURCE_NOT_FOUND
+                        && !data.message.to_lowercase().contains("not found")
+                    {
+                        sentences::invalid_params(&format!("Not found: {}", data.message))
+                    } else {
+                        sentences::invalid_params(&data.message)
+                    };
+                    let mut error = Self::model_facing(Kind::Invalid, built);
                     error.inner.error_type = error_type;
                     return error;
                 }
@@ -709,8 +724,8 @@ mod tests {
             (-32021, Outcome::Protocol, Level::INFO),
             (-32602, Outcome::Invalid, Level::INFO),
             (-32603, Outcome::Fault, Level::ERROR),
-            (-32002, Outcome::Fault, Level::ERROR),
-            (-32600, Outcome::Fault, Level::ERROR),
+            (-32002, Outcome::Invalid, Level::INFO),
+            (-32600, Outcome::Invalid, Level::INFO),
             (-32601, Outcome::Fault, Level::ERROR),
             (-32700, Outcome::Fault, Level::ERROR),
             (-32000, Outcome::Fault, Level::ERROR),

@@ -116,7 +116,38 @@ pub(crate) fn invalid_params(message: &str) -> Built {
     let generic = FallbackKind::Change.sentence("the tool");
     let line = line.strip_suffix(&generic).unwrap_or(&line);
     let problem = without_jargon(line);
-    invalid(&problem, &"")
+    // A text that already ends with a step naming a tool keeps it as the
+    // step: a second one would only repeat it.
+    match named_step(&problem) {
+        Some((problem, step)) => invalid(&problem, &step),
+        None => invalid(&problem, &""),
+    }
+}
+
+/// Verbs a next step starts with.
+const STEP_VERBS: &[&str] = &[
+    "Call", "Use", "Run", "Try", "Pass", "List", "Read", "Search", "Find", "Check", "Retry", "Ask",
+    "Set", "Send", "Give",
+];
+
+/// `text` split before its last sentence, when that sentence is a next step
+/// that names a tool: it starts with one of [`STEP_VERBS`] and names a tool
+/// as MCP servers name them, in `snake_case`.
+fn named_step(text: &str) -> Option<(&str, &str)> {
+    let text = text.trim_end();
+    let body = text.strip_suffix(['.', '!'])?;
+    let start = body.rfind(". ").map_or(0, |at| at + 2);
+    let last = &text[start..];
+    let verb = last.split(' ').next()?;
+    let names_tool = last.split(' ').any(|word| {
+        let word = word.trim_matches(FRAME);
+        word.len() > 2
+            && word.contains('_')
+            && !word.starts_with('_')
+            && !word.ends_with('_')
+            && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    });
+    (STEP_VERBS.contains(&verb) && names_tool).then(|| (text[..start].trim_end(), last))
 }
 
 /// What rmcp writes before serde's reason when arguments do not deserialize.
@@ -496,6 +527,36 @@ mod tests {
         ];
         for (text, clean) in cases {
             assert_eq!(without_jargon(text), clean, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_step_that_names_a_tool_is_not_repeated() {
+        let built = invalid_params(
+            "Access denied: path outside allowed directories. \
+             Call list_allowed_directories to see them.",
+        );
+        assert_eq!(
+            built.text,
+            "Access denied: path outside allowed directories. \
+             Call list_allowed_directories to see them."
+        );
+        assert!(built.fallback.is_none());
+        // A last sentence that is no step, or names no tool, gets the step.
+        for text in [
+            "The file is too large. The limit is max_size bytes.",
+            "Call the tool with less.",
+            "Use _private.",
+        ] {
+            let built = invalid_params(text);
+            assert!(built.fallback.is_some(), "{text}");
+            assert!(
+                built
+                    .text
+                    .ends_with("Correct the request, then call the tool again."),
+                "{}",
+                built.text
+            );
         }
     }
 

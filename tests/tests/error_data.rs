@@ -369,12 +369,22 @@ async fn internal_error_is_a_fault_with_its_message_in_the_log() {
 }
 
 #[tokio::test]
-async fn resource_not_found_is_a_fault() {
-    let call = call("resource").await;
-    let error = assert_fault(&call, ERROR_DATA);
-    assert!(
-        error.contains("-32002") && error.contains("notes://gone"),
-        "{error}"
+async fn resource_not_found_is_the_models_to_change() {
+    // What MCP 2026-07-28 writes as -32602: the model named what is not
+    // there.
+    assert_invalid(
+        &call("resource").await,
+        "Not found: notes://gone. Correct the request, then call resource again.",
+    );
+}
+
+#[tokio::test]
+async fn invalid_request_is_the_models_to_change() {
+    // Real servers write it for a path outside the root, a deny list, a
+    // size limit: a request that fails again unchanged.
+    assert_invalid(
+        &call("invalid_request").await,
+        "batch too large. Correct the request, then call invalid_request again.",
     );
 }
 
@@ -383,9 +393,6 @@ async fn other_codes_are_faults() {
     let custom = call("custom_code").await;
     let error = assert_fault(&custom, ERROR_DATA);
     assert!(error.contains("-31001") && error.contains("quota table corrupt"));
-    let invalid_request = call("invalid_request").await;
-    let error = assert_fault(&invalid_request, ERROR_DATA);
-    assert!(error.contains("-32600") && error.contains("batch too large"));
 }
 
 #[tokio::test]
