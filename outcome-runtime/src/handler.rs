@@ -491,6 +491,7 @@ fn start<'a, S: MaybeSend + 'static>(
     let Some(request) = call.as_mut() else {
         unreachable!("the call is handed over on the first poll only");
     };
+    logging::check_filter_once();
     let found = find(router, none_disabled, &request.name);
     let (span, ids) = Telemetry::call(&request.name, found.is_some(), &request.request_context);
     *telemetry = span;

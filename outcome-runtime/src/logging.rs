@@ -44,6 +44,50 @@ pub(crate) fn failures_recorded() -> bool {
     tracing::enabled!(target: "outcome_runtime", Level::ERROR)
 }
 
+/// Whether the subscriber records this crate's INFO records: false for a
+/// filter that keeps its ERROR and WARNING records and drops the rest, as
+/// `EnvFilter`'s `error,my_server=info` does.
+pub(crate) fn info_recorded() -> bool {
+    tracing::enabled!(target: "outcome_runtime", Level::INFO)
+}
+
+/// Says once per process, at the first call, when the subscriber keeps this
+/// crate's faults but drops its INFO records (`tool_call_completed`, and
+/// `tool_call_failed` for the model's mistakes): the fix is one directive.
+/// Written at WARNING, or at ERROR where the filter drops WARNING too, so
+/// that the filter it is about does not drop it. A server with no
+/// subscriber, or one that leaves the crate out whole, hears nothing: it
+/// chose not to read these records.
+#[inline]
+pub(crate) fn check_filter_once() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static CHECKED: AtomicBool = AtomicBool::new(false);
+    if CHECKED.load(Ordering::Relaxed) || CHECKED.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    warn_dropped_info();
+}
+
+#[cold]
+#[inline(never)]
+fn warn_dropped_info() {
+    if info_recorded() || !failures_recorded() {
+        return;
+    }
+    let level = if tracing::enabled!(target: "outcome_runtime", Level::WARN) {
+        Level::WARN
+    } else {
+        Level::ERROR
+    };
+    event_at!(
+        level,
+        directive = "outcome_runtime=info",
+        "log_filter_drops_tool_calls: this subscriber's filter drops outcome_runtime's INFO \
+         records, so completed calls and the model's mistakes go unlogged; add \
+         outcome_runtime=info to its directives"
+    );
+}
+
 /// `text` cut to [`RECORD_LIMIT`] bytes, saying so when it was cut.
 pub(crate) fn bounded_text(text: &str) -> Cow<'_, str> {
     if text.len() <= RECORD_LIMIT {

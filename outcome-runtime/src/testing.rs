@@ -374,3 +374,35 @@ pub fn assert_wrapped<S: 'static>(router: &rmcp::handler::server::tool::ToolRout
         outside.join(", ")
     );
 }
+
+/// Fails unless the current subscriber records this crate's INFO records:
+/// `tool_call_completed`, and `tool_call_failed` for the model's mistakes.
+///
+/// A filter written before the migration often keeps ERROR from every
+/// target and INFO from the server's own crate only (`error,my_server=info`),
+/// which drops them; adding `outcome_runtime=info` to its directives keeps
+/// them. Call this where the server installs its subscriber, in a test that
+/// builds the same filter.
+///
+/// ```
+/// use tracing_subscriber::filter::{LevelFilter, Targets};
+/// use tracing_subscriber::layer::SubscriberExt;
+///
+/// let filter = Targets::new()
+///     .with_default(LevelFilter::ERROR)
+///     .with_target("my_server", LevelFilter::INFO)
+///     .with_target("outcome_runtime", LevelFilter::INFO);
+/// let subscriber = tracing_subscriber::registry().with(filter);
+/// tracing::subscriber::with_default(subscriber, || {
+///     outcome_runtime::testing::assert_records_kept();
+/// });
+/// ```
+#[track_caller]
+pub fn assert_records_kept() {
+    assert!(
+        crate::logging::info_recorded(),
+        "the current subscriber drops outcome_runtime's INFO records (tool_call_completed, \
+         tool_call_failed for the model's mistakes): add outcome_runtime=info to its filter's \
+         directives"
+    );
+}

@@ -85,7 +85,21 @@ impl TextLog {
         TextLog::build(target, LevelFilter::TRACE, false)
     }
 
+    /// Both formatters, behind `filter`, as a server's own subscriber has
+    /// them.
+    pub fn filtered(filter: Targets) -> TextLog {
+        TextLog::with(filter, false)
+    }
+
     fn build(target: Option<&str>, level: LevelFilter, notes_fields: bool) -> TextLog {
+        let filter = match target {
+            Some(target) => Targets::new().with_target(target, level),
+            None => Targets::new().with_default(level),
+        };
+        TextLog::with(filter, notes_fields)
+    }
+
+    fn with(filter: Targets, notes_fields: bool) -> TextLog {
         let plain = Written::default();
         let json = Written::default();
         let plain_layer = tracing_subscriber::fmt::layer()
@@ -107,10 +121,6 @@ impl TextLog {
             .with_writer(json.clone())
             .boxed();
         let subscriber = tracing_subscriber::registry().with(vec![plain_layer, json_layer]);
-        let filter = match target {
-            Some(target) => Targets::new().with_target(target, level),
-            None => Targets::new().with_default(level),
-        };
         let guard = tracing::subscriber::set_default(subscriber.with(filter));
         TextLog {
             plain,
