@@ -52,10 +52,13 @@ fn assert_records_kept_fails_under_that_filter_and_passes_with_the_directive() {
             std::panic::catch_unwind(outcome_runtime::testing::assert_records_kept)
         });
     let message = dropped.expect_err("the filter drops the crate's INFO records");
-    let message = message
-        .downcast_ref::<String>()
-        .cloned()
-        .unwrap_or_default();
+    let message = match message.downcast_ref::<&str>() {
+        Some(text) => (*text).to_owned(),
+        None => message
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_default(),
+    };
     assert!(message.contains("add outcome_runtime=info"), "{message}");
     tracing::subscriber::with_default(tracing_subscriber::registry().with(after), || {
         outcome_runtime::testing::assert_records_kept();
