@@ -182,7 +182,7 @@ mod with_rmcp {
         }
     }
 
-    #[tool_handler]
+    #[tool_handler(router = self.tool_router)]
     impl ServerHandler for Files {}
 }
 
@@ -248,7 +248,7 @@ mod migrated {
         }
     }
 
-    #[tool_handler]
+    #[tool_handler(router = self.tool_router)]
     impl ServerHandler for Files {}
 }
 
