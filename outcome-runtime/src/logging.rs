@@ -81,10 +81,9 @@ fn warn_dropped_info() {
     };
     event_at!(
         level,
-        directive = "outcome_runtime=info",
-        "log_filter_drops_tool_calls: this subscriber's filter drops outcome_runtime's INFO \
-         records, so completed calls and the model's mistakes go unlogged; add \
-         outcome_runtime=info to its directives"
+        dropped = "tool_call_completed, and tool_call_failed for the model's mistakes",
+        fix = "add outcome_runtime=info to the filter's directives",
+        "log_filter_drops_tool_calls"
     );
 }
 

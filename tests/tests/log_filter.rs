@@ -35,7 +35,10 @@ async fn a_filter_that_drops_the_crates_info_records_is_told_once_with_the_fix()
     assert!(told[0].contains(" ERROR "), "{plain}");
     assert!(told[0].contains("add outcome_runtime=info"), "{plain}");
     // And nothing else of this crate's: the calls' lines are what it drops.
-    assert!(!plain.contains("tool_call_completed"), "{plain}");
+    assert!(
+        !plain.contains("outcome_runtime: tool_call_completed"),
+        "{plain}"
+    );
 }
 
 #[test]
