@@ -2,6 +2,8 @@
 //! which re-exports them with their documentation; this crate is an
 //! implementation detail.
 
+#![forbid(unsafe_code)]
+
 mod args;
 mod description;
 mod handler;

@@ -166,11 +166,14 @@ pub fn assert_send<F: Future + Send>(future: F) -> F {
     future
 }
 
-/// The future [`async_boundary`] returns.
-#[must_use = "a tool body does nothing unless awaited"]
-pub struct AsyncBoundary<F> {
-    tool: &'static str,
-    body: F,
+pin_project_lite::pin_project! {
+    /// The future [`async_boundary`] returns.
+    #[must_use = "a tool body does nothing unless awaited"]
+    pub struct AsyncBoundary<F> {
+        tool: &'static str,
+        #[pin]
+        body: F,
+    }
 }
 
 impl<F, R> Future for AsyncBoundary<F>
@@ -182,12 +185,9 @@ where
 
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<R> {
-        // SAFETY: `body` is pinned whenever `self` is: it is never moved
-        // out, and `AsyncBoundary` has no `Drop` and no `Unpin` of its own.
-        let this = unsafe { self.get_unchecked_mut() };
-        let tool = this.tool;
-        let body = unsafe { Pin::new_unchecked(&mut this.body) };
-        match poll_caught(body, cx) {
+        let this = self.project();
+        let tool = *this.tool;
+        match poll_caught(this.body, cx) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(result)) => Poll::Ready(result.finish(tool)),
             Err(payload) => Poll::Ready(R::from_fault(caught_panic(tool, payload))),
@@ -206,10 +206,13 @@ fn poll_caught<F: Future>(
     Ok(polled)
 }
 
-/// A future that ends with the panic's payload if polling its inner
-/// future panics.
-pub(crate) struct CatchPanic<F> {
-    inner: F,
+pin_project_lite::pin_project! {
+    /// A future that ends with the panic's payload if polling its inner
+    /// future panics.
+    pub(crate) struct CatchPanic<F> {
+        #[pin]
+        inner: F,
+    }
 }
 
 impl<F> CatchPanic<F> {
@@ -223,9 +226,7 @@ impl<F: Future> Future for CatchPanic<F> {
 
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        // SAFETY: as in `AsyncBoundary::poll`.
-        let inner = unsafe { self.map_unchecked_mut(|this| &mut this.inner) };
-        match poll_caught(inner, cx) {
+        match poll_caught(self.project().inner, cx) {
             Ok(polled) => polled.map(Ok),
             Err(payload) => Poll::Ready(Err(payload)),
         }
