@@ -156,7 +156,7 @@ impl RedisServer {
         let child = match spawned {
             Ok(child) => child,
             Err(e) if e.kind() == io::ErrorKind::NotFound => panic!(
-                "redis-server is not installed; .ci/run installs it \
+                "redis-server is not installed; scripts/test installs it \
                  (apt-get install redis-server)"
             ),
             Err(e) => panic!("spawning redis-server: {e}"),
