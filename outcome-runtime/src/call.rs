@@ -52,21 +52,6 @@ pub(crate) struct CallScope<'a> {
     pub(crate) ids: Option<Box<crate::telemetry::CallIds>>,
 }
 
-impl CallScope<'_> {
-    /// Whether dropping the scope would do nothing: so for nearly every
-    /// call that ended.
-    #[inline(always)]
-    pub(crate) fn holds_nothing(&self) -> bool {
-        let stashed = self.stashed.take();
-        let nothing_stashed = stashed.is_none();
-        self.stashed.set(stashed);
-        matches!(self.tool, Cow::Borrowed(_))
-            && nothing_stashed
-            && self.session.is_none()
-            && self.ids.is_none()
-    }
-}
-
 /// The session a request came from, as a job is bound to it.
 #[derive(Debug, Default)]
 pub(crate) struct Session {

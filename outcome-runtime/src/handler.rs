@@ -11,7 +11,6 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::future::Future;
 use std::marker::PhantomData;
-use std::mem::ManuallyDrop;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Instant;
@@ -162,12 +161,6 @@ pub(crate) trait Cancellation: Future<Output = ()> {
     /// Called on the call's first poll, before the tool's route takes the
     /// request's context with its token, for a call whose body may wait.
     fn arm(self: Pin<&mut Self>, token: &CancellationToken);
-
-    /// Whether dropping this would do nothing; when that is not known, as
-    /// for a task's own cancel, false.
-    fn holds_nothing(&self) -> bool {
-        false
-    }
 }
 
 /// The client's cancel of a call. rmcp only flags a cancelled request, and
@@ -197,10 +190,6 @@ impl Cancellation for ClientCancel {
         self.get_mut().token = Some(token.clone());
     }
 
-    #[inline(always)]
-    fn holds_nothing(&self) -> bool {
-        self.token.is_none() && self.wait.is_none()
-    }
 }
 
 impl Future for ClientCancel {
@@ -238,30 +227,28 @@ impl<C: Future<Output = ()>> Future for Given<C> {
     }
 }
 
-/// The future of a tool call, written out by hand. rmcp moves the future
-/// of every request into a task of its own, several times over; an `async
-/// fn` would hold the request and its context twice (as its arguments and
-/// as the locals they move to) and rmcp's `ToolRouter::call` future a third
-/// time, and move them between its states. Here each part has one place,
-/// written once.
-///
-/// What the call holds is dropped by hand: by the poll that ends the call,
-/// which drops only its span when nothing else holds anything (as for
-/// nearly every call), or by the future's drop, for a call dropped before
-/// it ended. A call that ends then runs no drop code for parts that hold
-/// nothing.
-pub(crate) struct CallUntil<'a, S, C, E> {
-    router: &'a ToolRouter<S>,
-    known: Known<'a>,
-    // Set by the first poll.
-    started: Option<Instant>,
-    // Whether the call ended, and `parts` and `cancelled` were dropped
-    // then.
-    done: bool,
-    parts: ManuallyDrop<Parts<'a, S>>,
-    // Pinned: polled where it is, and dropped there.
-    cancelled: ManuallyDrop<C>,
-    ended: PhantomData<fn() -> E>,
+pin_project_lite::pin_project! {
+    /// The future of a tool call, written out by hand. rmcp moves the
+    /// future of every request into a task of its own, several times over;
+    /// an `async fn` would hold the request and its context twice (as its
+    /// arguments and as the locals they move to) and rmcp's
+    /// `ToolRouter::call` future a third time, and move them between its
+    /// states. Here each part has one place, written once.
+    ///
+    /// What the call holds is dropped by the poll that ends it (`parts`
+    /// becomes `None`), or with the future, for a call dropped before it
+    /// ended.
+    pub(crate) struct CallUntil<'a, S, C, E> {
+        router: &'a ToolRouter<S>,
+        known: Known<'a>,
+        // Set by the first poll.
+        started: Option<Instant>,
+        // `None` once the call ended.
+        parts: Option<Parts<'a, S>>,
+        #[pin]
+        cancelled: C,
+        ended: PhantomData<fn() -> E>,
+    }
 }
 
 /// What a call holds until it ends.
@@ -276,18 +263,6 @@ struct Parts<'a, S> {
     // the request's own copy.
     arguments: Option<JsonObject>,
     tool: ToolSide<'a>,
-}
-
-impl<S> Parts<'_, S> {
-    /// Whether dropping these, but for the telemetry, would do nothing: so
-    /// for nearly every call that ended.
-    #[inline(always)]
-    fn hold_nothing_but_telemetry(&self) -> bool {
-        self.call.is_none()
-            && self.arguments.is_none()
-            && matches!(self.tool.body, Body::Gone)
-            && self.tool.scope.holds_nothing()
-    }
 }
 
 impl<'a, S, C, E> CallUntil<'a, S, C, E>
@@ -307,8 +282,7 @@ where
             router,
             known,
             started: None,
-            done: false,
-            parts: ManuallyDrop::new(Parts {
+            parts: Some(Parts {
                 call: Some(ToolCallContext::new(service, request, context)),
                 telemetry: Telemetry::none(),
                 arguments: None,
@@ -317,34 +291,9 @@ where
                     body: Body::Gone,
                 },
             }),
-            cancelled: ManuallyDrop::new(cancelled),
+            cancelled,
             ended: PhantomData,
         }
-    }
-}
-
-impl<S, C, E> Drop for CallUntil<'_, S, C, E> {
-    #[inline]
-    fn drop(&mut self) {
-        if !self.done {
-            // A call dropped before it ended: cancelled from outside, never
-            // polled, or one whose last poll panicked.
-            drop_parts(self);
-        }
-    }
-}
-
-/// Drops what `call` holds, once.
-#[cold]
-#[inline(never)]
-fn drop_parts<S, C, E>(call: &mut CallUntil<'_, S, C, E>) {
-    call.done = true;
-    // SAFETY: `done` was false, so neither was dropped yet, and it is true
-    // now, so neither is used again. `cancelled` is dropped where it is
-    // pinned.
-    unsafe {
-        ManuallyDrop::drop(&mut call.parts);
-        ManuallyDrop::drop(&mut call.cancelled);
     }
 }
 
@@ -415,20 +364,15 @@ where
     type Output = E;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<E> {
-        // SAFETY: only `cancelled` is pinned, and it is never moved: it is
-        // polled through a pin made here, and dropped in place.
-        let this = unsafe { self.get_unchecked_mut() };
-        if this.done {
+        let mut this = self.project();
+        let Some(parts) = this.parts.as_mut() else {
             panic!("a tool call was polled after it ended");
-        }
-        let parts = &mut *this.parts;
-        // SAFETY: as above.
-        let mut cancelled = unsafe { Pin::new_unchecked(&mut *this.cancelled) };
-        let (started, route) = match this.started {
+        };
+        let (started, route) = match *this.started {
             Some(started) => (started, None),
             None => {
                 let started = Instant::now();
-                this.started = Some(started);
+                *this.started = Some(started);
                 let route = start(
                     this.router,
                     this.known.none_disabled,
@@ -440,7 +384,7 @@ where
                 if let (Some(route), Some(call)) = (route, parts.call.as_ref())
                     && !routes::runs_whole(this.known.runs_whole, route)
                 {
-                    cancelled.as_mut().arm(&call.request_context.ct);
+                    this.cancelled.as_mut().arm(&call.request_context.ct);
                 }
                 (started, route)
             }
@@ -452,7 +396,7 @@ where
                 Poll::Ready(stop) => stop,
                 // Polling the call first keeps the cancellation off the
                 // path of a call that is ready.
-                Poll::Pending => match cancelled.as_mut().poll(cx) {
+                Poll::Pending => match this.cancelled.as_mut().poll(cx) {
                     Poll::Ready(()) => Stop::Cancelled,
                     Poll::Pending => return Poll::Pending,
                 },
@@ -466,14 +410,8 @@ where
             stop,
             &mut answer,
         );
-        if parts.hold_nothing_but_telemetry() && cancelled.holds_nothing() {
-            this.done = true;
-            // SAFETY: `done` is true: nothing of `parts` is used or dropped
-            // again.
-            unsafe { std::ptr::drop_in_place(&mut parts.telemetry) };
-        } else {
-            drop_parts(this);
-        }
+        // Ends the span, and drops what else the call held.
+        *this.parts = None;
         Poll::Ready(ended)
     }
 }
