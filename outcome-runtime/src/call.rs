@@ -4,7 +4,6 @@
 
 use std::borrow::Cow;
 use std::cell::Cell;
-use std::ptr;
 use std::sync::Arc;
 
 use rmcp::model::{CallToolResponse, InitializeRequestParams};
@@ -27,11 +26,11 @@ pub(crate) struct Report {
 /// The request in flight on this task: its tool name and, once the tool has
 /// answered with a `ToolError`, that error's report.
 ///
-/// The name is borrowed from the router's key where the router has the
-/// tool, so that a call costs no copy of it.
+/// The name is the router's key, cloned: a name the router holds as a
+/// `&'static str`, as `#[tool]` writes it, costs no copy.
 #[derive(Default)]
-pub(crate) struct CallScope<'a> {
-    pub(crate) tool: Cow<'a, str>,
+pub(crate) struct CallScope {
+    pub(crate) tool: Cow<'static, str>,
     pub(crate) report: Cell<Option<Report>>,
     /// The answer of a `ToolError` that had to travel as an `ErrorData`
     /// (rmcp's trait-based tools), and the stand-in error it travels as.
@@ -50,6 +49,9 @@ pub(crate) struct CallScope<'a> {
     /// The call's request and session ids, when its span is recorded: a job
     /// the call starts carries them.
     pub(crate) ids: Option<Box<crate::telemetry::CallIds>>,
+    /// Set only on the stand-in that hides the call in flight: see
+    /// [`in_scope`].
+    pub(crate) outside: bool,
 }
 
 /// The session a request came from, as a job is bound to it.
@@ -133,14 +135,20 @@ pub(crate) fn note(note: Note) {
 /// cancelled from outside drops its body), so that code running there, and
 /// only there, sees it.
 ///
-/// A pointer in a thread-local, not tokio's `task_local!`: that one moves
-/// the whole scope into its slot and back on every poll, and takes a
-/// `RefCell` borrow on every read.
+/// A scoped thread-local, lent the scope the call's future owns for each
+/// poll, not tokio's `task_local!`: that one moves the whole scope into its
+/// slot and back on every poll, and takes a `RefCell` borrow on every read.
 pub(crate) static CALL: InFlight = InFlight;
 
+scoped_tls::scoped_thread_local!(static IN_FLIGHT: CallScope);
+
 thread_local! {
-    /// The scope of the call being polled on this thread; null outside one.
-    static IN_FLIGHT: Cell<*const CallScope<'static>> = const { Cell::new(ptr::null()) };
+    /// The stand-in that hides the call in flight from code run outside
+    /// it, such as the drop of a body that answered.
+    static NO_CALL: CallScope = CallScope {
+        outside: true,
+        ..CallScope::default()
+    };
 }
 
 /// The handle to the call in flight; see [`CALL`].
@@ -153,28 +161,21 @@ pub(crate) struct NoCall;
 impl InFlight {
     /// Runs `f` with the scope of the call in flight, if there is one.
     #[inline(always)]
-    pub(crate) fn try_with<R>(
-        &self,
-        f: impl for<'s> FnOnce(&'s CallScope<'s>) -> R,
-    ) -> Result<R, NoCall> {
-        let scope = IN_FLIGHT.with(Cell::get);
-        // SAFETY: the pointer is set only by `in_scope`, to a scope that
-        // outlives the closure it runs, and is put back before that returns
-        // or unwinds; a scope is only ever read through a shared reference.
-        match unsafe { scope.as_ref() } {
-            Some(scope) => Ok(f(scope)),
-            None => Err(NoCall),
+    pub(crate) fn try_with<R>(&self, f: impl FnOnce(&CallScope) -> R) -> Result<R, NoCall> {
+        if !IN_FLIGHT.is_set() {
+            return Err(NoCall);
         }
+        IN_FLIGHT.with(|scope| if scope.outside { Err(NoCall) } else { Ok(f(scope)) })
     }
 
     /// Runs `f` with the scope of the call in flight; panics outside one.
-    pub(crate) fn with<R>(&self, f: impl for<'s> FnOnce(&'s CallScope<'s>) -> R) -> R {
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&CallScope) -> R) -> R {
         self.try_with(f)
             .expect("a call's scope is read only inside the call")
     }
 
     /// Runs `f` with `scope` as the call in flight.
-    pub(crate) fn sync_scope<R>(&self, scope: CallScope<'_>, f: impl FnOnce() -> R) -> R {
+    pub(crate) fn sync_scope<R>(&self, scope: CallScope, f: impl FnOnce() -> R) -> R {
         in_scope(Some(&scope), f)
     }
 }
@@ -183,21 +184,11 @@ impl InFlight {
 /// no call in flight), and puts back the one there was before, also when
 /// `f` panics.
 #[inline(always)]
-pub(crate) fn in_scope<R>(scope: Option<&CallScope<'_>>, f: impl FnOnce() -> R) -> R {
-    struct Restore(*const CallScope<'static>);
-    impl Drop for Restore {
-        #[inline(always)]
-        fn drop(&mut self) {
-            IN_FLIGHT.with(|in_flight| in_flight.set(self.0));
-        }
+pub(crate) fn in_scope<R>(scope: Option<&CallScope>, f: impl FnOnce() -> R) -> R {
+    match scope {
+        Some(scope) => IN_FLIGHT.set(scope, f),
+        None => NO_CALL.with(|none| IN_FLIGHT.set(none, f)),
     }
-    // The lifetime is erased here and given back, shortened to the
-    // closure's call, by `try_with`: the scope outlives this function.
-    let scope = scope.map_or(ptr::null(), |scope| {
-        ptr::from_ref(scope).cast::<CallScope<'static>>()
-    });
-    let _restore = Restore(IN_FLIGHT.with(|in_flight| in_flight.replace(scope)));
-    f()
 }
 
 /// Records the error's outcome for the request log and makes sure a fault was

@@ -299,7 +299,7 @@ where
 
 /// The tool's side of a call: the scope it runs in, and its body.
 struct ToolSide<'a> {
-    scope: CallScope<'a>,
+    scope: CallScope,
     body: Body<'a>,
 }
 
@@ -441,7 +441,7 @@ fn start<'a, S: MaybeSend + 'static>(
     scope.ids = ids;
     match found {
         Some((name, route)) => {
-            scope.tool = Cow::Borrowed(name);
+            scope.tool = name.clone();
             Some(route)
         }
         None => {
@@ -461,12 +461,9 @@ fn find<'a, S: MaybeSend + 'static>(
     router: &'a ToolRouter<S>,
     none_disabled: bool,
     name: &str,
-) -> Option<(&'a str, &'a ToolRoute<S>)> {
+) -> Option<(&'a Cow<'static, str>, &'a ToolRoute<S>)> {
     if none_disabled {
-        return router
-            .map
-            .get_key_value(name)
-            .map(|(name, route)| (&**name, route));
+        return router.map.get_key_value(name);
     }
     find_enabled(router, name)
 }
@@ -476,7 +473,7 @@ fn find<'a, S: MaybeSend + 'static>(
 fn find_enabled<'a, S: MaybeSend + 'static>(
     router: &'a ToolRouter<S>,
     name: &str,
-) -> Option<(&'a str, &'a ToolRoute<S>)> {
+) -> Option<(&'a Cow<'static, str>, &'a ToolRoute<S>)> {
     // Only `get` knows which tools are disabled. The tool it answers with
     // is its route's: among a few routes, finding that one by address costs
     // less than hashing the name a second time.
@@ -490,9 +487,7 @@ fn find_enabled<'a, S: MaybeSend + 'static>(
     } else {
         None
     };
-    found
-        .or_else(|| router.map.get_key_value(name))
-        .map(|(name, route)| (&**name, route))
+    found.or_else(|| router.map.get_key_value(name))
 }
 
 impl<'a> ToolSide<'a> {

@@ -732,7 +732,7 @@ impl Concluded {
 /// (fail to serialize, panic), the job ends.
 fn conclude<T: IntoCallToolResult>(tool: &str, ended: Result<T, ToolError>) -> Concluded {
     let scope = CallScope {
-        tool: tool.into(),
+        tool: tool.to_owned().into(),
         ..CallScope::default()
     };
     CALL.sync_scope(scope, || {
