@@ -165,7 +165,13 @@ impl InFlight {
         if !IN_FLIGHT.is_set() {
             return Err(NoCall);
         }
-        IN_FLIGHT.with(|scope| if scope.outside { Err(NoCall) } else { Ok(f(scope)) })
+        IN_FLIGHT.with(|scope| {
+            if scope.outside {
+                Err(NoCall)
+            } else {
+                Ok(f(scope))
+            }
+        })
     }
 
     /// Runs `f` with the scope of the call in flight; panics outside one.

@@ -189,7 +189,6 @@ impl Cancellation for ClientCancel {
     fn arm(self: Pin<&mut Self>, token: &CancellationToken) {
         self.get_mut().token = Some(token.clone());
     }
-
 }
 
 impl Future for ClientCancel {

@@ -212,6 +212,7 @@
 //!
 //! [tracing-opentelemetry]: https://docs.rs/tracing-opentelemetry
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod arguments;

@@ -12,7 +12,7 @@
 
 use std::any::Any;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 
 use rmcp::ErrorData;
 use rmcp::handler::server::router::tool::IntoToolRoute;
@@ -136,7 +136,14 @@ fn end(
     }
 }
 
+/// Whether a handler still exists. `Send` where the registry is shared by
+/// every thread; under `local`, where handlers are neither `Send` nor
+/// `Sync` and a router never leaves its thread, the registry is the
+/// thread's own.
+#[cfg(not(feature = "local"))]
 type Alive = Box<dyn Fn() -> bool + Send>;
+#[cfg(feature = "local")]
+type Alive = Box<dyn Fn() -> bool>;
 
 /// What the registry knows of a route handler.
 struct Entry {
@@ -148,20 +155,8 @@ struct Entry {
 }
 
 /// Whether a route handler still exists: a `Weak` that is only counted,
-/// never upgraded, so that it may live in the registry whatever the
-/// handler is (under rmcp's `local` feature, neither `Send` nor `Sync`).
+/// never upgraded.
 struct Liveness<S: 'static>(Weak<DynCallToolHandler<S>>);
-
-// Without `local` every handler is `Send` and `Sync`, and so is its `Weak`.
-// SAFETY: the `Weak` is never upgraded, so the handler is never reached
-// through it. What is done with it from any thread is reading its strong
-// count and dropping it, which frees the allocation once the last `Weak`
-// is gone; both go through the counts, which are atomic for an `Arc`
-// whatever the handler, and neither touches the handler itself: its
-// destructor runs where the last `Arc` is dropped, before the strong
-// references give up the allocation.
-#[cfg(feature = "local")]
-unsafe impl<S: 'static> Send for Liveness<S> {}
 
 impl<S: 'static> Liveness<S> {
     fn alive(&self) -> bool {
@@ -172,7 +167,26 @@ impl<S: 'static> Liveness<S> {
 /// The routes inside the boundary, by the address of their handler. Each
 /// entry keeps a `Weak` to its handler, so the address cannot be reused
 /// while the entry exists, and entries of dropped routes are pruned.
-static WRAPPED: Mutex<Option<HashMap<usize, Entry>>> = Mutex::new(None);
+#[cfg(not(feature = "local"))]
+static WRAPPED: std::sync::Mutex<Option<HashMap<usize, Entry>>> = std::sync::Mutex::new(None);
+
+#[cfg(feature = "local")]
+thread_local! {
+    static WRAPPED: std::cell::RefCell<Option<HashMap<usize, Entry>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with the registry.
+fn registry<R>(f: impl FnOnce(&mut Option<HashMap<usize, Entry>>) -> R) -> R {
+    #[cfg(not(feature = "local"))]
+    {
+        f(&mut WRAPPED.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+    #[cfg(feature = "local")]
+    {
+        WRAPPED.with(|wrapped| f(&mut wrapped.borrow_mut()))
+    }
+}
 
 fn address<S>(call: &Arc<DynCallToolHandler<S>>) -> usize {
     Arc::as_ptr(call).cast::<()>() as usize
@@ -188,8 +202,14 @@ pub(crate) fn mark<S: 'static>(call: &Arc<DynCallToolHandler<S>>) {
 /// live handler is kept: marking it again does not forget that it runs
 /// whole.
 fn record<S: 'static>(call: &Arc<DynCallToolHandler<S>>, runs_whole: bool) {
-    let mut wrapped = WRAPPED.lock().unwrap_or_else(|e| e.into_inner());
-    let wrapped = wrapped.get_or_insert_with(HashMap::new);
+    registry(|wrapped| record_in(wrapped.get_or_insert_with(HashMap::new), call, runs_whole));
+}
+
+fn record_in<S: 'static>(
+    wrapped: &mut HashMap<usize, Entry>,
+    call: &Arc<DynCallToolHandler<S>>,
+    runs_whole: bool,
+) {
     if wrapped.len() >= 64 && wrapped.len().is_power_of_two() {
         wrapped.retain(|_, entry| (entry.alive)());
     }
@@ -283,8 +303,7 @@ impl<S: 'static> Routes<S> {
     where
         S: MaybeSend,
     {
-        let mut runs_whole: Vec<usize> = {
-            let wrapped = WRAPPED.lock().unwrap_or_else(|e| e.into_inner());
+        let mut runs_whole: Vec<usize> = registry(|wrapped| {
             router
                 .map
                 .values()
@@ -296,7 +315,7 @@ impl<S: 'static> Routes<S> {
                         .is_some_and(|entry| entry.runs_whole && (entry.alive)())
                 })
                 .collect()
-        };
+        });
         runs_whole.sort_unstable();
         let none_disabled = router.map.keys().all(|name| router.get(name).is_some());
         Routes {
@@ -328,11 +347,12 @@ pub(crate) fn runs_whole<S>(runs_whole: &[usize], route: &ToolRoute<S>) -> bool 
 
 /// Whether a route handler is inside the boundary.
 pub(crate) fn is_wrapped<S>(call: &Arc<DynCallToolHandler<S>>) -> bool {
-    let wrapped = WRAPPED.lock().unwrap_or_else(|e| e.into_inner());
-    wrapped
-        .as_ref()
-        .and_then(|wrapped| wrapped.get(&address(call)))
-        .is_some_and(|entry| (entry.alive)())
+    registry(|wrapped| {
+        wrapped
+            .as_ref()
+            .and_then(|wrapped| wrapped.get(&address(call)))
+            .is_some_and(|entry| (entry.alive)())
+    })
 }
 
 #[cfg(test)]
