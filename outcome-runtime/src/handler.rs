@@ -845,18 +845,20 @@ pub fn malformed_call(
     let tool = name.unwrap_or_default();
     let (telemetry, _ids) = Telemetry::call(tool, false, context);
     let _inside = telemetry.enter();
+    // A JSON-RPC error, which the client may hand to the model: in the
+    // words of a tool call, not of the protocol's methods.
     let message = match (params, name) {
         (Some(serde_json::Value::Object(_)), Some(name)) => format!(
-            "The arguments of {} must be an object that maps each argument's name to its \
-             value. Call tools/call again with arguments as such an object.",
+            "The arguments of a call of {} must be an object that maps each argument's name \
+             to its value. Call the tool again with its arguments as such an object.",
             crate::quote(name)
         ),
-        (Some(serde_json::Value::Object(_)), None) => "The params of tools/call must name \
-             the tool as a string in name, as tools/list lists it. Call tools/call again \
-             with name set."
+        (Some(serde_json::Value::Object(_)), None) => "A tool call must name its tool, as a \
+             string, in name. Call the tool again with name set to its name as the tool list \
+             gives it."
             .to_owned(),
-        _ => "The params of tools/call must be an object with name, the tool's name, and \
-              arguments, an object of its arguments. Call tools/call again with such params."
+        _ => "A tool call must carry an object with name, the tool's name, and arguments, an \
+              object of its arguments. Call the tool again with both."
             .to_owned(),
     };
     logging::call_failed(

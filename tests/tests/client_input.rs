@@ -265,7 +265,8 @@ async fn a_tools_call_whose_params_do_not_parse_gets_one_line() {
         // Invalid params, as JSON-RPC names it: not "method not found".
         assert_eq!(answer["error"]["code"], json!(-32602), "{params}: {answer}");
         let message = answer["error"]["message"].as_str().unwrap();
-        assert!(message.contains("tools/call"), "{message}");
+        assert!(message.contains("Call the tool again"), "{message}");
+        assert!(!message.contains("tools/call"), "{message}");
         let plain = log.plain.take();
         assert_clean(&plain);
         let lines = runtime_lines(&plain);
