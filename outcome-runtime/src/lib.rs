@@ -264,65 +264,8 @@ pub use outcome_macros::tool_handler;
 /// macro crate of another version name a module that is not here, and
 /// fail to compile instead of misbehaving.
 #[doc(hidden)]
-pub mod __private_0_1_0 {
-    pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send, sync_boundary};
-    pub use crate::handler::{call_routes, call_tool, custom_request};
-    pub use crate::listing::{list_tools, server_info};
-    pub use crate::routes::{Routes, mark_router, whole_route};
-
-    /// The boundary of an async body (`async_boundary`), for the
-    /// expansion. Its future is opaque, so where it is used (`.await`)
-    /// rustc checks this function's own bound
-    /// `R: ToolReturn` again, and a failure there, given the call's span by
-    /// the expansion, is the same error as the call's and shown once;
-    /// through `AsyncBoundary`'s `Future` impl it would be a second one.
-    #[inline(always)]
-    pub fn async_tool_boundary<R, F>(
-        tool: &'static str,
-        body: F,
-    ) -> impl ::core::future::Future<Output = R>
-    where
-        R: ToolReturn,
-        F: ::core::future::Future<Output = R>,
-    {
-        crate::boundary::async_boundary(tool, body)
-    }
-
-    /// Names a type through a projection, so that the expansion can give
-    /// the boundary's type argument a span of its choosing (the error type
-    /// of `Result<T, E>`) while the type stays the user's, alias and all.
-    pub trait Identity {
-        /// `Self`.
-        type This: ?Sized;
-    }
-    impl<T: ?Sized> Identity for T {
-        type This = T;
-    }
-
-    /// The router check's markers: which methods are tools, and which of
-    /// those `#[tool]` wrapped.
-    pub struct IsWrapped;
-    #[allow(missing_docs)]
-    pub struct NotWrapped;
-    #[allow(missing_docs)]
-    pub struct NotATool;
-    pub use rmcp;
-    pub use std::sync::OnceLock;
-
-    /// A tool's input schema, from its `Parameters<T>`; panics when the
-    /// router is built if the schema is not an object, which rmcp cannot
-    /// send as a tool's input.
-    pub fn input_schema<T: rmcp::schemars::JsonSchema + 'static>()
-    -> std::sync::Arc<rmcp::model::JsonObject> {
-        rmcp::handler::server::common::schema_for_input::<T>().unwrap_or_else(|problem| {
-            panic!(
-                "the input schema of `{}` is not a JSON object, as a tool's input \
-                 must be: {problem}",
-                std::any::type_name::<T>()
-            )
-        })
-    }
-}
+#[path = "private.rs"]
+pub mod __private_0_1_0;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
