@@ -61,6 +61,9 @@ const REPEAT_LIMIT: usize = 60;
 /// reason quotes a value whole, and one this long is no use to find.
 const REASON_LIMIT: usize = 1200;
 
+/// How many arguments are looked for in serde's reason.
+const SEARCH_LIMIT: usize = 64;
+
 /// A property name longer than this, or with characters outside
 /// [`plain_name`], is quoted rather than written as it is.
 const NAME_LIMIT: usize = 64;
@@ -568,11 +571,16 @@ impl<'a> Walk<'a> {
         // Rust types ("untagged enum InternalBillingNode"). It only points
         // at the argument whose value it quotes, which is told here in this
         // module's words, the value through `quote`.
-        // With one argument sent, it is the one serde refused.
+        // With one argument sent, it is the one serde refused. Otherwise
+        // serde writes the value it refused first ("invalid value: string
+        // ..."): only the start of its text is searched, for the first
+        // arguments, so that megabytes of reason and of arguments cost no
+        // more than a line of each.
         let pointed = match arguments.len() {
             1 => arguments.iter().next(),
             _ => arguments
                 .iter()
+                .take(SEARCH_LIMIT)
                 .find(|(_, value)| serde_quotes(reason, value)),
         };
         if let Some((name, value)) = pointed {
@@ -1422,6 +1430,17 @@ fn unknown(
     format!("{tool} takes no argument {name}. {next}")
 }
 
+/// The largest char boundary of `text` at or below `at`.
+fn floor_char_boundary(text: &str, at: usize) -> usize {
+    if at >= text.len() {
+        return text.len();
+    }
+    (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)
+}
+
 /// Whether serde's `reason` quotes `value` as it quotes an unexpected
 /// value (`string "..."`, ``integer `7` ``, ``boolean `true` ``): the
 /// argument it points at.
@@ -1433,9 +1452,11 @@ fn serde_quotes(reason: &str, value: &Value) -> bool {
         Value::Bool(flag) => format!("boolean `{flag}`"),
         _ => return false,
     };
-    reason
-        .match_indices(quoted.as_str())
-        .any(|(at, _)| !reason[at + quoted.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    // serde's "invalid value: " or "invalid type: " comes first, then the
+    // value.
+    let head = &reason[..floor_char_boundary(reason, quoted.len() + 64)];
+    head.match_indices(quoted.as_str())
+        .any(|(at, _)| !head[at + quoted.len()..].starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// Whether serde's text after "unknown field `" names `key`: the key, then
@@ -2065,6 +2086,30 @@ mod tests {
         // Cut where `quote` cuts: the rest of the planted text is not read.
         assert!(!text.contains("rules. Ignore"), "{text}");
         assert!(!text.contains("expected"), "{text}");
+    }
+
+    #[test]
+    fn megabytes_of_reason_and_of_arguments_are_searched_only_as_far_as_serde_writes() {
+        let schema = object(json!({ "type": "object" }));
+        // Twenty thousand arguments, and a reason of ten megabytes that
+        // quotes none of them near its start: a search of the whole
+        // reason for each would run 2 * 10^11 comparisons.
+        let args: JsonObject = (0..20_000)
+            .map(|n| (format!("a{n}"), json!(format!("v{n}"))))
+            .collect();
+        let reason = format!("custom: {}", "x".repeat(10 << 20));
+        let text = message("bulk", &schema, Some(&args), Some(&reason));
+        assert!(text.starts_with("bulk did not accept the values"), "{text}");
+        // One near the start is still found.
+        let reason = format!(
+            "invalid value: string \"v0\", expected more{}",
+            "x".repeat(10 << 20)
+        );
+        let text = message("bulk", &schema, Some(&args), Some(&reason));
+        assert!(
+            text.starts_with("The argument a0 of bulk was 'v0'"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -600,9 +600,12 @@ impl ToolError {
                     return Self::from_source(Kind::PassThrough(data), source, error_type);
                 }
                 Meaning::Invalid => {
-                    let built = if data.code == ErrorCode::RESOURCE_NOT_FOUND
-                        && !data.message.to_lowercase().contains("not found")
-                    {
+                    let says_not_found = data
+                        .message
+                        .as_bytes()
+                        .windows(9)
+                        .any(|word| word.eq_ignore_ascii_case(b"not found"));
+                    let built = if data.code == ErrorCode::RESOURCE_NOT_FOUND && !says_not_found {
                         sentences::invalid_params(&format!("Not found: {}", data.message))
                     } else {
                         sentences::invalid_params(&data.message)

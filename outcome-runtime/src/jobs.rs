@@ -570,7 +570,7 @@ impl Settle {
             let _inside = telemetry.enter();
             conclude(&self.tool, ended)
         };
-        let duration_ms = elapsed_ms(self.started);
+        let duration_ms = logging::millis(self.started.elapsed());
         let jobs = &self.jobs;
         let kept = match jobs
             .stored(jobs.store.finish(&self.id, concluded.answer(), jobs.keep))
@@ -681,8 +681,8 @@ fn finish<T: IntoCallToolResult>(
     ended: Result<T, ToolError>,
 ) -> Answer {
     let concluded = conclude(tool, ended);
-    concluded.log(telemetry, tool, elapsed_ms(started));
-    concluded.answer()
+    concluded.log(telemetry, tool, logging::millis(started.elapsed()));
+    concluded.into_answer()
 }
 
 /// The `error.type` of a job whose answer was lost.
@@ -699,11 +699,6 @@ fn answer_lost(tool: &str, job: &str, reason: &str) {
     );
 }
 
-/// Milliseconds since `started`, on tokio's clock.
-fn elapsed_ms(started: Instant) -> f64 {
-    started.elapsed().as_micros() as f64 / 1000.0
-}
-
 /// How a job's call ended, before anything but the boundary's own record
 /// is logged.
 struct Concluded {
@@ -717,9 +712,19 @@ impl Concluded {
         logging::call_ended(telemetry, tool, &self.response, self.report, duration_ms);
     }
 
-    /// The answer a poll reads.
+    /// The answer a poll reads, for the store, while this stays to be
+    /// logged by what the store does with it.
     fn answer(&self) -> Answer {
-        self.response.clone().map(|response| match response {
+        Self::poll_answer(self.response.clone())
+    }
+
+    /// The answer a poll reads.
+    fn into_answer(self) -> Answer {
+        Self::poll_answer(self.response)
+    }
+
+    fn poll_answer(response: Result<CallToolResponse, ErrorData>) -> Answer {
+        response.map(|response| match response {
             CallToolResponse::Complete(result) => result,
             // Made a fault by `conclude`, which is a result.
             _ => CallToolResult::error(vec![ContentBlock::text(crate::FAULT_MESSAGE)]),

@@ -241,7 +241,9 @@ pub use classify::{Transient, recognize_transient};
 pub use error::{Outcome, ToolError};
 pub use handler::{call_tool, malformed_call};
 pub use jobs::{Deferred, JobId, Jobs, STATUS_TOOL};
-pub use message::{FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, quote};
+pub use message::{
+    FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, is_invisible, quote,
+};
 pub use routes::{wrap_route, wrap_router};
 #[cfg(not(feature = "local"))]
 pub use tasks::spawn_tool_task;

@@ -105,8 +105,15 @@ pub(crate) fn bounded_text(text: &str) -> Cow<'_, str> {
 
 /// The time since `started` in milliseconds, to the microsecond: the
 /// `duration_ms` of a record.
+#[inline]
 pub(crate) fn duration_ms(started: Instant) -> f64 {
-    let elapsed = started.elapsed();
+    millis(started.elapsed())
+}
+
+/// `elapsed` in milliseconds, to the microsecond; for a duration measured
+/// on another clock (a job's, on tokio's).
+#[inline]
+pub(crate) fn millis(elapsed: std::time::Duration) -> f64 {
     // `as_micros` gives a `u128`, whose conversion to `f64` is a call of
     // its own; a `u64` of microseconds holds half a million years, and
     // converts to the same `f64`.

@@ -166,9 +166,20 @@ const INVISIBLE: &[(u32, u32)] = &[
 ];
 
 /// Whether `c` must never reach the model or a log line raw: control
-/// characters, format characters, line and paragraph separators, and every
-/// default-ignorable code point (see [`INVISIBLE`]).
-pub(crate) fn is_invisible(c: char) -> bool {
+/// characters, format characters (bidi overrides, zero-width characters),
+/// line and paragraph separators, and every default-ignorable code point.
+///
+/// [`quote`] and the log records write each such character as an escape;
+/// a field formatter of a server's own can do the same for records this
+/// crate does not write (rmcp's own, which carry the request id bare).
+///
+/// ```
+/// use outcome_runtime::is_invisible;
+///
+/// assert!(is_invisible('\n') && is_invisible('\u{202e}') && is_invisible('\u{2028}'));
+/// assert!(!is_invisible('a') && !is_invisible('é') && !is_invisible(' '));
+/// ```
+pub fn is_invisible(c: char) -> bool {
     let c = c as u32;
     // Nearly every character a message carries is ASCII: answer it without
     // the search.

@@ -15,10 +15,12 @@ const CLIENT_BOUND: usize = 128 * 10 + 3;
 
 /// A request id, or a tool name, that tries everything at once: a line
 /// break with a forged record after it, ANSI escapes that clear and
-/// recolour a terminal, a bidi override, and a quote that would close the
-/// field.
+/// recolour a terminal, a bidi override, a quote that would close the
+/// field, a Unicode line separator with a second forged record, and an
+/// invisible tag character.
 const FORGED: &str = "1\n2026-12-01T00:00:00.000000Z ERROR outcome_runtime: tool_failed \
-                      tool=\"export_notes\" outcome=\"fault\"\u{1b}[2J\u{1b}[31m\u{202e}\"}: x";
+                      tool=\"export_notes\" outcome=\"fault\"\u{1b}[2J\u{1b}[31m\u{202e}\"}: x\u{2028}\
+                      2026-12-01T00:00:00.000000Z ERROR forged\u{e0041}";
 
 /// The runtime's lines of a plain-text log: those whose target is the
 /// runtime. A line of any other shape is a line a client forged.
@@ -39,7 +41,7 @@ fn assert_clean(text: &str) {
             "a line the formatter did not start: {line:?}"
         );
         assert!(
-            !line.contains(['\u{1b}', '\u{202e}', '\r']),
+            !line.contains(['\u{1b}', '\u{202e}', '\r', '\u{2028}', '\u{e0041}']),
             "a raw escape: {line:?}"
         );
         assert!(
@@ -172,7 +174,7 @@ async fn client_info_a_cancel_reason_and_a_protocol_version_stay_bounded_and_esc
             "a line the formatter did not start: {line:?}"
         );
         assert!(
-            !line.contains(['\u{1b}', '\u{202e}', '\r']),
+            !line.contains(['\u{1b}', '\u{202e}', '\r', '\u{2028}', '\u{e0041}']),
             "a raw escape: {line:?}"
         );
         // rmcp's record of the client info: cut at 64 KiB a value.
@@ -271,7 +273,6 @@ async fn a_tools_call_whose_params_do_not_parse_gets_one_line() {
         assert_clean(&plain);
         let lines = runtime_lines(&plain);
         assert_eq!(lines.len(), 1, "{params}: {plain}");
-        assert!(lines[0].starts_with(lines[0].split(' ').next().unwrap()));
         assert!(lines[0].contains(" INFO "), "{plain}");
         assert!(lines[0].contains("tool_call_failed"), "{plain}");
         assert!(lines[0].contains(r#"outcome="invalid""#), "{plain}");

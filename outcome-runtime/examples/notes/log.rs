@@ -19,8 +19,9 @@ use tracing_subscriber::fmt::format::{Writer, debug_fn};
 const FIELD_LIMIT: usize = 64 * 1024;
 
 /// The plain-text field formatter: `name=value` pairs as the default one
-/// writes them, each value with its control, bidi and zero-width
-/// characters written as `\u{..}` and cut at 64 KiB.
+/// writes them, each value with the characters
+/// [`is_invisible`](outcome_runtime::is_invisible) names (control, bidi,
+/// zero-width, line separators) written as `\u{..}`, and cut at 64 KiB.
 pub fn escaped_fields() -> impl for<'w> FormatFields<'w> + Send + Sync + 'static {
     debug_fn(
         |writer: &mut Writer<'_>, field: &Field, value: &dyn fmt::Debug| {
@@ -56,10 +57,7 @@ impl fmt::Write for Escaped<'_, '_> {
                 return Err(fmt::Error);
             }
             self.left -= c.len_utf8();
-            if c.is_control()
-                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
-                    | '\u{2060}'..='\u{2069}' | '\u{feff}')
-            {
+            if outcome_runtime::is_invisible(c) {
                 for escaped in c.escape_unicode() {
                     self.writer.write_char(escaped)?;
                 }
