@@ -24,6 +24,32 @@ where
     crate::boundary::async_boundary(tool, body)
 }
 
+/// The tail of an async body that awaits something, checked against the
+/// tool's declared return type `R`: a helper's `Result<_, McpError>` there
+/// is reported with the fix, which rustc gives for a sync body only.
+#[inline(always)]
+pub fn awaited_tail<R>(tail: impl AwaitedTail<R>) -> R {
+    tail.into_return()
+}
+
+/// Implemented by the declared return type alone, so a tail of another
+/// type fails here, with a message that names both and says the fix.
+#[diagnostic::on_unimplemented(
+    message = "the body ends in `{Self}`, but the tool returns `{R}`",
+    label = "the body's tail",
+    note = "when the tail is a helper's `Result` whose error converts into the tool's (rmcp's `McpError` into `ToolError`), end the body in `Ok(helper(..).await?)`"
+)]
+pub trait AwaitedTail<R> {
+    /// `self`.
+    fn into_return(self) -> R;
+}
+impl<R> AwaitedTail<R> for R {
+    #[inline(always)]
+    fn into_return(self) -> R {
+        self
+    }
+}
+
 /// Names a type through a projection, so that the expansion can give
 /// the boundary's type argument a span of its choosing (the error type
 /// of `Result<T, E>`) while the type stays the user's, alias and all.

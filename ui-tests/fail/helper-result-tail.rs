@@ -26,8 +26,8 @@ struct Server;
 
 // A body that ends in a helper's `Result<_, McpError>`, as a thin router
 // over a handlers module does: the error is at the tail, naming both types.
-// For a sync body rustc also says the fix, `Ok(handlers::..(..)?)`; for an
-// async one it does not (the README's migration table does).
+// Both say the fix, `Ok(handlers::..(..)?)`: rustc for the sync body, the
+// expansion's check of an awaited tail for the async one.
 #[tool_router]
 impl Server {
     /// Read a file's text.

@@ -64,7 +64,7 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
         // get "unnecessary braces" from rustc.
         let block = match &body {
             TokenTree::Group(group) => {
-                let statements = group.stream();
+                let statements = awaited_tail_checked(group.stream(), &return_type);
                 let mut block = Group::new(Delimiter::Brace, quote! { #pin #statements });
                 block.set_span(group.span());
                 block
@@ -132,6 +132,47 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
         #(#[doc = #docs])*
         #vis #defaultness #sig #wrapped
     }
+}
+
+/// The body's statements, with a tail that awaits something (`helper(..)
+/// .await`) passed through `awaited_tail`, when the return type is written
+/// `Result<T, E>`: rustc says how to fix a tail of the wrong `Result` type
+/// (`Ok(helper(..)?)`) in a sync body only, and this check says it in an
+/// async one, at the tail. Only the tail after the last `;` is parsed, and
+/// only when it ends in `.await` and is one expression; anything else is
+/// left as written, for rustc.
+fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> TokenStream {
+    let is_result =
+        syn::parse2::<Type>(return_type.clone()).is_ok_and(|ty| error_type(&ty).is_some());
+    let tokens: Vec<TokenTree> = statements.into_iter().collect();
+    let awaits = matches!(
+        tokens.as_slice(),
+        [.., TokenTree::Punct(dot), TokenTree::Ident(keyword)]
+            if dot.as_char() == '.' && keyword == "await"
+    );
+    if !is_result || !awaits {
+        return tokens.into_iter().collect();
+    }
+    let start = tokens
+        .iter()
+        .rposition(|token| matches!(token, TokenTree::Punct(semi) if semi.as_char() == ';'))
+        .map_or(0, |semi| semi + 1);
+    let (statements, tail) = tokens.split_at(start);
+    let tail: TokenStream = tail.iter().cloned().collect();
+    let statements: TokenStream = statements.iter().cloned().collect();
+    if syn::parse2::<syn::Expr>(tail.clone()).is_err() {
+        return quote! { #statements #tail };
+    }
+    let at = tail
+        .clone()
+        .into_iter()
+        .next()
+        .map_or_else(Span::call_site, |token| token.span());
+    let private = crate::private(at);
+    let check = quote_spanned! { at => #private::awaited_tail::<#return_type> };
+    let mut argument = Group::new(Delimiter::Parenthesis, tail);
+    argument.set_span(at);
+    quote! { #statements #check #argument }
 }
 
 /// `-> Pin<Box<dyn Future<Output = T> + Send + 'a>>`, where `'a` is the
