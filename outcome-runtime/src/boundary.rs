@@ -6,15 +6,13 @@
 //! public (through `__private_<version>`) only for the expansion.
 
 use std::any::Any;
-use std::cell::{Cell, RefCell};
 use std::future::Future;
-use std::panic::{self, AssertUnwindSafe};
 use std::pin::Pin;
-use std::sync::Once;
 use std::task::{Context, Poll};
 
 use crate::error::ToolError;
-use crate::{call, logging};
+use crate::panics::{catch, described, drop_quietly, panic_message, poll_caught, take_site};
+use crate::{call, records};
 
 /// What a tool body can return for the boundary to report through:
 /// `Result<T, ToolError>`.
@@ -101,52 +99,6 @@ where
     }
 }
 
-/// Runs `f`, catching its panic as the boundary does (the panic's location
-/// is kept for the log, and it stays off stderr).
-#[inline(always)]
-pub(crate) fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Box<dyn Any + Send>> {
-    let mut f = Some(f);
-    let mut value = None;
-    catch_dyn(&mut || {
-        if let Some(f) = f.take() {
-            value = Some(f());
-        }
-    })?;
-    // `catch_dyn` returned without a panic, so the closure ran to its end.
-    value.ok_or_else(unreachable_payload)
-}
-
-/// The one place a panic is caught: shared by every tool, so that each one
-/// adds only a small closure to compile, not its own copy of the unwinding
-/// machinery. The dynamic call costs a few nanoseconds, nothing next to a
-/// round trip.
-#[inline(never)]
-fn catch_dyn(f: &mut dyn FnMut()) -> Result<(), Box<dyn Any + Send>> {
-    install_panic_hook();
-    enter();
-    let caught = panic::catch_unwind(AssertUnwindSafe(f));
-    leave();
-    caught
-}
-
-/// [`catch`] written out in its caller: for the request log's one guard
-/// around every poll of a call, where the dynamic call of the shared
-/// [`catch_dyn`] would keep the body's answer from being written straight
-/// to where it goes. One copy per server type, not per tool.
-#[inline(always)]
-pub(crate) fn catch_inline<R>(f: impl FnOnce() -> R) -> Result<R, Box<dyn Any + Send>> {
-    install_panic_hook();
-    enter();
-    let caught = panic::catch_unwind(AssertUnwindSafe(f));
-    leave();
-    caught
-}
-
-#[cold]
-fn unreachable_payload() -> Box<dyn Any + Send> {
-    Box::new("the boundary's closure returned without running")
-}
-
 /// Runs an asynchronous tool body inside the boundary; every poll of the
 /// body is guarded, so a panic after an `.await` is caught too.
 #[inline(always)]
@@ -195,266 +147,13 @@ where
     }
 }
 
-/// Polls `future` once, catching its panic as the boundary does.
-#[inline(always)]
-fn poll_caught<F: Future>(
-    mut future: Pin<&mut F>,
-    cx: &mut Context<'_>,
-) -> Result<Poll<F::Output>, Box<dyn Any + Send>> {
-    let mut polled = Poll::Pending;
-    catch_dyn(&mut || polled = future.as_mut().poll(cx))?;
-    Ok(polled)
-}
-
-pin_project_lite::pin_project! {
-    /// A future that ends with the panic's payload if polling its inner
-    /// future panics.
-    pub(crate) struct CatchPanic<F> {
-        #[pin]
-        inner: F,
-    }
-}
-
-impl<F> CatchPanic<F> {
-    pub(crate) fn new(inner: F) -> Self {
-        CatchPanic { inner }
-    }
-}
-
-impl<F: Future> Future for CatchPanic<F> {
-    type Output = Result<F::Output, Box<dyn Any + Send>>;
-
-    #[inline]
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        match poll_caught(self.project().inner, cx) {
-            Ok(polled) => polled.map(Ok),
-            Err(payload) => Poll::Ready(Err(payload)),
-        }
-    }
-}
-
-/// What the panic hook saw of a panic inside a boundary.
-struct PanicSite {
-    /// The panic's message, to match the site with the payload that is
-    /// caught: a panic that user code caught and re-raised with
-    /// `resume_unwind` runs no hook and must not take this site.
-    message: Option<String>,
-    location: Option<String>,
-    backtrace: Option<String>,
-    /// Whether the previous hook already showed it, because nothing would
-    /// record the runtime's `tool_failed`.
-    shown: bool,
-}
-
-/// How many panic sites a thread keeps while they wait to be caught: the
-/// first (the root cause, should the process abort) and the newest.
-const SITES: usize = 8;
-
-thread_local! {
-    /// How many boundaries are running a body on this thread right now.
-    static DEPTH: Cell<u32> = const { Cell::new(0) };
-    /// How many of the runtime's log records are being written on this
-    /// thread right now: a panic there is the subscriber's.
-    static IN_LOG: Cell<u32> = const { Cell::new(0) };
-    /// Whether `PENDING` holds something; checked on every entry, so a
-    /// site left by a panic that user code caught itself is never reported
-    /// for a later one.
-    static SITE_PENDING: Cell<bool> = const { Cell::new(false) };
-    /// The panics inside a boundary on this thread that no boundary has
-    /// caught yet, oldest first.
-    static PENDING: RefCell<Vec<PanicSite>> = const { RefCell::new(Vec::new()) };
-}
-
-#[inline(always)]
-fn enter() {
-    DEPTH.with(|depth| depth.set(depth.get() + 1));
-    if SITE_PENDING.with(Cell::get) {
-        forget_sites();
-    }
-}
-
-#[cold]
-fn forget_sites() {
-    SITE_PENDING.with(|pending| pending.set(false));
-    PENDING.with(|sites| sites.borrow_mut().clear());
-}
-
-#[inline(always)]
-fn leave() {
-    DEPTH.with(|depth| depth.set(depth.get() - 1));
-}
-
-/// Runs `handle`, which hands the subscriber one of the runtime's records
-/// or spans, so that a subscriber that panics cannot take the call down
-/// with it: the panic is shown by the hook that was there before this
-/// crate's, and `None` says the subscriber did not finish.
-pub(crate) fn guard_subscriber<T>(handle: impl FnOnce() -> T) -> Option<T> {
-    install_panic_hook();
-    IN_LOG.with(|in_log| in_log.set(in_log.get() + 1));
-    let handled = panic::catch_unwind(AssertUnwindSafe(handle));
-    IN_LOG.with(|in_log| in_log.set(in_log.get() - 1));
-    match handled {
-        Ok(value) => Some(value),
-        Err(payload) => {
-            drop_quietly(payload);
-            None
-        }
-    }
-}
-
-/// Drops a panic payload; its own drop may panic, and it is a value the
-/// tool chose, so that is kept out of the server.
-pub(crate) fn drop_quietly(payload: Box<dyn Any + Send>) {
-    if let Err(again) = panic::catch_unwind(AssertUnwindSafe(move || drop(payload))) {
-        // A payload whose drop panics with a payload whose drop panics:
-        // leaking it is the only way to stop.
-        std::mem::forget(again);
-    }
-}
-
-/// Installs, once per process, a panic hook that keeps panics inside a
-/// boundary off stderr and remembers where they happened (and the
-/// backtrace, when `RUST_BACKTRACE` asks for one), so `tool_failed` can
-/// carry them.
-///
-/// Every other panic goes to the hook that was there: panics outside a
-/// boundary, panics of a subscriber while it records the runtime's events,
-/// and panics no boundary can catch (a panic while another unwinds, or a
-/// binary built with `panic = "abort"`), which first show the panics still
-/// waiting to be caught, so that an abort never hides its root cause. A
-/// panic inside a boundary also goes to that hook when nothing would record
-/// the runtime's `tool_failed` (no subscriber, or a filter that leaves the
-/// `outcome_runtime` target out), so it is never silent.
-#[inline(always)]
-fn install_panic_hook() {
-    static HOOK: Once = Once::new();
-    HOOK.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if aborts(info) {
-                show_pending();
-                return previous(info);
-            }
-            if IN_LOG.with(Cell::get) > 0 || DEPTH.with(Cell::get) == 0 {
-                return previous(info);
-            }
-            let shown = !crate::logging::failures_recorded();
-            if shown {
-                previous(info);
-            }
-            let backtrace = std::backtrace::Backtrace::capture();
-            let site = PanicSite {
-                message: text_of(info.payload()),
-                location: info.location().map(ToString::to_string),
-                backtrace: (backtrace.status() == std::backtrace::BacktraceStatus::Captured)
-                    .then(|| backtrace.to_string()),
-                shown,
-            };
-            PENDING.with(|sites| {
-                let mut sites = sites.borrow_mut();
-                if sites.len() >= SITES {
-                    // Keep the root cause; drop the oldest after it.
-                    sites.remove(1);
-                }
-                sites.push(site);
-            });
-            SITE_PENDING.with(|pending| pending.set(true));
-        }));
-    });
-}
-
-/// Whether the process aborts after this panic: a binary built with
-/// `panic = "abort"`, or the panic the language raises when a `Drop` panics
-/// while another panic unwinds (or a panic leaves a function that cannot
-/// unwind). std offers no stable way to ask, so the latter are known by the
-/// fixed texts the language gives them.
-fn aborts(info: &panic::PanicHookInfo<'_>) -> bool {
-    cfg!(panic = "abort")
-        || info
-            .payload()
-            .downcast_ref::<&'static str>()
-            .is_some_and(|message| {
-                matches!(
-                    *message,
-                    "panic in a destructor during cleanup"
-                        | "panic in a function that cannot unwind"
-                ) || message.starts_with("unsafe precondition(s) violated")
-            })
-}
-
-/// Shows on stderr the panics still waiting to be caught on this thread:
-/// the process is about to abort, and the panic that aborts it (a panic in
-/// a `Drop` while unwinding, say) is rarely the one that went wrong first.
-#[cold]
-fn show_pending() {
-    let Ok(sites) = PENDING.try_with(|sites| std::mem::take(&mut *sites.borrow_mut())) else {
-        return;
-    };
-    let thread = std::thread::current();
-    let name = thread.name().unwrap_or("<unnamed>");
-    for site in sites.iter().filter(|site| !site.shown) {
-        eprintln!(
-            "thread '{name}' panicked at {}:\n{}\n(this panic was unwinding when the one below \
-             aborted the process)",
-            site.location.as_deref().unwrap_or("an unknown location"),
-            site.message
-                .as_deref()
-                .unwrap_or("a panic whose payload is not text"),
-        );
-    }
-}
-
 /// Logs a caught panic as `tool_failed` and makes the fault the model reads.
 #[cold]
 #[inline(never)]
 pub(crate) fn caught_panic(tool: &str, payload: Box<dyn Any + Send>) -> ToolError {
     let message = panic_message(&*payload);
     let (location, backtrace) = take_site(&message);
-    logging::panic_failed(tool, &message, location.as_deref(), backtrace.as_deref());
+    records::panic_failed(tool, &message, location.as_deref(), backtrace.as_deref());
     drop_quietly(payload);
     ToolError::from_panic(described(message, location))
-}
-
-/// A panic as one text: its message, and its location when known.
-fn described(message: String, location: Option<String>) -> String {
-    match location {
-        Some(location) => format!("{message} at {location}"),
-        None => message,
-    }
-}
-
-/// The location and backtrace of the newest pending panic with `message`,
-/// forgetting every pending site.
-pub(crate) fn take_site(message: &str) -> (Option<String>, Option<String>) {
-    let sites = PENDING.with(|sites| std::mem::take(&mut *sites.borrow_mut()));
-    SITE_PENDING.with(|pending| pending.set(false));
-    sites
-        .into_iter()
-        .rev()
-        .find(|site| site.message.as_deref().is_none_or(|m| m == message))
-        .map_or((None, None), |site| (site.location, site.backtrace))
-}
-
-/// Runs `f`, which runs code of the tool's own (formatting its error,
-/// dropping a value it made), and turns a panic into a description of it:
-/// its message and location, for the record the caller writes.
-pub(crate) fn catch_described<R>(f: impl FnOnce() -> R) -> Result<R, String> {
-    catch(f).map_err(|payload| {
-        let message = panic_message(&*payload);
-        let (location, _) = take_site(&message);
-        drop_quietly(payload);
-        described(message, location)
-    })
-}
-
-pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
-    text_of(payload).unwrap_or_else(|| "a panic whose payload is not text".to_owned())
-}
-
-fn text_of(payload: &(dyn Any + Send)) -> Option<String> {
-    if let Some(text) = payload.downcast_ref::<&'static str>() {
-        Some((*text).to_owned())
-    } else {
-        payload.downcast_ref::<String>().cloned()
-    }
 }

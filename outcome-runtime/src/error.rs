@@ -10,7 +10,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
 use tracing::Level;
 
 pub use crate::outcome::Outcome;
-use crate::{boundary, call, classify, logging, message, sentences};
+use crate::{call, classify, message, panics, records, sentences};
 
 /// A tool call that did not produce its result, and what the model reads
 /// about it.
@@ -454,7 +454,7 @@ impl ToolError {
         let mut error = Self::from_source(
             Kind::Fault { heals: false },
             detail.into(),
-            Some(logging::PANIC_TYPE),
+            Some(records::PANIC_TYPE),
         );
         error.inner.logged = true;
         error
@@ -478,7 +478,7 @@ impl ToolError {
         if let Some(source) = self.inner.source.take() {
             drop_noting_panic(source, &mut chain);
         }
-        logging::tool_failed(self.level(), tool, self.inner.error_type, &chain);
+        records::tool_failed(self.level(), tool, self.inner.error_type, &chain);
     }
 }
 
@@ -495,7 +495,7 @@ where
 /// the drop is the tool's code, and its panic belongs in the fault's one
 /// `tool_failed`, not in a second one.
 fn drop_noting_panic<E>(error: E, record: &mut String) {
-    if let Err(panic) = boundary::catch_described(move || drop(error)) {
+    if let Err(panic) = panics::catch_described(move || drop(error)) {
         record.push_str(&format!(" (dropping the error then panicked: {panic})"));
     }
 }
@@ -899,7 +899,7 @@ mod tests {
         impl Error for Huge {}
         let error = ToolError::from_boxed(Box::new(Huge(std::marker::PhantomData)));
         let text = error.source().unwrap().to_string();
-        assert!(text.len() <= logging::RECORD_LIMIT, "{}", text.len());
+        assert!(text.len() <= records::RECORD_LIMIT, "{}", text.len());
         assert!(text.ends_with("bytes]"), "{}", &text[text.len() - 40..]);
     }
 

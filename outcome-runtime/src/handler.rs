@@ -25,11 +25,14 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 use tracing::Level;
 
 use crate::arguments;
-use crate::boundary::{catch, catch_inline, caught_panic};
+use crate::boundary::caught_panic;
 use crate::call::{self, CALL, CallScope, Note, Session};
 use crate::error::ToolError;
-use crate::logging::{self, Ending};
+use crate::logging;
+use crate::outcome::Ending;
 use crate::outcome::Outcome;
+use crate::panics::{catch, catch_inline};
+use crate::records;
 use crate::routes::{self, Known, RouteFuture, Routes};
 use crate::telemetry::Telemetry;
 
@@ -569,7 +572,7 @@ impl<'a> ToolSide<'a> {
             // No await from here on: the guard is never held across one.
             let _inside = telemetry.enter();
             if self.plainly_answered(&stop, answer) {
-                logging::call_completed(telemetry, &self.scope.tool, logging::duration_ms(started));
+                logging::call_completed(telemetry, &self.scope.tool, records::duration_ms(started));
                 None
             } else {
                 self.log_end(telemetry, started, arguments, router, stop, answer)
@@ -633,7 +636,7 @@ impl<'a> ToolSide<'a> {
             // Logged where it is caught.
             drop(caught_panic(tool, payload));
         }
-        let elapsed = || logging::duration_ms(started);
+        let elapsed = || records::duration_ms(started);
         match stop {
             Stop::Answered => {}
             // Cancelled: logged as such, not as a failure.
@@ -866,7 +869,7 @@ pub fn malformed_call(
         Level::INFO,
         tool,
         Outcome::Invalid,
-        logging::duration_ms(started),
+        records::duration_ms(started),
         None,
         Some(ErrorCode::INVALID_PARAMS.0),
     );

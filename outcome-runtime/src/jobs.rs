@@ -16,7 +16,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 use tracing::Span;
 
-use crate::boundary::{CatchPanic, catch, caught_panic};
+use crate::boundary::caught_panic;
 use crate::call::{self, CALL, CallScope, Note, Session};
 use crate::error::ToolError;
 use crate::job_store::{
@@ -24,6 +24,8 @@ use crate::job_store::{
 };
 use crate::logging;
 use crate::message::quote;
+use crate::panics::{CatchPanic, catch};
+use crate::records;
 use crate::telemetry::Telemetry;
 
 /// The name of the status tool [`Jobs::status_tool`] registers.
@@ -570,7 +572,7 @@ impl Settle {
             let _inside = telemetry.enter();
             conclude(&self.tool, ended)
         };
-        let duration_ms = logging::millis(self.started.elapsed());
+        let duration_ms = records::millis(self.started.elapsed());
         let jobs = &self.jobs;
         let kept = match jobs
             .stored(jobs.store.finish(&self.id, concluded.answer(), jobs.keep))
@@ -681,7 +683,7 @@ fn finish<T: IntoCallToolResult>(
     ended: Result<T, ToolError>,
 ) -> Answer {
     let concluded = conclude(tool, ended);
-    concluded.log(telemetry, tool, logging::millis(started.elapsed()));
+    concluded.log(telemetry, tool, records::millis(started.elapsed()));
     concluded.into_answer()
 }
 
@@ -692,9 +694,9 @@ const ANSWER_LOST: &str = "job_answer_lost";
 fn answer_lost(tool: &str, job: &str, reason: &str) {
     tracing::warn!(
         target: "outcome_runtime",
-        tool = &*logging::bounded(tool),
+        tool = &*records::bounded(tool),
         job,
-        error = &*logging::bounded_text(reason),
+        error = &*records::bounded_text(reason),
         "job_answer_lost"
     );
 }

@@ -227,6 +227,8 @@ mod listing;
 mod logging;
 mod message;
 mod outcome;
+mod panics;
+mod records;
 mod routes;
 mod sentences;
 // rmcp's task manager runs a task as a `Send` future, which a tool under

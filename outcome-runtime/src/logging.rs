@@ -1,48 +1,16 @@
-//! The log records: `tool_failed` where a fault is classified, and
-//! `tool_call_completed` / `tool_call_failed` for every `tools/call`.
-//!
-//! Every record has the target `outcome_runtime`, so
-//! `RUST_LOG=outcome_runtime=info` shows exactly these lines.
-
-use std::borrow::Cow;
-use std::time::Instant;
+//! The request log's lines: `tool_call_completed`, `tool_call_failed`,
+//! `tool_call_cancelled` and `tool_call_deferred`, one per `tools/call`,
+//! each also recorded on the call's span; and the one-time check that the
+//! subscriber keeps them.
 
 use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use tracing::Level;
 
 use crate::call::Report;
-use crate::outcome::Outcome;
+use crate::outcome::{Ending, Outcome};
+use crate::records::{bounded, event_at};
 use crate::telemetry::{Failure, Telemetry};
-
-/// The `error.type` of a fault that was a panic.
-pub(crate) const PANIC_TYPE: &str = "panic";
-
-/// The longest `error` field a record carries, in bytes. An error's text is
-/// written by its author and may be anything (a response body, a file);
-/// 64 KiB keeps every real error chain whole and a log pipeline whole too.
-pub(crate) const RECORD_LIMIT: usize = 64 * 1024;
-
-/// Emits one event at a level chosen at run time; `tracing` needs the level
-/// of each call site to be a constant. A subscriber that panics while it
-/// records the event cannot take the call with it.
-macro_rules! event_at {
-    ($level:expr, $($rest:tt)+) => {
-        crate::boundary::guard_subscriber(|| match $level {
-            Level::ERROR => tracing::event!(target: "outcome_runtime", Level::ERROR, $($rest)+),
-            Level::WARN => tracing::event!(target: "outcome_runtime", Level::WARN, $($rest)+),
-            Level::INFO => tracing::event!(target: "outcome_runtime", Level::INFO, $($rest)+),
-            Level::DEBUG => tracing::event!(target: "outcome_runtime", Level::DEBUG, $($rest)+),
-            Level::TRACE => tracing::event!(target: "outcome_runtime", Level::TRACE, $($rest)+),
-        })
-    };
-}
-
-/// Whether a `tool_failed` at ERROR would reach a subscriber: false with no
-/// subscriber at all, or with a filter that leaves this crate's target out.
-pub(crate) fn failures_recorded() -> bool {
-    tracing::enabled!(target: "outcome_runtime", Level::ERROR)
-}
 
 /// Whether the subscriber records this crate's INFO records: false for a
 /// filter that keeps its ERROR and WARNING records and drops the rest, as
@@ -71,7 +39,7 @@ pub(crate) fn check_filter_once() {
 #[cold]
 #[inline(never)]
 fn warn_dropped_info() {
-    if info_recorded() || !failures_recorded() {
+    if info_recorded() || !crate::panics::faults_recorded() {
         return;
     }
     let level = if tracing::enabled!(target: "outcome_runtime", Level::WARN) {
@@ -85,114 +53,6 @@ fn warn_dropped_info() {
         fix = "add outcome_runtime=info to the filter's directives",
         "log_filter_drops_tool_calls"
     );
-}
-
-/// `text` cut to [`RECORD_LIMIT`] bytes, saying so when it was cut.
-pub(crate) fn bounded_text(text: &str) -> Cow<'_, str> {
-    if text.len() <= RECORD_LIMIT {
-        return Cow::Borrowed(text);
-    }
-    let mut end = RECORD_LIMIT;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    Cow::Owned(format!(
-        "{} [cut: {} more bytes]",
-        &text[..end],
-        text.len() - end
-    ))
-}
-
-/// The time since `started` in milliseconds, to the microsecond: the
-/// `duration_ms` of a record.
-#[inline]
-pub(crate) fn duration_ms(started: Instant) -> f64 {
-    millis(started.elapsed())
-}
-
-/// `elapsed` in milliseconds, to the microsecond; for a duration measured
-/// on another clock (a job's, on tokio's).
-#[inline]
-pub(crate) fn millis(elapsed: std::time::Duration) -> f64 {
-    // `as_micros` gives a `u128`, whose conversion to `f64` is a call of
-    // its own; a `u64` of microseconds holds half a million years, and
-    // converts to the same `f64`.
-    let micros = elapsed.as_secs() * 1_000_000 + u64::from(elapsed.subsec_micros());
-    micros as f64 / 1000.0
-}
-
-/// `tool_failed`: the operator's record of a fault, written once where the
-/// fault is classified, with the error chain.
-pub(crate) fn tool_failed(level: Level, tool: &str, error_type: Option<&str>, error: &str) {
-    let tool = &*bounded(tool);
-    let error = &*bounded_text(error);
-    event_at!(
-        level,
-        tool,
-        outcome = Outcome::Fault.as_str(),
-        error.type = error_type,
-        error,
-        "tool_failed"
-    );
-}
-
-/// `tool_failed` for a caught panic: its message, location and, when
-/// `RUST_BACKTRACE` asks for one, its backtrace.
-pub(crate) fn panic_failed(
-    tool: &str,
-    message: &str,
-    location: Option<&str>,
-    backtrace: Option<&str>,
-) {
-    let tool = &*bounded(tool);
-    let message = &*bounded_text(message);
-    event_at!(
-        Level::ERROR,
-        tool,
-        outcome = Outcome::Fault.as_str(),
-        error.type = PANIC_TYPE,
-        error = message,
-        panic.location = location,
-        panic.backtrace = backtrace,
-        "tool_failed"
-    );
-}
-
-/// A tool name fit for a log line. Names of registered tools pass as they
-/// are; an unknown name is the model's text, so it is cut to 128
-/// characters and its control and invisible characters escaped.
-#[inline]
-pub(crate) fn bounded(tool: &str) -> Cow<'_, str> {
-    // Nearly every name is short printable ASCII: answered byte by byte,
-    // without decoding characters, and without a call.
-    if tool.len() <= TOOL_LIMIT && tool.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
-        return Cow::Borrowed(tool);
-    }
-    bounded_slowly(tool)
-}
-
-/// The longest tool name a record carries, in characters.
-const TOOL_LIMIT: usize = 128;
-
-/// [`bounded`], for a name that is not short printable ASCII.
-#[cold]
-#[inline(never)]
-fn bounded_slowly(tool: &str) -> Cow<'_, str> {
-    if tool.len() <= TOOL_LIMIT && !tool.chars().any(crate::message::is_invisible) {
-        return Cow::Borrowed(tool);
-    }
-    let mut text = String::new();
-    for c in tool.chars().take(TOOL_LIMIT) {
-        if crate::message::is_invisible(c) {
-            text.extend(c.escape_unicode());
-        } else {
-            text.push(c);
-        }
-    }
-    if tool.chars().nth(TOOL_LIMIT).is_some() {
-        text.push_str("...");
-    }
-    Cow::Owned(text)
 }
 
 // Each function below writes its record, then records the ending on the
@@ -322,35 +182,6 @@ pub(crate) fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, durati
         None,
         Some(code),
     );
-}
-
-/// How a call ended, as its record's `outcome` field and its span say it:
-/// one of the outcomes, or an answer that is not the result yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ending {
-    /// A result, one of outcomes 2 to 4, or a protocol error.
-    Outcome(Outcome),
-    /// The client withdrew the call.
-    Cancelled,
-    /// A long-running tool answered with a job.
-    Deferred,
-    /// The tool asked the client for input.
-    InputRequired,
-    /// The call became a task.
-    Task,
-}
-
-impl Ending {
-    /// The value of the `outcome` field.
-    pub(crate) const fn as_str(self) -> &'static str {
-        match self {
-            Ending::Outcome(outcome) => outcome.as_str(),
-            Ending::Cancelled => "cancelled",
-            Ending::Deferred => "deferred",
-            Ending::InputRequired => "input_required",
-            Ending::Task => "task",
-        }
-    }
 }
 
 /// `tool_call_deferred`, at INFO: the call answered without its result,

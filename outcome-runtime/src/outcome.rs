@@ -47,3 +47,32 @@ impl Display for Outcome {
         f.write_str(self.as_str())
     }
 }
+
+/// How a call ended, as its record's `outcome` field and its span say it:
+/// one of the outcomes, or an answer that is not the result yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// A result, one of outcomes 2 to 4, or a protocol error.
+    Outcome(Outcome),
+    /// The client withdrew the call.
+    Cancelled,
+    /// A long-running tool answered with a job.
+    Deferred,
+    /// The tool asked the client for input.
+    InputRequired,
+    /// The call became a task.
+    Task,
+}
+
+impl Ending {
+    /// The value of the `outcome` field.
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            Ending::Outcome(outcome) => outcome.as_str(),
+            Ending::Cancelled => "cancelled",
+            Ending::Deferred => "deferred",
+            Ending::InputRequired => "input_required",
+            Ending::Task => "task",
+        }
+    }
+}

@@ -23,7 +23,8 @@ use rmcp::handler::server::tool::{
 use rmcp::model::CallToolResponse;
 use rmcp::service::MaybeSend;
 
-use crate::boundary::{CatchPanic, catch, caught_panic};
+use crate::boundary::caught_panic;
+use crate::panics::{CatchPanic, catch};
 
 /// What a route's handler returns: rmcp's `MaybeBoxFuture`, which it does not
 /// export.

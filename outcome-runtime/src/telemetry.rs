@@ -18,9 +18,10 @@ use rmcp::service::RequestContext;
 use tracing::Span;
 use tracing::field::Empty;
 
-use crate::boundary::guard_subscriber;
-use crate::logging::{Ending, bounded};
+use crate::outcome::Ending;
 use crate::outcome::Outcome;
+use crate::panics::guard_subscriber;
+use crate::records::bounded;
 
 /// How a call's answer failed, in the conventions' `error.type`.
 #[derive(Clone, Copy, Debug)]
