@@ -10,7 +10,13 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::error::ToolError;
+use rmcp::ErrorData;
+use rmcp::handler::server::tool::IntoCallToolResult;
+use rmcp::model::CallToolResponse;
+
+use crate::call::Report;
+use crate::error::{FaultRecord, ToolError};
+use crate::outcome::Outcome;
 use crate::panics::{catch, described, drop_quietly, panic_message, poll_caught, take_site};
 use crate::{call, records};
 
@@ -81,8 +87,108 @@ impl<T, E: ToolErrorType> ToolReturn for Result<T, E> {
 #[cold]
 #[inline(never)]
 fn fail(mut error: ToolError, tool: &'static str) -> ToolError {
-    error.log_fault_once(tool);
+    hand_over(&mut error, Some(tool));
     error
+}
+
+/// Tells the call in flight how `error` ends it, for its request log, and
+/// records the error's fault: the one step between a tool's error and its
+/// answer, taken where the error leaves the tool's code (the boundary of
+/// a body or a route, a job's end). The fault's record moves out of the
+/// error as it is written, so an error that crosses two boundaries (a tool
+/// calling another's method) is recorded once; its answer is then made by
+/// [`IntoCallToolResult`], which does nothing else.
+///
+/// The record names `tool`, or else the call's tool (`unknown` outside a
+/// call).
+pub(crate) fn hand_over(error: &mut ToolError, tool: Option<&str>) {
+    let report = Report {
+        outcome: error.outcome(),
+        level: error.level(),
+        error_type: error.error_type(),
+        protocol: error.protocol_error().is_some(),
+    };
+    let record = error.take_record();
+    let in_call = call::CALL.try_with(|call| {
+        call.report.set(Some(report));
+        if let Some(record) = &record {
+            write_record(tool.unwrap_or(&call.tool), record);
+        }
+    });
+    if in_call.is_err()
+        && let Some(record) = &record
+    {
+        write_record(tool.unwrap_or("unknown"), record);
+    }
+}
+
+/// `error` as its answer, once [handed over](hand_over).
+pub(crate) fn answer(
+    mut error: ToolError,
+    tool: Option<&str>,
+) -> Result<CallToolResponse, ErrorData> {
+    hand_over(&mut error, tool);
+    error.into_call_tool_result()
+}
+
+/// Records the fault of an error that ends a call outside its scope (the
+/// request log's own endings), once.
+pub(crate) fn record(error: &mut ToolError, tool: &str) {
+    if let Some(record) = error.take_record() {
+        write_record(tool, &record);
+    }
+}
+
+fn write_record(tool: &str, record: &FaultRecord) {
+    records::tool_failed(record.level, tool, record.error_type, &record.text);
+}
+
+/// A `ToolError` where rmcp wants an `ErrorData`: the error type of its
+/// trait-based tools (`ToolBase::Error`).
+///
+/// rmcp converts a trait tool's error inside its own adapter, where no
+/// boundary sees it, so this conversion is that tool's boundary: it hands
+/// the error over as [`hand_over`] does, and leaves its answer with the
+/// call in flight. Under this crate's `#[tool_handler]` or
+/// [`wrap_router`](crate::wrap_router) the call then still ends as the
+/// `ToolError` says: the `isError` result with its message, at its level.
+/// Elsewhere the `ErrorData` carries the same model-facing message as a
+/// JSON-RPC error (invalid params for outcomes 2 and 3, internal error for
+/// outcome 4), which `ToolError::from` turns back into outcome 2 or 4 by
+/// [the table](ToolError#rmcps-errordata).
+impl From<ToolError> for ErrorData {
+    fn from(error: ToolError) -> ErrorData {
+        let outcome = error.outcome();
+        let message = error.message().to_owned();
+        let response = match answer(error, None) {
+            Ok(response) => response,
+            Err(pass_through) => return pass_through,
+        };
+        let stand_in = match outcome {
+            Outcome::Invalid | Outcome::Stale => ErrorData::invalid_params(message, None),
+            _ => ErrorData::internal_error(message, None),
+        };
+        let _ = call::CALL.try_with(|call| {
+            call.stashed
+                .set(Some(Box::new((response, stand_in.clone()))));
+        });
+        stand_in
+    }
+}
+
+/// The answer left with the call in flight for `error`, if it stands in
+/// for a `ToolError` (see `From<ToolError> for ErrorData`).
+pub(crate) fn take_stashed(error: &ErrorData) -> Option<CallToolResponse> {
+    call::CALL
+        .try_with(|call| match call.stashed.take().map(|stashed| *stashed) {
+            Some((response, stand_in)) if stand_in == *error => Some(response),
+            other => {
+                call.stashed.set(other.map(Box::new));
+                None
+            }
+        })
+        .ok()
+        .flatten()
 }
 
 /// Runs a synchronous tool body inside the boundary.

@@ -11,7 +11,6 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
-use crate::error::ToolError;
 use crate::outcome::Outcome;
 
 /// What the boundary tells the request log about the call it ran.
@@ -194,23 +193,5 @@ pub(crate) fn in_scope<R>(scope: Option<&CallScope>, f: impl FnOnce() -> R) -> R
     match scope {
         Some(scope) => IN_FLIGHT.set(scope, f),
         None => NO_CALL.with(|none| IN_FLIGHT.set(none, f)),
-    }
-}
-
-/// Records the error's outcome for the request log and makes sure a fault was
-/// logged once, also when the tool did not go through the boundary.
-pub(crate) fn report(error: &mut ToolError) {
-    let report = Report {
-        outcome: error.outcome(),
-        level: error.level(),
-        error_type: error.error_type(),
-        protocol: error.protocol_error().is_some(),
-    };
-    let in_call = CALL.try_with(|call| {
-        error.log_fault_once(&call.tool);
-        call.report.set(Some(report));
-    });
-    if in_call.is_err() {
-        error.log_fault_once("unknown");
     }
 }

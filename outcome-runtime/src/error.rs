@@ -160,12 +160,33 @@ struct Inner {
     /// Where the message's fallback step starts, when the author gave
     /// none: the answer names the tool there.
     fallback: Option<sentences::Fallback>,
-    /// The error behind a fault, for the log only.
-    source: Option<Box<dyn Error + Send + Sync>>,
+    /// What the operator's record of a fault is made from, until the
+    /// record is made: it moves out with it, so a fault is recorded once.
+    /// `None` for outcomes 2 and 3, and for a panic, whose record is
+    /// written where it is caught.
+    cause: Option<Cause>,
     /// The source's type name, the `error.type` log field.
     error_type: Option<&'static str>,
-    /// Set once `tool_failed` was written, so a fault is logged exactly once.
-    logged: bool,
+}
+
+/// What the operator reads about a fault.
+enum Cause {
+    /// The error behind it (for a pass-through, the JSON-RPC error itself,
+    /// which is never recorded).
+    Error(Box<dyn Error + Send + Sync>),
+    /// No error: the tool's own message names the condition (a rebuilding
+    /// index).
+    Condition,
+}
+
+/// The operator's record of a fault, made once from its [`ToolError`]:
+/// what `tool_failed` carries.
+pub(crate) struct FaultRecord {
+    pub(crate) level: Level,
+    pub(crate) error_type: Option<&'static str>,
+    /// The error chain, bounded; or the tool's message, for a fault with no
+    /// error behind it.
+    pub(crate) text: String,
 }
 
 #[derive(Debug)]
@@ -374,7 +395,10 @@ impl ToolError {
 
     /// The error behind a fault, which only the log sees.
     pub fn source(&self) -> Option<&(dyn Error + Send + Sync + 'static)> {
-        self.inner.source.as_deref()
+        match &self.inner.cause {
+            Some(Cause::Error(source)) => Some(&**source),
+            _ => None,
+        }
     }
 
     /// The type name of the error behind a fault, or of the protocol error
@@ -394,14 +418,14 @@ impl ToolError {
     }
 
     fn model_facing(kind: Kind, built: sentences::Built) -> Self {
+        let cause = matches!(kind, Kind::Fault { .. }).then_some(Cause::Condition);
         ToolError {
             inner: Box::new(Inner {
                 kind,
                 message: Cow::Owned(built.text),
                 fallback: built.fallback,
-                source: None,
+                cause,
                 error_type: None,
-                logged: false,
             }),
         }
     }
@@ -432,9 +456,8 @@ impl ToolError {
                 kind,
                 message: Cow::Borrowed(message),
                 fallback: None,
-                source: Some(source),
+                cause: Some(Cause::Error(source)),
                 error_type,
-                logged: false,
             }),
         }
     }
@@ -449,39 +472,44 @@ impl ToolError {
         text
     }
 
-    /// A fault from a caught panic; the panic was logged where it was caught.
+    /// A fault from a caught panic, recorded where it was caught (with its
+    /// location and backtrace), so it has nothing left to record.
     pub(crate) fn from_panic(detail: String) -> Self {
         let mut error = Self::from_source(
             Kind::Fault { heals: false },
             detail.into(),
             Some(records::PANIC_TYPE),
         );
-        error.inner.logged = true;
+        error.inner.cause = None;
         error
     }
 
-    /// Writes `tool_failed` for a fault, once, however often it is called.
-    pub(crate) fn log_fault_once(&mut self, tool: &str) {
-        if self.inner.logged || !matches!(self.inner.kind, Kind::Fault { .. }) {
-            return;
+    /// The operator's record of this fault, made once: `None` for outcomes
+    /// 2 and 3, a pass-through, a panic, and a fault whose record was made
+    /// already. The error behind the fault goes with it: only the log
+    /// needs it. Runs no code of the tool's but its error's `Display`,
+    /// `source` and `Drop`, whose panics are noted in the record.
+    pub(crate) fn take_record(&mut self) -> Option<FaultRecord> {
+        if !matches!(self.inner.kind, Kind::Fault { .. }) {
+            return None;
         }
-        self.inner.logged = true;
-        // Without a source, the tool's own message is what the operator
-        // learns (a condition the tool named, such as a rebuilding index).
-        let mut chain = match self.inner.source.as_deref() {
+        let text = match self.inner.cause.take()? {
             // Already the bounded chain: bounding it again could cut it twice.
-            Some(source) if source.is::<Captured>() => source.to_string(),
-            Some(source) => classify::chain_text(source),
-            None => self.inner.message.to_string(),
+            Cause::Error(source) if source.is::<Captured>() => source.to_string(),
+            Cause::Error(source) => {
+                let mut chain = classify::chain_text(&*source);
+                drop_noting_panic(source, &mut chain);
+                chain
+            }
+            Cause::Condition => self.inner.message.to_string(),
         };
-        // Only the log needs the source.
-        if let Some(source) = self.inner.source.take() {
-            drop_noting_panic(source, &mut chain);
-        }
-        records::tool_failed(self.level(), tool, self.inner.error_type, &chain);
+        Some(FaultRecord {
+            level: self.level(),
+            error_type: self.inner.error_type,
+            text,
+        })
     }
 }
-
 impl<E> From<E> for ToolError
 where
     E: Error + Send + Sync + 'static,
@@ -644,11 +672,12 @@ impl Display for ToolError {
 }
 
 /// How rmcp sends a `ToolError`: an `isError` result with the message as its
-/// only text, or the JSON-RPC error it passes through. It also tells the
-/// request log which outcome the call had.
+/// only text, its fallback step naming the tool of the call in flight, or
+/// the JSON-RPC error it passes through. Nothing else happens: the boundary
+/// that ended the tool's body has already told the request log how the
+/// call ended and recorded a fault.
 impl IntoCallToolResult for ToolError {
-    fn into_call_tool_result(mut self) -> Result<CallToolResponse, ErrorData> {
-        call::report(&mut self);
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
         let inner = *self.inner;
         if let Kind::PassThrough(data) = inner.kind {
             return Err(data);
@@ -658,35 +687,6 @@ impl IntoCallToolResult for ToolError {
             let _ = call::CALL.try_with(|call| fallback.name_tool(&mut text, &call.tool));
         }
         Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
-    }
-}
-
-/// A `ToolError` where rmcp wants an `ErrorData`: the error type of its
-/// trait-based tools (`ToolBase::Error`).
-///
-/// Under this crate's `#[tool_handler]` or [`wrap_router`](crate::wrap_router)
-/// the call still ends as the `ToolError` says: the `isError` result with its
-/// message, at its level. Elsewhere the `ErrorData` carries the same
-/// model-facing message as a JSON-RPC error (invalid params for outcomes 2
-/// and 3, internal error for outcome 4), which `ToolError::from` turns back
-/// into outcome 2 or 4 by [the table](ToolError#rmcps-errordata).
-impl From<ToolError> for ErrorData {
-    fn from(error: ToolError) -> ErrorData {
-        let outcome = error.outcome();
-        let message = error.message().to_owned();
-        let response = match error.into_call_tool_result() {
-            Ok(response) => response,
-            Err(pass_through) => return pass_through,
-        };
-        let stand_in = match outcome {
-            Outcome::Invalid | Outcome::Stale => ErrorData::invalid_params(message, None),
-            _ => ErrorData::internal_error(message, None),
-        };
-        let _ = call::CALL.try_with(|call| {
-            call.stashed
-                .set(Some(Box::new((response, stand_in.clone()))));
-        });
-        stand_in
     }
 }
 

@@ -26,7 +26,8 @@ use tracing::Level;
 
 use crate::arguments;
 use crate::boundary::caught_panic;
-use crate::call::{self, CALL, CallScope, Note, Session};
+use crate::call::{self, CallScope, Note, Session};
+use crate::ending::{argument_error, is_rmcp_argument_error, passes_through};
 use crate::error::ToolError;
 use crate::logging;
 use crate::outcome::Ending;
@@ -35,10 +36,6 @@ use crate::panics::{catch, catch_inline};
 use crate::records;
 use crate::routes::{self, Known, RouteFuture, Routes};
 use crate::telemetry::Telemetry;
-
-/// The text rmcp puts before serde's message when arguments do not
-/// deserialize.
-const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters:";
 
 /// Calls a tool through `router` and logs how the call ended: the
 /// `call_tool` that [`tool_handler`](macro@crate::tool_handler) generates,
@@ -747,7 +744,7 @@ fn end_as(
     mut error: ToolError,
     duration_ms: f64,
 ) -> Result<CallToolResponse, ErrorData> {
-    error.log_fault_once(tool);
+    crate::boundary::record(&mut error, tool);
     if let Some(data) = error.protocol_error() {
         logging::call_protocol(telemetry, tool, data.code.0, duration_ms);
         return Err(data.clone());
@@ -764,43 +761,6 @@ fn end_as(
     );
     let text = error.into_message(tool);
     Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
-}
-
-/// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a
-/// missing client capability.
-pub(crate) fn passes_through(error: &ErrorData) -> bool {
-    error.code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
-        || (error.code == ErrorCode::INVALID_PARAMS && error.message == "tool not found")
-}
-
-/// rmcp's error for arguments that do not deserialize, before its router
-/// turns it into an `isError` result.
-pub(crate) fn is_rmcp_argument_error(error: &ErrorData) -> bool {
-    error.code == ErrorCode::INVALID_PARAMS && error.message.starts_with(ARGUMENT_ERROR_PREFIX)
-}
-
-/// The answer stashed for `error`, if it stands in for a `ToolError`.
-pub(crate) fn take_stashed(error: &ErrorData) -> Option<CallToolResponse> {
-    CALL.try_with(|call| match call.stashed.take().map(|stashed| *stashed) {
-        Some((response, stand_in)) if stand_in == *error => Some(response),
-        other => {
-            call.stashed.set(other.map(Box::new));
-            None
-        }
-    })
-    .ok()
-    .flatten()
-}
-
-/// serde's reason in rmcp's answer to arguments that do not deserialize.
-fn argument_error(result: &CallToolResult) -> Option<&str> {
-    match result.content.as_slice() {
-        [only] => only
-            .as_text()
-            .and_then(|text| text.text.strip_prefix(ARGUMENT_ERROR_PREFIX))
-            .map(str::trim),
-        _ => None,
-    }
 }
 
 /// The answer to a `tools/call` whose params rmcp could not read as a

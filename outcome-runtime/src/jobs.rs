@@ -16,7 +16,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 use tracing::Span;
 
-use crate::boundary::caught_panic;
+use crate::boundary::{answer, caught_panic};
 use crate::call::{self, CALL, CallScope, Note, Session};
 use crate::error::ToolError;
 use crate::job_store::{
@@ -384,8 +384,8 @@ impl Jobs {
                         &schema,
                         arguments,
                         None,
-                    ))
-                    .into_call_tool_result();
+                    ));
+                    let answer = crate::boundary::answer(answer, None);
                     Box::pin(std::future::ready(answer))
                 }
             }
@@ -397,18 +397,20 @@ impl Jobs {
     async fn status(&self, job: &str, poll: Session) -> Result<CallToolResponse, ErrorData> {
         if !is_job_id(job) {
             // No `Jobs` ever made this id: the model's to fix.
-            return ToolError::invalid(
-                format_args!("{} is not a job id", quote(job)),
-                format_args!(
-                    "Call {STATUS_TOOL} with job set to the id exactly as the long-running \
+            return answer(
+                ToolError::invalid(
+                    format_args!("{} is not a job id", quote(job)),
+                    format_args!(
+                        "Call {STATUS_TOOL} with job set to the id exactly as the long-running \
                      tool's answer gave it, 'j-' and 32 hex digits"
+                    ),
                 ),
-            )
-            .into_call_tool_result();
+                None,
+            );
         }
         let found = match self.stored(self.store.get(job)).await {
             Ok(found) => found,
-            Err(error) => return error.into_fault().into_call_tool_result(),
+            Err(error) => return answer(error.into_fault(), None),
         };
         let found = found.filter(|found| found.owner.admits(poll.params.as_ref(), poll.id_text()));
         let Some(found) = found else {
@@ -427,7 +429,7 @@ impl Jobs {
             }
             JobState::Running { overdue: true } => match self.overdue(job, &found.tool).await {
                 Ok(answer) => answer,
-                Err(error) => return error.into_fault().into_call_tool_result(),
+                Err(error) => return answer(error.into_fault(), None),
             },
             JobState::Done(answer) => Some(*answer),
         };
@@ -451,7 +453,7 @@ impl Jobs {
     /// (WARNING): nothing the model changes would help, and an operator
     /// reads `job_answer_lost` where the server lost an answer it had.
     fn unknown(&self, job: &str) -> Result<CallToolResponse, ErrorData> {
-        ToolError::retry_later(format_args!(
+        let lost = ToolError::retry_later(format_args!(
             "No result is kept for job {}: a result is kept for {} after its work ends, \
              and the server may have lost this one. The work may have taken effect, so tell \
              the user before you call the tool that started it again.",
@@ -461,8 +463,8 @@ impl Jobs {
                 1 => "a second".to_owned(),
                 seconds => format!("{seconds} seconds"),
             }
-        ))
-        .into_call_tool_result()
+        ));
+        answer(lost, None)
     }
 
     /// Settles a job found running past its deadline as the fault it is:
@@ -745,26 +747,28 @@ fn conclude<T: IntoCallToolResult>(tool: &str, ended: Result<T, ToolError>) -> C
     CALL.sync_scope(scope, || {
         let converted = catch(|| match ended {
             Ok(value) => value.into_call_tool_result(),
-            Err(error) => error.into_call_tool_result(),
+            Err(error) => answer(error, Some(tool)),
         });
         let report = CALL.with(|call| call.report.get());
         let response = match converted {
             Ok(Err(error)) if report.is_some_and(|r| r.protocol) => Err(error),
             // The value did not become an answer: a fault of this call.
-            Ok(Err(error)) => ToolError::from(error).into_call_tool_result(),
+            Ok(Err(error)) => answer(ToolError::from(error), Some(tool)),
             Ok(answer) => answer,
-            Err(payload) => caught_panic(tool, payload).into_call_tool_result(),
+            Err(payload) => answer(caught_panic(tool, payload), Some(tool)),
         };
         // A job hands over a result or an error; an answer that asks the
         // client for input or makes a task has no one to go to, and the
         // job ends as a fault.
         let response = match response {
             Ok(CallToolResponse::Complete(_)) | Err(_) => response,
-            Ok(_) => ToolError::fault(format!(
-                "job of {tool} answered with a request for input or a task, which a job \
-                 cannot hand over"
-            ))
-            .into_call_tool_result(),
+            Ok(_) => answer(
+                ToolError::fault(format!(
+                    "job of {tool} answered with a request for input or a task, which a job \
+                     cannot hand over"
+                )),
+                Some(tool),
+            ),
         };
         let report = CALL.with(|call| call.report.get());
         Concluded { response, report }

@@ -219,6 +219,7 @@ mod arguments;
 mod boundary;
 mod call;
 mod classify;
+mod ending;
 mod error;
 mod handler;
 pub mod job_store;

@@ -17,13 +17,14 @@ use std::sync::{Arc, Weak};
 use rmcp::ErrorData;
 use rmcp::handler::server::router::tool::IntoToolRoute;
 use rmcp::handler::server::tool::{
-    AsyncAdapter, AsyncMethodAdapter, DynCallToolHandler, IntoCallToolResult, SyncAdapter,
-    SyncMethodAdapter, ToolCallContext, ToolRoute, ToolRouter,
+    AsyncAdapter, AsyncMethodAdapter, DynCallToolHandler, SyncAdapter, SyncMethodAdapter,
+    ToolCallContext, ToolRoute, ToolRouter,
 };
 use rmcp::model::CallToolResponse;
 use rmcp::service::MaybeSend;
 
-use crate::boundary::caught_panic;
+use crate::boundary::{self, caught_panic};
+use crate::ending;
 use crate::panics::{CatchPanic, catch};
 
 /// What a route's handler returns: rmcp's `MaybeBoxFuture`, which it does not
@@ -36,7 +37,6 @@ pub(crate) type RouteFuture<'a> = std::pin::Pin<
 pub(crate) type RouteFuture<'a> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Result<CallToolResponse, ErrorData>> + 'a>>;
 use crate::error::ToolError;
-use crate::handler;
 
 /// Puts every route of `router` inside the boundary, disabled routes
 /// included; routes already inside are left as they are.
@@ -105,7 +105,7 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
                 };
                 // The route parses its arguments and runs its body in one:
                 // only its refusal of the arguments says the body never ran.
-                if !matches!(&ended, Ok(Err(error)) if handler::is_rmcp_argument_error(error)) {
+                if !matches!(&ended, Ok(Err(error)) if ending::is_rmcp_argument_error(error)) {
                     crate::call::body_started();
                 }
                 end(&tool, ended)
@@ -125,15 +125,15 @@ fn end(
         // rmcp's own errors around the body: arguments that do not
         // deserialize, and the ones that stay JSON-RPC errors.
         Ok(Err(error))
-            if handler::is_rmcp_argument_error(&error) || handler::passes_through(&error) =>
+            if ending::is_rmcp_argument_error(&error) || ending::passes_through(&error) =>
         {
             Err(error)
         }
-        Ok(Err(error)) => match handler::take_stashed(&error) {
+        Ok(Err(error)) => match boundary::take_stashed(&error) {
             Some(response) => Ok(response),
-            None => ToolError::from(error).into_call_tool_result(),
+            None => boundary::answer(ToolError::from(error), None),
         },
-        Err(payload) => caught_panic(tool, payload).into_call_tool_result(),
+        Err(payload) => boundary::answer(caught_panic(tool, payload), Some(tool)),
     }
 }
 
