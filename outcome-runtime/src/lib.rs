@@ -54,6 +54,20 @@
 //! impl ServerHandler for Notes {}
 //! ```
 //!
+//! The four ways a tool ends, as code:
+//!
+//! | outcome | build it with |
+//! |---|---|
+//! | 1 | `Ok(value)` |
+//! | 2 | `ToolError::invalid(problem, next_step)` |
+//! | 3 | `ToolError::stale(problem, refresh)`: adds "so resending this call fails again" |
+//! | 4, heals itself | `?` on a timeout, a `Transient` error, or `ToolError::retry_later(message)` |
+//! | 4, an operator acts | `?` on any other error, `ToolError::fault(source)`, or a panic |
+//!
+//! A missing client capability (`ErrorData` with code -32021) passes through as
+//! that JSON-RPC error. A call the client cancels drops its body and is logged
+//! as `tool_call_cancelled`, not as a failure.
+//!
 //! What each piece does:
 //!
 //! - [`tool`]: rmcp's `#[tool]`, with the body inside the [boundary](#the-boundary)
@@ -101,14 +115,34 @@
 //! runtime's events loses that record, not the call: its panic goes to that
 //! hook too.
 //!
+//! Tools that are not `#[tool]` methods (rmcp's trait-based `SyncTool` and
+//! `AsyncTool`, routes added with `with_route`) go inside the boundary through
+//! `outcome_runtime::wrap_router(router)`, and may use `ToolError` as their
+//! error type. In a test, `outcome_runtime::testing::assert_wrapped(&router)`
+//! (feature `testing`, for dev-dependencies) fails, naming them, for any tool
+//! left outside.
+//!
+//! # Expansion
+//!
+//! A `#[tool]` method keeps its signature; its body moves inside the
+//! boundary. [`tool`'s Expansion section](tool#expansion) shows what the
+//! macro generates for a sync and an async method, token for token.
+//!
 //! # Guide
 //!
 //! The long parts, one page each; the pages hold no items, and their
 //! examples are compiled and run as doctests:
 //!
+//! - [`guide::migration`]: migrating an rmcp server, step by step, and what
+//!   each of rmcp's errors becomes.
 //! - [`guide::logs`]: the log records, the call's span, and OpenTelemetry.
+//! - [`guide::jobs`]: long-running tools, tasks, and the job store in Redis.
 //! - [`guide::bounds`]: what hostile input cannot do, and what no boundary
 //!   can catch.
+//! - [`guide::examples`]: the example servers (stdio, streamable HTTP) and
+//!   the benchmarks.
+//! - [`guide::conformance`]: the official MCP conformance suite against a
+//!   server built with this crate, and its results.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -180,7 +214,19 @@ pub mod guide {
     pub mod bounds {
         #![doc = include_str!("docs/guide/bounds.md")]
     }
+    pub mod conformance {
+        #![doc = include_str!("docs/guide/conformance.md")]
+    }
+    pub mod examples {
+        #![doc = include_str!("docs/guide/examples.md")]
+    }
+    pub mod jobs {
+        #![doc = include_str!("docs/guide/jobs.md")]
+    }
     pub mod logs {
         #![doc = include_str!("docs/guide/logs.md")]
+    }
+    pub mod migration {
+        #![doc = include_str!("docs/guide/migration.md")]
     }
 }
