@@ -54,6 +54,20 @@
 //! impl ServerHandler for Notes {}
 //! ```
 //!
+//! The four ways a tool ends, as code:
+//!
+//! | outcome | build it with |
+//! |---|---|
+//! | 1 | `Ok(value)` |
+//! | 2 | `ToolError::invalid(problem, next_step)` |
+//! | 3 | `ToolError::stale(problem, refresh)`: adds "so resending this call fails again" |
+//! | 4, heals itself | `?` on a timeout, a `Transient` error, or `ToolError::retry_later(message)` |
+//! | 4, an operator acts | `?` on any other error, `ToolError::fault(source)`, or a panic |
+//!
+//! A missing client capability (`ErrorData` with code -32021) passes through as
+//! that JSON-RPC error. A call the client cancels drops its body and is logged
+//! as `tool_call_cancelled`, not as a failure.
+//!
 //! What each piece does:
 //!
 //! - [`tool`]: rmcp's `#[tool]`, with the body inside the [boundary](#the-boundary)
@@ -101,116 +115,34 @@
 //! runtime's events loses that record, not the call: its panic goes to that
 //! hook too.
 //!
-//! # Bounds
+//! Tools that are not `#[tool]` methods (rmcp's trait-based `SyncTool` and
+//! `AsyncTool`, routes added with `with_route`) go inside the boundary through
+//! `outcome_runtime::wrap_router(router)`, and may use `ToolError` as their
+//! error type. In a test, `outcome_runtime::testing::assert_wrapped(&router)`
+//! (feature `testing`, for dev-dependencies) fails, naming them, for any tool
+//! left outside.
 //!
-//! Everything the model and the log read is bounded, whatever a tool, an
-//! error type or a client passes:
+//! # Expansion
 //!
-//! | what | bound |
-//! |---|---|
-//! | a message built by [`ToolError::invalid`], [`ToolError::stale`] or [`ToolError::retry_later`] | one line, at most [`MESSAGE_LIMIT`] characters (1,000); line breaks become spaces, invisible characters are escaped, an empty part is left out or replaced by a fallback step that names the tool |
-//! | a value quoted with [`quote`] | [`QUOTE_LIMIT`] characters (80) after escaping; every control and invisible character (bidi controls, zero-width characters, tag characters, variation selectors, Hangul fillers) written as an escape |
-//! | an error chain in `tool_failed` | the first 32 errors of the chain, 64 KiB of text, saying what was cut; a chain that cycles is cut there |
-//! | an error whose `Display` fails or panics | described as such in the record; its `error.type` and level are kept, since classification goes by type |
-//! | a panic message in `tool_failed` | 64 KiB |
-//! | a tool name in a record | 128 characters, invisible characters escaped |
-//! | a request id, session id or protocol version in a record or span | 128 characters, invisible characters escaped, recorded as text (quoted by `tracing-subscriber`'s formatters), never written bare |
-//! | the span's name (`otel.name`) | `tools/call ` and a bounded tool name, recorded as text |
-//! | a metric attribute | only values the server defines: an unknown tool, or a protocol version MCP does not define, is `_OTHER` |
-//! | what the model reads of arguments that do not deserialize | this crate's words, the argument named and its value through [`quote`]; never serde's text |
+//! A `#[tool]` method keeps its signature; its body moves inside the
+//! boundary. [`tool`'s Expansion section](tool#expansion) shows what the
+//! macro generates for a sync and an async method, token for token.
 //!
-//! # What no boundary can catch
+//! # Guide
 //!
-//! - A binary built with `panic = "abort"`: the first panic ends the
-//!   process. The operator sees Rust's panic message on stderr (through the
-//!   hook that was installed before this crate's); the client sees its
-//!   connection close, and no log record is written.
-//! - A panic while another panic unwinds (a `Drop` that panics during
-//!   unwinding): Rust aborts the process. Before it dies, the panics that
-//!   were still unwinding on that thread are written to stderr, root cause
-//!   first, then the abort itself.
-//! - A stack overflow, and other signals that kill the process: Rust prints
-//!   `thread '..' has overflowed its stack` and aborts; nothing runs after
-//!   it.
-//! - Code that blocks the thread for ever (an endless loop in a tool body):
-//!   the call is never answered. [`Jobs`] bound a long-running tool's
-//!   answer, but cannot stop a thread that never yields.
+//! The long parts, one page each; the pages hold no items, and their
+//! examples are compiled and run as doctests:
 //!
-//! # Log records
-//!
-//! All under the target `outcome_runtime`:
-//!
-//! | event | level | fields |
-//! |---|---|---|
-//! | `tool_call_completed` | INFO | `tool`, `outcome` (`result`), `duration_ms` |
-//! | `tool_call_failed` | the outcome's | `tool`, `outcome` (`invalid`, `stale`, `fault`, `protocol`), `duration_ms`, `error.type`, `error.code` |
-//! | `tool_call_cancelled` | INFO | `tool`, `outcome` (`cancelled`), `duration_ms` |
-//! | `tool_call_deferred` | INFO | `tool`, `outcome`, `duration_ms`: the call answered without its result. `deferred`: a long-running tool answered with a job, and the job writes the call's own line when it ends; `input_required`: the tool asked the client for input (protocol 2026-07-28), and the call that brings it is logged as its own; `task`: the call became a task |
-//! | `job_answer_lost` | WARNING | `tool`, `job`, `error`: a job's work ended but its store failed to keep the answer; its polls read the store's fault while the store fails, then the fault of a job past its deadline (or an unknown job, if the store lost the record too) |
-//! | `tool_failed` | WARNING or ERROR | `tool`, `outcome` (`fault`), `error.type`, `error` (the chain or the panic message), `panic.location`, `panic.backtrace` (when `RUST_BACKTRACE` asks for one) |
-//!
-//! `protocol` is a JSON-RPC error that reaches the client as itself (an
-//! unknown tool, a missing client capability): INFO, with `error.code`.
-//!
-//! # Spans and OpenTelemetry
-//!
-//! Every `tools/call`, including one that fails before its body runs, runs
-//! in one INFO span of the target `outcome_runtime`, named `tools/call`; the
-//! call's log records and everything its body logs are inside it. Its
-//! fields follow OpenTelemetry's semantic conventions for MCP
-//! (`docs/gen-ai/mcp.md` of `semantic-conventions-genai` v0.1.0, status
-//! Development), so that [tracing-opentelemetry] exports it as they
-//! describe:
-//!
-//! | field | value |
-//! |---|---|
-//! | `otel.name` | `tools/call {tool}`: the span's name in OpenTelemetry |
-//! | `otel.kind` | `server` |
-//! | `mcp.method.name`, `gen_ai.operation.name` | `tools/call`, `execute_tool` |
-//! | `gen_ai.tool.name`, `jsonrpc.request.id` | the tool and the request's id |
-//! | `mcp.session.id` | the `Mcp-Session-Id` header, over streamable HTTP with sessions |
-//! | `mcp.protocol.version` | the version the request or its session carries |
-//! | `network.transport` | `tcp` over HTTP (with `network.protocol.name` `http` and its version), else `pipe` |
-//! | `error.type` | `tool_error` for an `isError` result (outcomes 2, 3 and 4), the JSON-RPC code for a protocol error (also in `rpc.response.status_code`) |
-//! | `outcome_runtime.outcome` | `result`, `invalid`, `stale`, `fault`, `protocol`, `cancelled`, `deferred`, `input_required` or `task`, as in the log records |
-//! | `otel.status_code` | `error` for outcome 4 only: outcomes 2 and 3 are the model's to fix, and a trace view does not paint them red |
-//!
-//! The span is a root: rmcp runs a session's requests inside its service
-//! loop's span, which would make a whole session one trace. A job's work
-//! runs in a `job {tool}` span that follows from the call's, so that the
-//! call's span ends with its answer. A subscriber that leaves the span out
-//! (by level or target) pays for a disabled span's check and nothing more.
-//!
-//! With the `opentelemetry` feature:
-//!
-//! - The W3C trace context a client sends in the request's `_meta`
-//!   (`traceparent` and `tracestate`, SEP-414) becomes the parent of the
-//!   call's span, through tracing-opentelemetry's layer; a malformed one is
-//!   ignored and the call starts a trace of its own. A job's span is a
-//!   child of its call's.
-//! - Every call is recorded in the `mcp.server.operation.duration`
-//!   histogram (seconds, the conventions' bucket boundaries) of the global
-//!   meter provider, with the span's attributes but the request and session
-//!   ids. The histogram is made at the first call: set the global meter
-//!   provider before serving.
-//!
-//! ```
-//! # #[cfg(feature = "opentelemetry")]
-//! # fn main() {
-//! use tracing_subscriber::layer::SubscriberExt;
-//!
-//! // Any tracer: an OTLP exporter's in a deployment.
-//! let tracer = opentelemetry::trace::noop::NoopTracer::new();
-//! let subscriber = tracing_subscriber::registry()
-//!     .with(tracing_opentelemetry::layer().with_tracer(tracer))
-//!     .with(tracing_subscriber::fmt::layer());
-//! tracing::subscriber::set_global_default(subscriber).unwrap();
-//! # }
-//! # #[cfg(not(feature = "opentelemetry"))]
-//! # fn main() {}
-//! ```
-//!
-//! [tracing-opentelemetry]: https://docs.rs/tracing-opentelemetry
+//! - [`guide::migration`]: migrating an rmcp server, step by step, and what
+//!   each of rmcp's errors becomes.
+//! - [`guide::logs`]: the log records, the call's span, and OpenTelemetry.
+//! - [`guide::jobs`]: long-running tools, tasks, and the job store in Redis.
+//! - [`guide::bounds`]: what hostile input cannot do, and what no boundary
+//!   can catch.
+//! - [`guide::examples`]: the example servers (stdio, streamable HTTP) and
+//!   the benchmarks.
+//! - [`guide::conformance`]: the official MCP conformance suite against a
+//!   server built with this crate, and its results.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -276,3 +208,28 @@ pub mod __private_0_1_0;
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+// The guide: documentation only, no items. Each page is a Markdown file
+// under `docs/guide/`, whose examples run as doctests.
+pub mod guide {
+    //! The long parts of this crate's documentation, one page each.
+
+    pub mod bounds {
+        #![doc = include_str!("docs/guide/bounds.md")]
+    }
+    pub mod conformance {
+        #![doc = include_str!("docs/guide/conformance.md")]
+    }
+    pub mod examples {
+        #![doc = include_str!("docs/guide/examples.md")]
+    }
+    pub mod jobs {
+        #![doc = include_str!("docs/guide/jobs.md")]
+    }
+    pub mod logs {
+        #![doc = include_str!("docs/guide/logs.md")]
+    }
+    pub mod migration {
+        #![doc = include_str!("docs/guide/migration.md")]
+    }
+}
