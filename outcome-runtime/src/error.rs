@@ -66,8 +66,8 @@ use crate::{call, classify, message, panics, records, sentences};
 /// An `internal_error` whose reason is the model's to fix (an OS error such
 /// as "Directory not empty" for a delete the model asked for) is still a
 /// fault by its code: say what the model must change with
-/// [`ToolError::invalid`] where the tool knows it, as the README's
-/// migration table shows.
+/// [`ToolError::invalid`] where the tool knows it, as the
+/// [migration guide](crate::guide::migration)'s table shows.
 ///
 /// A JSON-RPC error that must reach the client as itself, whatever its code
 /// (one the protocol demands, such as a tampered `requestState`), is

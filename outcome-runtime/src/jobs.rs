@@ -47,7 +47,7 @@ pub const STATUS_TOOL: &str = "job_status";
 ///
 /// The jobs live in this process's memory unless they are given a store
 /// ([`with_store`](Self::with_store)): with the `redis` feature,
-/// [`Jobs::redis`] keeps them in Redis, where every replica of the server
+/// `Jobs::redis` keeps them in Redis, where every replica of the server
 /// answers every poll and a replica that restarts forgets nothing. See
 /// [`job_store`](crate::job_store) for what binds a job to a session in
 /// each store, and for what the model reads when the store fails.
