@@ -148,7 +148,7 @@ fn write_record(tool: &str, record: &FaultRecord) {
 ///
 /// rmcp converts a trait tool's error inside its own adapter, where no
 /// boundary sees it, so this conversion is that tool's boundary: it hands
-/// the error over as [`hand_over`] does, and leaves its answer with the
+/// the error over as the boundary does, and leaves its answer with the
 /// call in flight. Under this crate's `#[tool_handler]` or
 /// [`wrap_router`](crate::wrap_router) the call then still ends as the
 /// `ToolError` says: the `isError` result with its message, at its level.
