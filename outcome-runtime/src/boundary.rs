@@ -14,11 +14,11 @@ use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::CallToolResponse;
 
-use crate::call::Report;
 use crate::error::{FaultRecord, ToolError};
 use crate::outcome::Outcome;
 use crate::panics::{catch, described, drop_quietly, panic_message, poll_caught, take_site};
-use crate::{call, records};
+use crate::scope::Report;
+use crate::{records, scope};
 
 /// What a tool body can return for the boundary to report through:
 /// `Result<T, ToolError>`.
@@ -109,7 +109,7 @@ pub(crate) fn hand_over(error: &mut ToolError, tool: Option<&str>) {
         protocol: error.protocol_error().is_some(),
     };
     let record = error.take_record();
-    let in_call = call::CALL.try_with(|call| {
+    let in_call = scope::CALL.try_with(|call| {
         call.report.set(Some(report));
         if let Some(record) = &record {
             write_record(tool.unwrap_or(&call.tool), record);
@@ -168,7 +168,7 @@ impl From<ToolError> for ErrorData {
             Outcome::Invalid | Outcome::Stale => ErrorData::invalid_params(message, None),
             _ => ErrorData::internal_error(message, None),
         };
-        let _ = call::CALL.try_with(|call| {
+        let _ = scope::CALL.try_with(|call| {
             call.stashed
                 .set(Some(Box::new((response, stand_in.clone()))));
         });
@@ -179,7 +179,7 @@ impl From<ToolError> for ErrorData {
 /// The answer left with the call in flight for `error`, if it stands in
 /// for a `ToolError` (see `From<ToolError> for ErrorData`).
 pub(crate) fn take_stashed(error: &ErrorData) -> Option<CallToolResponse> {
-    call::CALL
+    scope::CALL
         .try_with(|call| match call.stashed.take().map(|stashed| *stashed) {
             Some((response, stand_in)) if stand_in == *error => Some(response),
             other => {
@@ -198,7 +198,7 @@ where
     R: ToolReturn,
     F: FnOnce() -> R,
 {
-    call::body_started();
+    scope::body_started();
     match catch(body) {
         Ok(result) => result.finish(tool),
         Err(payload) => R::from_fault(caught_panic(tool, payload)),
@@ -213,7 +213,7 @@ where
     R: ToolReturn,
     F: Future<Output = R>,
 {
-    call::body_started();
+    scope::body_started();
     AsyncBoundary { tool, body }
 }
 

@@ -1,12 +1,328 @@
-//! How a call ends: rmcp's own errors around a tool body, known by their
-//! code and text, and what each means for the call.
+//! How a call ends: the one table from how a call's body stopped to the
+//! call's outcome, its log lines and its answer, which the request log,
+//! wrapped routes and jobs all use; and rmcp's own errors around a tool
+//! body, known by their code and text.
+//!
+//! | the body | the answer | the lines |
+//! |---|---|---|
+//! | answered a result that is not an error | as it is | `tool_call_completed` |
+//! | answered for a job: handed it over (`Deferred`) / a poll read its answer | as it is | `tool_call_deferred` / `tool_call_completed` |
+//! | answered a `ToolError`'s `isError` result | as it is | `tool_call_failed` at its level (its fault recorded by the boundary) |
+//! | answered an `isError` result nobody classified | as it is | ERROR `tool_call_failed`, `fault` |
+//! | never ran: rmcp refused the arguments | the arguments explained, outcome 2 | INFO `tool_call_failed`, `invalid` |
+//! | answered a JSON-RPC error: an unknown tool, a missing capability, `ToolError::protocol` | as it is | INFO `tool_call_failed`, `protocol`, with the code |
+//! | answered any other JSON-RPC error | as `ToolError::from` reads its code | as that error says |
+//! | asked for input, or became a task | as it is | `tool_call_deferred` |
+//! | panicked past the boundary | the fault's answer | `tool_failed` (the panic) and ERROR `tool_call_failed` |
+//! | was cancelled | the cancel's answer | `tool_call_cancelled` |
+
+use std::any::Any;
+use std::task::Poll;
+use std::time::Instant;
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, ErrorCode};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
+use tracing::Level;
+
+use crate::boundary::{self, caught_panic};
+use crate::error::ToolError;
+use crate::logging;
+use crate::outcome::{Ending, Outcome};
+use crate::records;
+use crate::scope::{Note, Report};
+use crate::telemetry::Telemetry;
 
 /// The text rmcp puts before serde's message when arguments do not
 /// deserialize.
 const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters:";
+
+/// What a call's future gives: its answer, or what a cancelled call gives.
+pub(crate) trait CallOutput {
+    /// The answer of a call that was not cancelled.
+    fn answered(answer: Result<CallToolResponse, ErrorData>) -> Self;
+    /// What a cancelled call gives.
+    fn cancelled() -> Self;
+}
+
+/// `call_tool` answers a cancelled call with an `isError` result.
+impl CallOutput for Result<CallToolResponse, ErrorData> {
+    #[inline(always)]
+    fn answered(answer: Result<CallToolResponse, ErrorData>) -> Self {
+        answer
+    }
+
+    fn cancelled() -> Self {
+        let text = "The call was cancelled.";
+        Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+    }
+}
+
+/// `None` for a cancelled call: a task ends it as cancelled.
+impl CallOutput for Option<Result<CallToolResponse, ErrorData>> {
+    #[inline(always)]
+    fn answered(answer: Result<CallToolResponse, ErrorData>) -> Self {
+        Some(answer)
+    }
+
+    fn cancelled() -> Self {
+        None
+    }
+}
+
+/// How a call's body stopped.
+pub(crate) enum Stopped {
+    /// It answered; the answer is in the call's [`AnswerSlot`].
+    Answered,
+    /// A panic escaped it.
+    Panicked(Box<dyn Any + Send>),
+    /// The call was cancelled.
+    Cancelled,
+}
+
+/// Where a call's answer is kept from its body's last poll to the end of
+/// the call: one slot, written once (by the body's poll itself) and read
+/// once, rather than a value handed back through each layer between.
+pub(crate) type AnswerSlot = Poll<Result<CallToolResponse, ErrorData>>;
+
+/// The answer in `slot`, taken out.
+#[inline(always)]
+pub(crate) fn taken(slot: &mut AnswerSlot) -> Result<CallToolResponse, ErrorData> {
+    match std::mem::replace(slot, Poll::Pending) {
+        Poll::Ready(answer) => answer,
+        Poll::Pending => unreachable!("a call that answered has its answer in the slot"),
+    }
+}
+
+/// What the call's scope says about a call whose body stopped.
+pub(crate) struct Told<'a> {
+    /// The tool called.
+    pub(crate) tool: &'a str,
+    /// How the `ToolError` that ended the body, if one did, ends the call.
+    pub(crate) report: Option<Report>,
+    /// The answer of a `ToolError` that travelled as an `ErrorData`, and
+    /// the stand-in it travelled as.
+    pub(crate) stashed: Option<Box<(CallToolResponse, ErrorData)>>,
+    /// How a call that is part of a job is logged.
+    pub(crate) note: Option<Note>,
+    /// Whether a boundary started the tool's body.
+    pub(crate) body_ran: bool,
+}
+
+/// Ends a call whose body stopped as `stopped`, by the table of this
+/// module: writes the call's lines, and gives its answer, or `None` when
+/// the answer is the one in `answer`, to be taken out where it goes.
+/// `explain` says what is wrong with the arguments, given serde's reason.
+pub(crate) fn end_call<E: CallOutput>(
+    telemetry: &Telemetry,
+    started: Instant,
+    told: Told<'_>,
+    stopped: Stopped,
+    answer: &mut AnswerSlot,
+    explain: impl FnOnce(&str) -> String,
+) -> Option<E> {
+    let Told {
+        tool,
+        report,
+        stashed,
+        note,
+        body_ran,
+    } = told;
+    let elapsed = || records::duration_ms(started);
+    match stopped {
+        Stopped::Answered => {}
+        // Cancelled: logged as such, not as a failure.
+        Stopped::Cancelled => {
+            logging::call_cancelled(telemetry, tool, elapsed());
+            return Some(E::cancelled());
+        }
+        // The panic escaped the boundary: the tool is not wrapped, or
+        // rmcp's own code around the body panicked.
+        Stopped::Panicked(payload) => {
+            return Some(E::answered(end_with(
+                telemetry,
+                tool,
+                caught_panic(tool, payload),
+                elapsed(),
+            )));
+        }
+    }
+    let Poll::Ready(ended) = answer else {
+        unreachable!("a call that answered has its answer in the slot");
+    };
+    // A `ToolError` that travelled as an `ErrorData` ends as itself.
+    if let Some(stashed) = stashed {
+        let (response, stand_in) = *stashed;
+        if matches!(ended, Err(error) if *error == stand_in) {
+            *ended = Ok(response);
+        }
+    }
+    // A call that is part of a job is logged as the job says.
+    if let (Ok(_), Some(note)) = (&*ended, note) {
+        match note {
+            Note::Deferred => logging::call_deferred(telemetry, tool, Ending::Deferred, elapsed()),
+            Note::Replayed => logging::call_completed(telemetry, tool, elapsed()),
+        }
+        return None;
+    }
+    // The body never ran, and rmcp answered: its extractor refused the
+    // arguments. (A tool outside the boundary never says whether its
+    // body ran, so rmcp's text must agree.)
+    if let Ok(CallToolResponse::Complete(result)) = &*ended
+        && result.is_error == Some(true)
+        && report.is_none()
+        && !body_ran
+        && let Some(reason) = argument_error(result)
+    {
+        let text = explain(reason);
+        logging::call_failed(
+            telemetry,
+            Level::INFO,
+            tool,
+            Outcome::Invalid,
+            elapsed(),
+            None,
+            None,
+        );
+        return Some(E::answered(Ok(CallToolResult::error(vec![
+            ContentBlock::text(text),
+        ])
+        .into())));
+    }
+    // A protocol error from inside a tool call (a failed extractor, a
+    // result that did not serialize, a tool that skipped the boundary)
+    // means what its code means when a body raises it with `?`: invalid
+    // params is the model's to fix, the rest a fault. Only an unknown
+    // tool, a missing capability and `ToolError::protocol` stay JSON-RPC
+    // errors.
+    if let Err(error) = &*ended
+        && !(passes_through(error) || report.is_some_and(|r| r.protocol))
+    {
+        let Err(error) = taken(answer) else {
+            unreachable!("the answer was just matched");
+        };
+        return Some(E::answered(end_with(
+            telemetry,
+            tool,
+            ToolError::from(error),
+            elapsed(),
+        )));
+    }
+    log_answer(telemetry, tool, ended, report, elapsed());
+    None
+}
+
+/// Ends a call as `error` says, after the call's scope has closed: a fault
+/// logged once, the call logged at the error's level, its message sent with
+/// the fallback step naming the tool.
+pub(crate) fn end_with(
+    telemetry: &Telemetry,
+    tool: &str,
+    mut error: ToolError,
+    duration_ms: f64,
+) -> Result<CallToolResponse, ErrorData> {
+    boundary::record(&mut error, tool);
+    if let Some(data) = error.protocol_error() {
+        call_protocol(telemetry, tool, data.code.0, duration_ms);
+        return Err(data.clone());
+    }
+    let (level, outcome) = (error.level(), error.outcome());
+    logging::call_failed(
+        telemetry,
+        level,
+        tool,
+        outcome,
+        duration_ms,
+        error.error_type(),
+        None,
+    );
+    let text = error.into_message(tool);
+    Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+}
+
+/// The line of a call that ended in `answer`, which the boundary described
+/// in `report` if a `ToolError` ended it: how the request log and a job log
+/// an answer alike.
+///
+/// - an `isError` result: as its `ToolError` says, or, with no report, a
+///   result a tool built by hand, whose failure nobody classified: an
+///   operator's to look at (ERROR `fault`);
+/// - a complete result: `tool_call_completed`; an input request or a task:
+///   `tool_call_deferred`, as the call is answered later;
+/// - a JSON-RPC error: `protocol`, with its code.
+pub(crate) fn log_answer(
+    telemetry: &Telemetry,
+    tool: &str,
+    answer: &Result<CallToolResponse, ErrorData>,
+    report: Option<Report>,
+    duration_ms: f64,
+) {
+    match answer {
+        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => match report {
+            Some(report) => logging::call_failed(
+                telemetry,
+                report.level,
+                tool,
+                report.outcome,
+                duration_ms,
+                report.error_type,
+                None,
+            ),
+            None => logging::call_failed(
+                telemetry,
+                Level::ERROR,
+                tool,
+                Outcome::Fault,
+                duration_ms,
+                None,
+                None,
+            ),
+        },
+        Ok(CallToolResponse::Complete(_)) => logging::call_completed(telemetry, tool, duration_ms),
+        Ok(CallToolResponse::InputRequired(_)) => {
+            logging::call_deferred(telemetry, tool, Ending::InputRequired, duration_ms)
+        }
+        Ok(CallToolResponse::Task(_)) => {
+            logging::call_deferred(telemetry, tool, Ending::Task, duration_ms)
+        }
+        Ok(_) => logging::call_deferred(telemetry, tool, Ending::Deferred, duration_ms),
+        Err(error) => call_protocol(telemetry, tool, error.code.0, duration_ms),
+    }
+}
+
+/// `tool_call_failed` for a JSON-RPC error that reaches the client as
+/// itself: INFO, outcome `protocol`, with its code.
+fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, duration_ms: f64) {
+    logging::call_failed(
+        telemetry,
+        Level::INFO,
+        tool,
+        Outcome::Protocol,
+        duration_ms,
+        None,
+        Some(code),
+    );
+}
+
+/// What a route inside the boundary ([`wrap_route`](crate::wrap_route))
+/// answers for a call of `tool` that ended as `ended`: its answer, or the
+/// panic that escaped it. Its lines are the request log's; this hands a
+/// `ToolError` over as every boundary does.
+pub(crate) fn route_answer(
+    tool: &str,
+    ended: Result<Result<CallToolResponse, ErrorData>, Box<dyn Any + Send>>,
+) -> Result<CallToolResponse, ErrorData> {
+    match ended {
+        Ok(Ok(response)) => Ok(response),
+        // rmcp's own errors around the body: arguments that do not
+        // deserialize, and the ones that stay JSON-RPC errors.
+        Ok(Err(error)) if is_rmcp_argument_error(&error) || passes_through(&error) => Err(error),
+        Ok(Err(error)) => match boundary::take_stashed(&error) {
+            Some(response) => Ok(response),
+            None => boundary::answer(ToolError::from(error), None),
+        },
+        Err(payload) => boundary::answer(caught_panic(tool, payload), Some(tool)),
+    }
+}
 
 /// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a
 /// missing client capability.

@@ -10,7 +10,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
 use tracing::Level;
 
 pub use crate::outcome::Outcome;
-use crate::{call, classify, message, panics, records, sentences};
+use crate::{classify, message, panics, records, scope, sentences};
 
 /// A tool call that did not produce its result, and what the model reads
 /// about it.
@@ -684,7 +684,7 @@ impl IntoCallToolResult for ToolError {
         }
         let mut text = inner.message.into_owned();
         if let Some(fallback) = inner.fallback {
-            let _ = call::CALL.try_with(|call| fallback.name_tool(&mut text, &call.tool));
+            let _ = scope::CALL.try_with(|call| fallback.name_tool(&mut text, &call.tool));
         }
         Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
     }

@@ -17,7 +17,6 @@ use tokio::time::Instant;
 use tracing::Span;
 
 use crate::boundary::{answer, caught_panic};
-use crate::call::{self, CALL, CallScope, Note, Session};
 use crate::error::ToolError;
 use crate::job_store::{
     Answer, JobState, JobStore, MemoryStore, NewJob, Owner, StoreError, StoredJob,
@@ -26,6 +25,7 @@ use crate::logging;
 use crate::message::quote;
 use crate::panics::{CatchPanic, catch};
 use crate::records;
+use crate::scope::{self, CALL, CallScope, Note, Session};
 use crate::telemetry::Telemetry;
 
 /// The name of the status tool [`Jobs::status_tool`] registers.
@@ -122,7 +122,7 @@ impl<T: IntoCallToolResult> IntoCallToolResult for Deferred<T> {
         match self {
             Deferred::Ready(value) => value.into_call_tool_result(),
             Deferred::Running(job) => {
-                call::note(Note::Deferred);
+                scope::note(Note::Deferred);
                 let text = running_text(job.as_str());
                 Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
             }
@@ -435,7 +435,7 @@ impl Jobs {
         };
         match answer {
             Some(answer) => {
-                call::note(Note::Replayed);
+                scope::note(Note::Replayed);
                 answer.map(CallToolResponse::from)
             }
             // Gone between two reads: expired.
@@ -707,13 +707,13 @@ fn answer_lost(tool: &str, job: &str, reason: &str) {
 /// is logged.
 struct Concluded {
     response: Result<CallToolResponse, ErrorData>,
-    report: Option<crate::call::Report>,
+    report: Option<crate::scope::Report>,
 }
 
 impl Concluded {
     /// The call's final line.
     fn log(&self, telemetry: &Telemetry, tool: &str, duration_ms: f64) {
-        logging::call_ended(telemetry, tool, &self.response, self.report, duration_ms);
+        crate::ending::log_answer(telemetry, tool, &self.response, self.report, duration_ms);
     }
 
     /// The answer a poll reads, for the store, while this stays to be

@@ -149,20 +149,22 @@
 
 mod arguments;
 mod boundary;
-mod call;
+mod cancel;
 mod classify;
 mod ending;
 mod error;
-mod handler;
 pub mod job_store;
 mod jobs;
 mod listing;
 mod logging;
+mod malformed;
 mod message;
 mod outcome;
 mod panics;
 mod records;
+mod request;
 mod routes;
+mod scope;
 mod sentences;
 // rmcp's task manager runs a task as a `Send` future, which a tool under
 // `local` need not give.
@@ -174,11 +176,12 @@ pub mod testing;
 
 pub use classify::{Transient, recognize_transient};
 pub use error::{Outcome, ToolError};
-pub use handler::{call_tool, malformed_call};
 pub use jobs::{Deferred, JobId, Jobs, STATUS_TOOL};
+pub use malformed::malformed_call;
 pub use message::{
     FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, is_invisible, quote,
 };
+pub use request::call_tool;
 pub use routes::{wrap_route, wrap_router};
 #[cfg(not(feature = "local"))]
 pub use tasks::spawn_tool_task;

@@ -3,11 +3,8 @@
 //! each also recorded on the call's span; and the one-time check that the
 //! subscriber keeps them.
 
-use rmcp::ErrorData;
-use rmcp::model::CallToolResponse;
 use tracing::Level;
 
-use crate::call::Report;
 use crate::outcome::{Ending, Outcome};
 use crate::records::{bounded, event_at};
 use crate::telemetry::{Failure, Telemetry};
@@ -111,77 +108,6 @@ pub(crate) fn call_failed(
         "tool_call_failed"
     );
     telemetry.ended(Ending::Outcome(outcome), failure, duration_ms);
-}
-
-/// The line of a call that ended in `answer`, which the boundary described
-/// in `report` if a `ToolError` ended it: how the handler and a job log a
-/// call alike.
-///
-/// - an `isError` result: as its `ToolError` says, or, with no report, a
-///   result a tool built by hand, whose failure nobody classified: an
-///   operator's to look at (ERROR `fault`);
-/// - a complete result: `tool_call_completed`; an input request or a task:
-///   `tool_call_deferred`, as the call is answered later;
-/// - a JSON-RPC error: `protocol`, with its code.
-pub(crate) fn call_ended(
-    telemetry: &Telemetry,
-    tool: &str,
-    answer: &Result<CallToolResponse, ErrorData>,
-    report: Option<Report>,
-    duration_ms: f64,
-) {
-    match (answer, report) {
-        (Ok(CallToolResponse::Complete(result)), report) if result.is_error == Some(true) => {
-            match report {
-                Some(report) => call_failed_as(telemetry, tool, report, duration_ms),
-                None => call_failed(
-                    telemetry,
-                    Level::ERROR,
-                    tool,
-                    Outcome::Fault,
-                    duration_ms,
-                    None,
-                    None,
-                ),
-            }
-        }
-        (Ok(CallToolResponse::Complete(_)), _) => call_completed(telemetry, tool, duration_ms),
-        (Ok(CallToolResponse::InputRequired(_)), _) => {
-            call_deferred(telemetry, tool, Ending::InputRequired, duration_ms)
-        }
-        (Ok(CallToolResponse::Task(_)), _) => {
-            call_deferred(telemetry, tool, Ending::Task, duration_ms)
-        }
-        (Ok(_), _) => call_deferred(telemetry, tool, Ending::Deferred, duration_ms),
-        (Err(error), _) => call_protocol(telemetry, tool, error.code.0, duration_ms),
-    }
-}
-
-/// `tool_call_failed` for a call that a `ToolError` ended, at its level.
-pub(crate) fn call_failed_as(telemetry: &Telemetry, tool: &str, report: Report, duration_ms: f64) {
-    call_failed(
-        telemetry,
-        report.level,
-        tool,
-        report.outcome,
-        duration_ms,
-        report.error_type,
-        None,
-    );
-}
-
-/// `tool_call_failed` for a JSON-RPC error that reaches the client as
-/// itself: INFO, outcome `protocol`, with its code.
-pub(crate) fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, duration_ms: f64) {
-    call_failed(
-        telemetry,
-        Level::INFO,
-        tool,
-        Outcome::Protocol,
-        duration_ms,
-        None,
-        Some(code),
-    );
 }
 
 /// `tool_call_deferred`, at INFO: the call answered without its result,

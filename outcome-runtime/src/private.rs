@@ -2,8 +2,9 @@
 //! whose items generated code names, by absolute path. Not public API.
 
 pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send, sync_boundary};
-pub use crate::handler::{call_routes, call_tool, custom_request};
 pub use crate::listing::{list_tools, server_info};
+pub use crate::malformed::custom_request;
+pub use crate::request::{call_routes, call_tool};
 pub use crate::routes::{Routes, mark_router, whole_route};
 
 /// The boundary of an async body (`async_boundary`), for the

@@ -10,7 +10,6 @@
 //! `testing::assert_wrapped` (feature `testing`) fails for a
 //! route that is not.
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 
@@ -23,7 +22,6 @@ use rmcp::handler::server::tool::{
 use rmcp::model::CallToolResponse;
 use rmcp::service::MaybeSend;
 
-use crate::boundary::{self, caught_panic};
 use crate::ending;
 use crate::panics::{CatchPanic, catch};
 
@@ -36,7 +34,6 @@ pub(crate) type RouteFuture<'a> = std::pin::Pin<
 #[cfg(feature = "local")]
 pub(crate) type RouteFuture<'a> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Result<CallToolResponse, ErrorData>> + 'a>>;
-use crate::error::ToolError;
 
 /// Puts every route of `router` inside the boundary, disabled routes
 /// included; routes already inside are left as they are.
@@ -106,35 +103,13 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
                 // The route parses its arguments and runs its body in one:
                 // only its refusal of the arguments says the body never ran.
                 if !matches!(&ended, Ok(Err(error)) if ending::is_rmcp_argument_error(error)) {
-                    crate::call::body_started();
+                    crate::scope::body_started();
                 }
-                end(&tool, ended)
+                ending::route_answer(&tool, ended)
             })
         });
     mark(&call);
     route.call = call;
-}
-
-/// How a wrapped route's call ends.
-fn end(
-    tool: &str,
-    ended: Result<Result<CallToolResponse, ErrorData>, Box<dyn Any + Send>>,
-) -> Result<CallToolResponse, ErrorData> {
-    match ended {
-        Ok(Ok(response)) => Ok(response),
-        // rmcp's own errors around the body: arguments that do not
-        // deserialize, and the ones that stay JSON-RPC errors.
-        Ok(Err(error))
-            if ending::is_rmcp_argument_error(&error) || ending::passes_through(&error) =>
-        {
-            Err(error)
-        }
-        Ok(Err(error)) => match boundary::take_stashed(&error) {
-            Some(response) => Ok(response),
-            None => boundary::answer(ToolError::from(error), None),
-        },
-        Err(payload) => boundary::answer(caught_panic(tool, payload), Some(tool)),
-    }
 }
 
 /// Whether a handler still exists. `Send` where the registry is shared by
@@ -290,7 +265,7 @@ pub struct Routes<S> {
 /// What a router built once tells a call of its routes, beyond what rmcp's
 /// router does; nothing, for any other router.
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Known<'a> {
+pub(crate) struct RouterFacts<'a> {
     /// The addresses of the handlers that run their body whole, sorted.
     pub(crate) runs_whole: &'a [usize],
     /// Whether no tool of the router is disabled, so that a tool is found
@@ -332,8 +307,8 @@ impl<S: 'static> Routes<S> {
     }
 
     /// What the router tells a call of its routes.
-    pub(crate) fn known(&self) -> Known<'_> {
-        Known {
+    pub(crate) fn known(&self) -> RouterFacts<'_> {
+        RouterFacts {
             runs_whole: &self.runs_whole,
             none_disabled: self.none_disabled,
         }

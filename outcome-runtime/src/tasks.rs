@@ -10,7 +10,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse, Task};
 use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
 
-use crate::handler;
+use crate::request;
 
 /// Runs a `tools/call` as a task of `manager`, for a client that asked for
 /// one: answer the call with `CreateTaskResult::new(task)`.
@@ -90,7 +90,7 @@ where
         Box::pin(async move {
             let router = router.borrow();
             let ended =
-                handler::call_until(&service, router, request, context, task.cancelled()).await;
+                request::call_until(&service, router, request, context, task.cancelled()).await;
             match ended {
                 Some(Ok(CallToolResponse::Complete(result))) => Ok(result),
                 Some(Ok(_)) => Err(TaskExit::Error(ErrorData::internal_error(
