@@ -3,7 +3,6 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rmcp::ErrorData;
@@ -145,19 +144,6 @@ impl Default for Jobs {
     }
 }
 
-/// Whether a [`Jobs`] was ever made in this process: until one is, a call
-/// does not read its session, which only a job needs. The flag publishes
-/// nothing else; a call that reads it before a `Jobs` made on another
-/// thread is visible finds no session when it starts a job, and answers
-/// none (see [`Jobs::run`]).
-static MADE: AtomicBool = AtomicBool::new(false);
-
-/// Whether a [`Jobs`] was made in this process before now.
-#[inline]
-pub(crate) fn any_made() -> bool {
-    MADE.load(Ordering::Relaxed)
-}
-
 impl Jobs {
     /// Jobs in this process's memory that may run for 10 minutes and whose
     /// answers are kept for 5.
@@ -168,7 +154,6 @@ impl Jobs {
     /// Jobs kept in `store`, with the bounds of [`new`](Self::new).
     pub fn with_store(store: impl JobStore) -> Self {
         crate::recognize_transient::<StoreError>();
-        MADE.store(true, Ordering::Relaxed);
         Jobs {
             store: Arc::new(store),
             keep: Duration::from_secs(300),
@@ -244,10 +229,7 @@ impl Jobs {
     /// lifecycle), the id itself is the capability: whoever holds it reads
     /// the answer. In a store outside the process (Redis), the session is
     /// its `Mcp-Session-Id`, which every replica that serves the session
-    /// sees alike. A call reads its session as it starts, and only once the
-    /// process has made a `Jobs`: a call that started before the first one
-    /// was made (made inside that call, say) answers no job, and its work
-    /// goes on inside the call, up to the limit.
+    /// sees alike.
     ///
     /// When the store cannot record the job (it fails, or does not answer
     /// within the store timeout), the work is stopped, since no poll could
@@ -284,33 +266,15 @@ impl Jobs {
             Ok(Err(join)) => return Err(join.into()),
             Err(_elapsed) => {}
         }
-        let owner = CALL.try_with(|call| {
-            call.session.as_ref().map(|session| {
+        // Outside a call there is no session to bind the job to.
+        let owner = CALL
+            .try_with(|call| {
                 Owner::local(
-                    session.params.as_ref(),
-                    session.id_text().map(str::to_owned),
+                    call.session.params.as_ref(),
+                    call.session.id_text().map(str::to_owned),
                 )
             })
-        });
-        let owner = match owner {
-            Ok(Some(owner)) => owner,
-            // Outside a call there is no session to bind the job to.
-            Err(_) => Owner::default(),
-            // The call started before any `Jobs` existed, so its session
-            // was not read, and a job it started would be bound to none:
-            // the work goes on inside the call instead, up to the limit.
-            Ok(None) => {
-                let limit = self.max_run.saturating_sub(started.elapsed());
-                return match tokio::time::timeout(limit, &mut work.0).await {
-                    Ok(Ok(ended)) => ended.map(Deferred::Ready),
-                    Ok(Err(join)) => Err(join.into()),
-                    Err(_) => Err(ToolError::fault(format!(
-                        "{tool} ran past its limit of {:?} and was stopped",
-                        self.max_run
-                    ))),
-                };
-            }
-        };
+            .unwrap_or_default();
         let id = new_id()?;
         let job = NewJob {
             tool: tool.to_string(),

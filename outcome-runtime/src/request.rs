@@ -312,9 +312,7 @@ fn start<'a, S: MaybeSend + 'static>(
     *telemetry = span;
     *arguments = request.arguments.clone();
     let scope = &mut tool.scope;
-    if crate::jobs::any_made() {
-        scope.session = Some(Session::of(&request.request_context));
-    }
+    scope.session = Session::of(&request.request_context);
     scope.ids = ids;
     match found {
         Some((name, route)) => {

@@ -41,10 +41,9 @@ pub(crate) struct CallScope {
     /// Whether a boundary started the tool's body: a call whose body never
     /// ran and that ended in an `isError` result failed on its arguments.
     pub(crate) body_ran: Cell<bool>,
-    /// The session the call came from, read as the call starts if a
-    /// [`Jobs`](crate::Jobs) exists then, since only a job the call starts
-    /// needs it; `None` if none did.
-    pub(crate) session: Option<Session>,
+    /// The session the call came from, read as the call starts: a job
+    /// the call starts is bound to it.
+    pub(crate) session: Session,
     /// The call's request and session ids, when its span is recorded: a job
     /// the call starts carries them.
     pub(crate) ids: Option<Box<crate::telemetry::CallIds>>,

@@ -1,7 +1,5 @@
 //! A server that makes its `Jobs` on first use, inside a call: for the
-//! tests of a call that started before the process made any `Jobs`. Each
-//! such test is the only one of its binary, since a `Jobs` made by another
-//! test first would hide the case.
+//! test of a call that started before the process made any `Jobs`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};

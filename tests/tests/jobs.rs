@@ -354,3 +354,20 @@ async fn a_poll_for_an_id_no_job_could_have_is_the_models_to_fix() {
         ]
     );
 }
+
+/// A `Jobs` made inside a call, the first of the process: the call that
+/// made it is bound to its session as every call is, so it answers with a
+/// job as the calls after it do. (A call once read its session only after
+/// the process had made a `Jobs`, and such a call ran its work inline up to
+/// the limit; no state of the process decides that any more.)
+#[tokio::test(start_paused = true)]
+async fn a_call_that_makes_the_first_jobs_answers_with_a_job_as_the_next_does() {
+    use outcome_tests::lazy_jobs::LazyJobs;
+    let session = Session::connect(LazyJobs::new(Duration::from_secs(600), WORK), ()).await;
+    for _ in 0..2 {
+        let call = session.call("work", json!({})).await;
+        assert_eq!(call.ok().is_error, Some(false));
+        job_of(call.ok());
+        assert_eq!(call.events(), ["INFO tool_call_deferred"]);
+    }
+}
