@@ -207,6 +207,101 @@ pub use outcome_macros::tool_handler;
 #[path = "private.rs"]
 pub mod __private_0_1_0;
 
+/// The layers of `ARCHITECTURE.md`, checked against the code: each module
+/// names only modules of a lower layer.
+#[cfg(test)]
+mod architecture {
+    use std::collections::HashMap;
+    use std::path::Path;
+
+    /// Each module of the table, with its layer.
+    fn layers(root: &Path) -> HashMap<String, u32> {
+        let table = std::fs::read_to_string(root.join("ARCHITECTURE.md"))
+            .expect("ARCHITECTURE.md is beside Cargo.toml");
+        table
+            .lines()
+            .filter_map(|line| {
+                let mut cells = line.split('|').map(str::trim).skip(1);
+                let layer = cells.next()?.parse().ok()?;
+                let module = cells.next()?.trim_matches('`');
+                Some((module.to_owned(), layer))
+            })
+            .collect()
+    }
+
+    /// The modules the code of `file` names as `crate::<module>`, its tests
+    /// left out.
+    fn named(file: &Path) -> Vec<String> {
+        let text = std::fs::read_to_string(file).unwrap();
+        let code = text
+            .split("#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap_or_default();
+        let mut named = Vec::new();
+        for (at, _) in code.match_indices("crate::") {
+            let rest = &code[at + "crate::".len()..];
+            let paths: Vec<&str> = match rest.strip_prefix('{') {
+                // `use crate::{a, b::C};`
+                Some(group) => group
+                    .split('}')
+                    .next()
+                    .unwrap_or_default()
+                    .split(',')
+                    .collect(),
+                None => vec![rest],
+            };
+            for path in paths {
+                let name: String = path
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    named.push(name);
+                }
+            }
+        }
+        named
+    }
+
+    #[test]
+    fn every_module_uses_only_lower_layers() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let layers = layers(root);
+        let mut wrong = Vec::new();
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(root.join("src")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+        files.push(root.join("src/job_store/redis.rs"));
+        for file in files {
+            let stem = file.file_stem().unwrap().to_str().unwrap();
+            let module = if stem == "redis" { "job_store" } else { stem };
+            if matches!(module, "lib" | "private") {
+                continue;
+            }
+            let Some(&layer) = layers.get(module) else {
+                wrong.push(format!("{module} is not in ARCHITECTURE.md's table"));
+                continue;
+            };
+            for used in named(&file) {
+                match layers.get(&used) {
+                    Some(&below) if below < layer || used == module => {}
+                    Some(&other) => wrong.push(format!(
+                        "{module} (layer {layer}) uses {used} (layer {other})"
+                    )),
+                    None => {}
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        assert!(layers.len() >= 20, "the table was not read: {layers:?}");
+    }
+}
+
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
