@@ -1,12 +1,7 @@
-//! What the end-to-end tests and the tour share: the notes server and a way
-//! to call it through a real rmcp client while capturing the log, in memory
-//! or, with [`http_transport`], over rmcp's streamable HTTP transport.
-
-#[path = "../../outcome-runtime/examples/notes/server.rs"]
-pub mod notes;
-
-#[path = "../../outcome-runtime/examples/notes/log.rs"]
-pub mod notes_log;
+//! What the end-to-end tests and the tour share: a way to call a server
+//! (the notes server of the `notes` crate, or a test's own) through a real
+//! rmcp client while capturing the log, in memory or, with
+//! [`http_transport`], over rmcp's streamable HTTP transport.
 
 pub mod http_transport;
 pub mod lazy_jobs;

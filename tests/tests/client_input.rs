@@ -4,7 +4,7 @@
 //! them: no forged line, no forged field, no terminal escape, no megabyte
 //! record. And every `tools/call`, however malformed, gets its line.
 
-use outcome_tests::notes::Notes;
+use notes::Notes;
 use outcome_tests::raw::{RawSession, TextLog};
 use rmcp::schemars;
 use serde_json::{Value, json};
