@@ -3,6 +3,7 @@
 //! rmcp client while capturing the log, in memory or, with
 //! [`http_transport`], over rmcp's streamable HTTP transport.
 
+pub mod hostile;
 pub mod http_transport;
 pub mod lazy_jobs;
 pub mod mixed;

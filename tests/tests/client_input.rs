@@ -5,6 +5,7 @@
 //! record. And every `tools/call`, however malformed, gets its line.
 
 use notes::Notes;
+use outcome_tests::hostile::session;
 use outcome_tests::raw::{RawSession, TextLog};
 use rmcp::schemars;
 use serde_json::{Value, json};
@@ -431,4 +432,25 @@ async fn serdes_own_text_never_reaches_the_model() {
         );
         assert!(!read.contains("InternalBillingNode") && !read.contains("untagged"));
     }
+}
+
+#[tokio::test]
+async fn an_unknown_tool_name_is_logged_with_its_invisible_characters_escaped() {
+    let (session, _jobs) = session().await;
+    let call = session
+        .call("read\u{e0041}\u{202e}\u{200b}_note", json!({}))
+        .await;
+    assert!(
+        call.result.is_err(),
+        "an unknown tool stays a JSON-RPC error"
+    );
+    let logged = call.record("tool_call_failed").field("tool").unwrap();
+    assert!(
+        logged.chars().all(|c| c.is_ascii_graphic()),
+        "nothing invisible reaches the log: {logged:?}"
+    );
+    assert!(
+        logged.contains("e0041") && logged.contains("202e"),
+        "{logged}"
+    );
 }
