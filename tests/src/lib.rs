@@ -9,6 +9,7 @@ pub mod lazy_jobs;
 pub mod mixed;
 pub mod raw;
 pub mod redis_server;
+pub mod side_by_side;
 
 use std::sync::{Arc, Mutex};
 
