@@ -1,7 +1,13 @@
 //! What the end-to-end tests and the tour share: a way to call a server
 //! (the notes server of the `notes` crate, or a test's own) through a real
 //! rmcp client while capturing the log, in memory or, with
-//! [`http_transport`], over rmcp's streamable HTTP transport.
+//! [`http_transport`], over rmcp's streamable HTTP transport, and the
+//! fixtures that several test files use.
+//!
+//! Where a test goes, in short (this package's README.md has the whole
+//! rule): a test of private code sits next to it, in `src/`; a test of what
+//! a user of the crates can see goes in `tests/tests/<feature>.rs`, one
+//! file per feature; a compiler message goes in `ui-tests/`.
 
 pub mod hostile;
 pub mod http_transport;
