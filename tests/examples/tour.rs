@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use std::time::Duration;
 
-use outcome_tests::{Call, Session, notes};
+use outcome_tests::{Call, Session};
 use rmcp::service::ServiceError;
 use serde_json::{Value, json};
 

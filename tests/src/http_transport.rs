@@ -28,7 +28,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{ClientHandler, ServerHandler, ServiceExt};
 use tracing::subscriber::DefaultGuard;
 
-use crate::{Session, SessionIds, notes};
+use crate::{Session, SessionIds};
 
 /// A server listening on a free loopback port, with the capture
 /// that records it (and every session's client) kept as the

@@ -1,18 +1,21 @@
-//! What the end-to-end tests and the tour share: the notes server and a way
-//! to call it through a real rmcp client while capturing the log, in memory
-//! or, with [`http_transport`], over rmcp's streamable HTTP transport.
+//! What the end-to-end tests and the tour share: a way to call a server
+//! (the notes server of the `notes` crate, or a test's own) through a real
+//! rmcp client while capturing the log, in memory or, with
+//! [`http_transport`], over rmcp's streamable HTTP transport, and the
+//! fixtures that several test files use.
+//!
+//! Where a test goes, in short (this package's README.md has the whole
+//! rule): a test of private code sits next to it, in `src/`; a test of what
+//! a user of the crates can see goes in `tests/tests/<feature>.rs`, one
+//! file per feature; a compiler message goes in `ui-tests/`.
 
-#[path = "../../outcome-runtime/examples/notes/server.rs"]
-pub mod notes;
-
-#[path = "../../outcome-runtime/examples/notes/log.rs"]
-pub mod notes_log;
-
+pub mod hostile;
 pub mod http_transport;
 pub mod lazy_jobs;
 pub mod mixed;
 pub mod raw;
 pub mod redis_server;
+pub mod side_by_side;
 
 use std::sync::{Arc, Mutex};
 

@@ -106,9 +106,7 @@ impl TextLog {
             .with_ansi(false)
             .with_writer(plain.clone());
         let plain_layer: Box<dyn Layer<Registry> + Send + Sync> = if notes_fields {
-            plain_layer
-                .fmt_fields(crate::notes_log::escaped_fields())
-                .boxed()
+            plain_layer.fmt_fields(notes::log::escaped_fields()).boxed()
         } else {
             plain_layer.boxed()
         };

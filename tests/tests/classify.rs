@@ -1,9 +1,13 @@
-//! Faults that heal themselves, recognised by type anywhere in the source
-//! chain: reqwest's timeouts and HTTP 429 (the `reqwest` feature).
+//! A call is classified by what happened, never by text: faults that heal
+//! themselves are recognised by type anywhere in the source chain
+//! (reqwest's timeouts and HTTP 429, the `reqwest` feature), and a tool's
+//! own error result stays a fault even when it reads like an argument error.
 
 use std::time::Duration;
 
 use outcome_runtime::{Outcome, RETRY_MESSAGE, ToolError};
+use outcome_tests::hostile::session;
+use serde_json::json;
 use tracing::Level;
 
 /// A reqwest error for a response with `status`, made without a network.
@@ -62,4 +66,19 @@ async fn a_reqwest_timeout_heals_itself() {
     let error = ToolError::from(SyncFailed(error));
     assert_eq!(error.level(), Level::WARN);
     hold.abort();
+}
+
+#[tokio::test]
+async fn a_tools_own_result_that_looks_like_an_argument_error_is_a_fault() {
+    let (session, _jobs) = session().await;
+    let call = session.call("lookalike", json!({})).await;
+    assert_eq!(
+        call.text(),
+        "failed to deserialize parameters: the tool wrote this itself"
+    );
+    assert_eq!(call.events(), ["ERROR tool_call_failed"]);
+    assert_eq!(
+        call.record("tool_call_failed").field("outcome"),
+        Some("fault")
+    );
 }

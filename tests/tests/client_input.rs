@@ -4,7 +4,8 @@
 //! them: no forged line, no forged field, no terminal escape, no megabyte
 //! record. And every `tools/call`, however malformed, gets its line.
 
-use outcome_tests::notes::Notes;
+use notes::Notes;
+use outcome_tests::hostile::session;
 use outcome_tests::raw::{RawSession, TextLog};
 use rmcp::schemars;
 use serde_json::{Value, json};
@@ -289,7 +290,7 @@ async fn a_tools_call_whose_params_do_not_parse_gets_one_line() {
     assert_eq!(runtime_lines(&log.plain.take()).len(), 1);
     // Params that are neither an object nor null (a string, a list) make
     // no JSON-RPC request rmcp reads: its transport drops the message, so
-    // no handler runs and nothing answers. The README says so.
+    // no handler runs and nothing answers. The guide's page on logs says so.
     session
         .send(
             &json!({ "jsonrpc": "2.0", "id": "s", "method": "tools/call", "params": "read_note" }),
@@ -431,4 +432,25 @@ async fn serdes_own_text_never_reaches_the_model() {
         );
         assert!(!read.contains("InternalBillingNode") && !read.contains("untagged"));
     }
+}
+
+#[tokio::test]
+async fn an_unknown_tool_name_is_logged_with_its_invisible_characters_escaped() {
+    let (session, _jobs) = session().await;
+    let call = session
+        .call("read\u{e0041}\u{202e}\u{200b}_note", json!({}))
+        .await;
+    assert!(
+        call.result.is_err(),
+        "an unknown tool stays a JSON-RPC error"
+    );
+    let logged = call.record("tool_call_failed").field("tool").unwrap();
+    assert!(
+        logged.chars().all(|c| c.is_ascii_graphic()),
+        "nothing invisible reaches the log: {logged:?}"
+    );
+    assert!(
+        logged.contains("e0041") && logged.contains("202e"),
+        "{logged}"
+    );
 }

@@ -2,9 +2,9 @@
 //! from it passes with its outcome, anything else, a panic included, is a
 //! fault. Shown on the notes server's path hook for `write_note`.
 
+use notes::Notes;
 use outcome_runtime::{FAULT_MESSAGE, ToolError};
 use outcome_tests::Session;
-use outcome_tests::notes::Notes;
 use rmcp::model::CallToolResult;
 use serde_json::json;
 

@@ -1,15 +1,20 @@
 //! Long-running tools: past the deadline the call answers with a job; the
 //! poll reads what the inline call would have given; the log gets that
-//! call's lines once; nothing outlives its bound.
+//! call's lines once; nothing outlives its bound, not even a job whose
+//! fault or value is hostile; a job is read only from the session that
+//! started it.
 //!
-//! On tokio's paused clock: time moves only when every task waits on a
-//! timer, so the bounds are exact and the tests take no real time.
+//! Most run on tokio's paused clock: time moves only when every task waits
+//! on a timer, so the bounds are exact and the tests take no real time.
 
 use std::time::Duration;
 
-use outcome_runtime::testing::Record;
-use outcome_runtime::{Deferred, FAULT_MESSAGE, Jobs, ToolError, tool, tool_handler, tool_router};
+use outcome_runtime::testing::{Record, connect};
+use outcome_runtime::{
+    Deferred, FAULT_MESSAGE, Jobs, ToolError, quote, tool, tool_handler, tool_router,
+};
 use outcome_tests::Session;
+use outcome_tests::hostile::{KEEP, MAX_RUN, failed, hostile, jobs, poll_until_done, session};
 use outcome_tests::job_of;
 use rmcp::ServerHandler;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -353,6 +358,140 @@ async fn a_poll_for_an_id_no_job_could_have_is_the_models_to_fix() {
             "WARN tool_call_failed job_status"
         ]
     );
+}
+
+#[tokio::test]
+async fn a_job_of_the_wrong_type_is_the_models_to_fix() {
+    let (session, _jobs) = session().await;
+    let call = session.call("job_status", json!({ "job": 42 })).await;
+    let text = call.text();
+    assert_eq!(call.ok().is_error, Some(true));
+    assert!(text.contains("job") && text.contains("string"), "{text}");
+    assert!(text.contains("'42'"), "{text}");
+    assert_eq!(call.events(), ["INFO tool_call_failed"]);
+}
+
+// Jobs whose fault or value is hostile.
+
+// On tokio's paused clock: the bounds are exact, and no real time passes.
+#[tokio::test(start_paused = true)]
+async fn a_job_whose_fault_cannot_be_formatted_still_ends_and_is_dropped() {
+    let (session, jobs) = session().await;
+    for tool in ["job_unprintable", "job_refusing", "job_drop_panics"] {
+        let job = job_of(session.call(tool, json!({})).await.ok());
+        let (done, records) =
+            poll_until_done(&session, &job, MAX_RUN + Duration::from_millis(200)).await;
+        assert_eq!(done.is_error, Some(true), "{tool}");
+        assert_eq!(text(&done), FAULT_MESSAGE, "{tool}");
+        assert_eq!(
+            failed(&records).len(),
+            1,
+            "one tool_failed for {tool}: {records:?}"
+        );
+    }
+    let started = tokio::time::Instant::now();
+    while !jobs.is_empty() {
+        assert!(started.elapsed() < KEEP * 4, "the jobs outlive their keep");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+// On tokio's paused clock: the bounds are exact, and no real time passes.
+#[tokio::test(start_paused = true)]
+async fn a_job_whose_value_does_not_convert_ends_as_a_fault() {
+    let (session, _jobs) = session().await;
+    for tool in ["job_unserializable", "job_serialize_panics"] {
+        let job = job_of(session.call(tool, json!({})).await.ok());
+        let (done, records) =
+            poll_until_done(&session, &job, MAX_RUN + Duration::from_millis(200)).await;
+        assert_eq!(done.is_error, Some(true), "{tool}");
+        assert_eq!(text(&done), FAULT_MESSAGE, "{tool}");
+        // The job's own lines: a fault, logged once, by the job.
+        let lines: Vec<_> = records
+            .iter()
+            .filter(|r| r.field("tool") == Some(tool))
+            .map(|r| format!("{} {}", r.level, r.name()))
+            .collect();
+        assert_eq!(
+            lines,
+            ["ERROR tool_failed", "ERROR tool_call_failed"],
+            "{tool}: {records:?}"
+        );
+    }
+}
+
+#[test]
+fn a_job_whose_bookkeeping_is_dropped_ends_as_a_fault_and_goes() {
+    let jobs = jobs();
+    let capture = outcome_runtime::testing::LogCapture::new();
+    let _guard = capture.set_default();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = connect(hostile(&jobs), ()).await.unwrap();
+        let deferred = client
+            .call_tool(CallToolRequestParams::new("job_endless"))
+            .await
+            .unwrap();
+        job_of(&deferred);
+    });
+    // A runtime shutting down drops every task, the job's bookkeeping too.
+    drop(runtime);
+    assert_eq!(jobs.len(), 1, "settled, kept for a poll");
+    let records = capture.take();
+    let failed: Vec<_> = records
+        .iter()
+        .filter(|r| r.field("tool") == Some("job_endless"))
+        .map(|r| format!("{} {}", r.level, r.name()))
+        .collect();
+    assert_eq!(
+        failed,
+        [
+            "INFO tool_call_deferred",
+            "ERROR tool_failed",
+            "ERROR tool_call_failed"
+        ]
+    );
+    std::thread::sleep(KEEP + Duration::from_millis(50));
+    assert!(jobs.is_empty(), "gone after keep");
+}
+
+// A job is private to the session that started it.
+
+#[tokio::test]
+async fn another_session_reads_a_job_as_unknown() {
+    let jobs = jobs();
+    let first = Session::connect(hostile(&jobs), ()).await;
+    let second = connect(hostile(&jobs), ()).await.unwrap();
+
+    let job = job_of(first.call("job_fine", json!({})).await.ok());
+    let other = job_of(first.call("job_fine", json!({})).await.ok());
+    assert_ne!(job, other);
+    let hex: String = job.chars().filter(char::is_ascii_hexdigit).collect();
+    assert!(hex.len() >= 31, "at least 122 random bits: {job}");
+
+    let poll = |id: &str| {
+        CallToolRequestParams::new("job_status")
+            .with_arguments(json!({ "job": id }).as_object().cloned().unwrap())
+    };
+    let theirs = second.call_tool(poll(&job)).await.unwrap();
+    let made_up = format!("j-{}", "0".repeat(32));
+    let unknown = second.call_tool(poll(&made_up)).await.unwrap();
+    let mine = first.call("job_status", json!({ "job": job })).await;
+    assert!(text(mine.ok()).contains("still running"));
+    assert_eq!(theirs.is_error, Some(true));
+    assert_eq!(
+        text(&theirs).replace(&*quote(&job).to_string(), "<job>"),
+        text(&unknown).replace(&*quote(&made_up).to_string(), "<job>")
+    );
+
+    let (done, _) = poll_until_done(&first, &job, MAX_RUN).await;
+    assert_eq!(text(&done), "fine");
+    let theirs = second.call_tool(poll(&job)).await.unwrap();
+    assert_eq!(theirs.is_error, Some(true));
+    assert!(!text(&theirs).contains("fine"));
 }
 
 /// A `Jobs` made inside a call, the first of the process: the call that

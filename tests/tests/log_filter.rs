@@ -4,7 +4,7 @@
 //! with the directive that fixes it. In a binary of its own: the check runs
 //! once per process.
 
-use outcome_tests::notes::Notes;
+use notes::Notes;
 use outcome_tests::raw::{RawSession, TextLog};
 use serde_json::json;
 use tracing_subscriber::filter::{LevelFilter, Targets};

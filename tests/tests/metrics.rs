@@ -2,11 +2,11 @@
 //! with an in-memory exporter records it. One test in a binary of its own:
 //! the histogram comes from the global meter provider, set once.
 
+use notes::Notes;
 use opentelemetry::{KeyValue, Value};
 use opentelemetry_sdk::metrics::data::{AggregatedMetrics, HistogramDataPoint, MetricData};
 use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
 use outcome_runtime::testing::connect;
-use outcome_tests::notes::Notes;
 use rmcp::model::CallToolRequestParams;
 use serde_json::json;
 

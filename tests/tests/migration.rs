@@ -1,7 +1,7 @@
-//! The README's migration, done on a server written the way rmcp's own
+//! The migration guide's steps, done on a server written the way rmcp's own
 //! examples are: a counter, first with rmcp's `#[tool]`, `#[tool_router]`
-//! and `#[tool_handler]`, then a copy changed only where the README's
-//! migration table says.
+//! and `#[tool_handler]`, then a copy changed only where the migration
+//! guide's table says.
 //!
 //! What must stay the same: `tools/list` and the values of every call that
 //! succeeds. What must change: every failure ends in its outcome, with the
@@ -144,7 +144,7 @@ mod with_rmcp {
     }
 }
 
-/// The same counter after the README's migration. Line for line, only
+/// The same counter after the migration guide's steps. Line for line, only
 /// these differ from `with_rmcp`:
 ///
 /// - the three macros come from `outcome_runtime`;

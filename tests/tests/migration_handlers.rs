@@ -1,4 +1,4 @@
-//! The README's migration, second round, on the shape many real servers
+//! The migration guide's steps, second round, on the shape many real servers
 //! have: a thin `#[tool_router]` whose tools call a handlers module that
 //! returns `Result<CallToolResult, McpError>` and uses rmcp's codes as such
 //! servers do: `invalid_request` for a path outside the root, on the deny
@@ -6,7 +6,7 @@
 //! `invalid_params` with a step that names a tool; `internal_error` for an
 //! OS error, the model's to fix ("Directory not empty") or not.
 //!
-//! The handlers stay as they are. The router changes where the README's
+//! The handlers stay as they are. The router changes where the migration guide's
 //! table says: the imports, `Result<_, ToolError>`, `Ok(handlers::..?)` as
 //! the tail, and one `ToolError::invalid` where the tool knows an OS error
 //! is the model's to fix. Each test runs both servers on the same calls.
@@ -186,7 +186,7 @@ mod with_rmcp {
     impl ServerHandler for Files {}
 }
 
-/// After: the same router, changed where the README's table says.
+/// After: the same router, changed where the migration guide's table says.
 mod migrated {
     use outcome_runtime::{ToolError, quote, tool, tool_handler, tool_router};
     use rmcp::ServerHandler;

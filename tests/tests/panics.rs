@@ -1,16 +1,24 @@
-//! No panic is silent: what reaches stderr when nothing records the
+//! No panic is silent, and a call logs one `tool_failed` however many
+//! panics it holds: a panic caught before another, an error or a body that
+//! panics when dropped (after the answer, or cancelled), a panic message of
+//! megabytes, cut; and what reaches stderr when nothing records the
 //! runtime's events, and when a panic aborts the process.
 //!
-//! Each case runs in a child process (this test binary, started again with
-//! the case in an environment variable), since the panic hook is
+//! Each stderr case runs in a child process (this test binary, started
+//! again with the case in an environment variable), since the panic hook is
 //! process-wide and an abort ends the process.
 
 use std::process::{Command, Output};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
-use outcome_runtime::testing::{LogCapture, connect};
-use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
+use outcome_runtime::testing::{LogCapture, Record, connect};
+use outcome_runtime::{FAULT_MESSAGE, ToolError, tool, tool_handler, tool_router};
+use outcome_tests::events;
+use outcome_tests::hostile::{RECORD_BOUND, SECOND_PANIC_LINE, WAITING, failed, session};
 use rmcp::ServerHandler;
 use rmcp::model::CallToolRequestParams;
+use serde_json::json;
 
 const CASE: &str = "OUTCOME_PANICS_CASE";
 
@@ -168,4 +176,121 @@ fn a_panic_that_aborts_shows_its_root_cause_first() {
         .unwrap_or_else(|| panic!("the abort is shown: {stderr}"));
     assert!(root < abort, "{stderr}");
     assert!(stderr.contains("panics.rs:"), "with its location: {stderr}");
+}
+
+// A call logs one tool_failed, however many panics it holds.
+
+#[tokio::test]
+async fn a_second_panic_after_a_caught_one_keeps_its_own_location() {
+    let (session, _jobs) = session().await;
+    let call = session.call("second_panic", json!({})).await;
+    assert_eq!(call.text(), FAULT_MESSAGE);
+    let failed = call.record("tool_failed");
+    assert_eq!(failed.field("error"), Some("the second panic"));
+    let line = SECOND_PANIC_LINE.load(Ordering::SeqCst);
+    let location = failed.field("panic.location").expect("a location");
+    assert!(
+        location.contains(&format!("hostile.rs:{line}:")),
+        "{location} is not line {line}"
+    );
+}
+
+#[tokio::test]
+async fn an_error_that_panics_when_dropped_is_logged_once() {
+    let (session, _jobs) = session().await;
+    let call = session.call("drop_panics", json!({})).await;
+    assert_eq!(call.text(), FAULT_MESSAGE);
+    assert_eq!(
+        call.events(),
+        ["ERROR tool_failed", "ERROR tool_call_failed"],
+        "{:?}",
+        call.records
+    );
+    let next = session.call("look_up", json!({ "path": "a" })).await;
+    assert_eq!(next.ok().is_error, Some(true));
+}
+
+#[tokio::test]
+async fn a_body_that_panics_when_dropped_after_answering_keeps_its_answer() {
+    let (session, _jobs) = session().await;
+    let call = session.call("answers_then_panics", json!({})).await;
+    assert_eq!(call.text(), "done");
+    assert_eq!(call.ok().is_error, Some(false));
+    assert_eq!(
+        call.events(),
+        ["ERROR tool_failed", "INFO tool_call_completed"],
+        "{:?}",
+        call.records
+    );
+    let failed = failed(&call.records)[0];
+    assert_eq!(
+        failed.field("error"),
+        Some("the finished body panicked when dropped")
+    );
+    assert_eq!(failed.field("tool"), Some("answers_then_panics"));
+    let next = session.call("count", json!({ "limit": 1 })).await;
+    assert_eq!(next.text(), "1");
+}
+
+#[tokio::test]
+async fn a_cancelled_body_that_panics_when_dropped_is_logged_once() {
+    let (session, _jobs) = session().await;
+    let call = tokio::spawn({
+        let peer = session.client.peer().clone();
+        async move {
+            peer.call_tool(CallToolRequestParams::new("wait_fragile"))
+                .await
+        }
+    });
+    let started = Instant::now();
+    while !WAITING.load(Ordering::SeqCst) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the body starts"
+        );
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    // Dropping the request makes rmcp's client send a cancellation.
+    call.abort();
+    let mut records = Vec::new();
+    while !records
+        .iter()
+        .any(|r: &Record| r.name() == "tool_call_cancelled")
+    {
+        assert!(started.elapsed() < Duration::from_secs(10), "{records:?}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        records.extend(session.capture.take());
+    }
+    assert_eq!(
+        events(&records),
+        ["ERROR tool_failed", "INFO tool_call_cancelled"],
+        "{records:?}"
+    );
+    let failed = failed(&records)[0];
+    assert_eq!(
+        failed.field("error"),
+        Some("the cancelled body's value panicked when dropped")
+    );
+    let next = session.call("count", json!({ "limit": 1 })).await;
+    assert_eq!(next.text(), "1");
+}
+
+#[tokio::test]
+async fn a_ten_megabyte_panic_message_is_logged_cut() {
+    let (session, _jobs) = session().await;
+    let call = session.call("huge_panic", json!({})).await;
+    assert_eq!(call.text(), FAULT_MESSAGE);
+    let failed = call.record("tool_failed");
+    assert_eq!(failed.field("error.type"), Some("panic"));
+    let error = failed.field("error").unwrap();
+    assert!(
+        error.len() <= RECORD_BOUND,
+        "a record of {} bytes",
+        error.len()
+    );
+    assert!(
+        error.starts_with("pppp") && error.contains("[cut"),
+        "{}",
+        &error[error.len() - 80..]
+    );
 }

@@ -3,8 +3,8 @@
 
 #![allow(deprecated)] // Sampling is the scenario's subject.
 
+use notes::Notes;
 use outcome_tests::Session;
-use outcome_tests::notes::Notes;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
     Implementation, SamplingMessage,

@@ -277,10 +277,7 @@ async fn a_broken_upstream_is_an_operator_fault_and_its_cause_stays_in_the_log(
              denied (token=sk-live-7f3a9c)"
         )
     );
-    assert_eq!(
-        failed.field("error.type"),
-        Some("outcome_tests::notes::SyncError")
-    );
+    assert_eq!(failed.field("error.type"), Some("notes::server::SyncError"));
     let call_failed = call.record("tool_call_failed");
     assert_eq!(call_failed.field("outcome"), Some("fault"));
     assert_eq!(call_failed.field("error.type"), failed.field("error.type"));
@@ -303,13 +300,10 @@ async fn a_panic_after_an_await_is_a_fault_and_the_next_call_is_served(transport
         failed.field("error"),
         Some("sync state for remote \"panic\" is corrupt")
     );
-    let line = outcome_tests::line_of(
-        include_str!("../../outcome-runtime/examples/notes/server.rs"),
-        r#""panic" => panic!("#,
-    );
+    let line = outcome_tests::line_of(notes::SERVER_SOURCE, r#""panic" => panic!("#);
     let location = failed.field("panic.location").unwrap();
     assert!(
-        location.contains(&format!("notes/server.rs:{line}:")),
+        location.contains(&format!("notes/src/server.rs:{line}:")),
         "{location} is not the notes server's line {line}"
     );
 
@@ -389,7 +383,7 @@ async fn rebuild_backlinks_answers_with_a_job_and_the_poll_reads_its_result(tran
     );
     assert_eq!(call.events(), ["INFO tool_call_deferred"]);
 
-    tokio::time::sleep(outcome_tests::notes::BACKLINKS_WORK * 2).await;
+    tokio::time::sleep(notes::BACKLINKS_WORK * 2).await;
     let poll = session.call("job_status", json!({ "job": job })).await;
     assert_eq!(poll.ok().structured_content, Some(json!({ "links": 0 })));
     assert_eq!(

@@ -2,11 +2,11 @@
 //! call, named and attributed after the MCP conventions, an error status
 //! for outcome 4 only, and the client's trace context as the parent.
 
+use notes::Notes;
 use opentelemetry::trace::{SpanId, SpanKind, Status, TraceId, TracerProvider as _};
 use opentelemetry::{KeyValue, Value};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
 use outcome_runtime::testing::connect;
-use outcome_tests::notes::Notes;
 use rmcp::model::{CallToolRequestParams, RequestMetaObject};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value as Json, json};
@@ -381,7 +381,7 @@ async fn a_job_works_in_a_child_span_that_ends_with_the_work_not_the_call() {
             red: false,
         },
     );
-    tokio::time::sleep(outcome_tests::notes::BACKLINKS_WORK * 2).await;
+    tokio::time::sleep(notes::BACKLINKS_WORK * 2).await;
     traced.provider.force_flush().unwrap();
     let spans = traced.exporter.get_finished_spans().unwrap();
     let job = spans

@@ -16,9 +16,6 @@
 //! (`RUST_LOG=info,rmcp::service=error`); without it, INFO and above from
 //! every target.
 
-mod log;
-mod server;
-
 use std::env::VarError;
 use std::error::Error;
 use std::sync::Arc;
@@ -113,14 +110,14 @@ async fn main() -> Result<(), Box<dyn Error>> {
     } else {
         // A client's request id must not start a line in rmcp's records.
         tracing_subscriber::registry()
-            .with(fmt.fmt_fields(log::escaped_fields()))
+            .with(fmt.fmt_fields(notes::log::escaped_fields()))
             .with(filter)
             .init();
     }
 
     // Failures of the server itself go to the log too, so that `--log-json`
     // output stays one JSON object per line.
-    let mut notes = server::Notes::new(export);
+    let mut notes = notes::Notes::new(export);
     if let Some(url) = jobs {
         match redis_jobs(&url) {
             Ok(jobs) => notes = notes.with_jobs(jobs),
@@ -157,7 +154,7 @@ fn redis_jobs(_url: &str) -> Result<outcome_runtime::Jobs, String> {
 }
 
 /// Serves one client on stdin and stdout until it goes away.
-async fn serve_stdio(notes: server::Notes) -> Result<(), Box<dyn Error>> {
+async fn serve_stdio(notes: notes::Notes) -> Result<(), Box<dyn Error>> {
     let server = notes.serve(rmcp::transport::stdio()).await?;
     server.waiting().await?;
     Ok(())
@@ -167,7 +164,7 @@ async fn serve_stdio(notes: server::Notes) -> Result<(), Box<dyn Error>> {
 ///
 /// Every session gets the same `Notes`, so all share its note store and
 /// version counter; its jobs tell the sessions apart by themselves.
-async fn serve_http(address: &str, notes: server::Notes) -> Result<(), Box<dyn Error>> {
+async fn serve_http(address: &str, notes: notes::Notes) -> Result<(), Box<dyn Error>> {
     let notes = Arc::new(notes);
     let config = StreamableHttpServerConfig::default();
     // Cancelled on Ctrl-C: it ends every session and closes their open
