@@ -16,8 +16,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 
 #[allow(dead_code)] // The harness's other helpers serve the tests.
-#[path = "../../tests/src/redis_server.rs"]
-mod redis_server;
+use outcome_redis_harness as redis_server;
 
 /// Polls measured per case, after as many again to warm up.
 const POLLS: usize = 5_000;

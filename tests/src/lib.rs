@@ -14,7 +14,7 @@ pub mod http_transport;
 pub mod lazy_jobs;
 pub mod mixed;
 pub mod raw;
-pub mod redis_server;
+pub use outcome_redis_harness as redis_server;
 pub mod side_by_side;
 
 use std::sync::{Arc, Mutex};

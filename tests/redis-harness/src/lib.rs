@@ -1,5 +1,5 @@
 //! A `redis-server` of the test's own, on a free loopback port, for the
-//! tests of the job store in Redis.
+//! tests and benchmarks of the job store in Redis.
 //!
 //! Each [`RedisServer`] is a child process with nothing saved to disk
 //! (`--save ''`, `--appendonly no`) and a temporary directory of its own as
@@ -11,7 +11,7 @@
 //! Starting and stopping block the thread for the few milliseconds they
 //! take, which is fine on a test's runtime: nothing else needs to run then.
 //!
-//! The binary must be installed; `.ci/run` installs it. A machine without it
+//! The binary must be installed; `scripts/test` installs it. A machine without it
 //! fails the first [`RedisServer::start`] with a message saying so.
 
 use std::collections::hash_map::RandomState;
