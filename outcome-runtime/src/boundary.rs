@@ -133,7 +133,7 @@ pub(crate) fn answer(
 
 /// Records the fault of an error that ends a call outside its scope (the
 /// request log's own endings), once.
-pub(crate) fn record(error: &mut ToolError, tool: &str) {
+pub(crate) fn record_fault(error: &mut ToolError, tool: &str) {
     if let Some(record) = error.take_record() {
         write_record(tool, &record);
     }

@@ -220,7 +220,7 @@ pub(crate) fn end_with(
     mut error: ToolError,
     duration_ms: f64,
 ) -> Result<CallToolResponse, ErrorData> {
-    boundary::record(&mut error, tool);
+    boundary::record_fault(&mut error, tool);
     if let Some(data) = error.protocol_error() {
         call_protocol(telemetry, tool, data.code.0, duration_ms);
         return Err(data.clone());

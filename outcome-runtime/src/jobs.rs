@@ -448,14 +448,14 @@ impl Jobs {
         // recorded.
         let answer =
             tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::new(), || {
-                finish(&Telemetry::none(), tool, now, failed())
+                end_job(&Telemetry::none(), tool, now, failed())
             });
         if self
             .stored(self.store.finish(job, answer.clone(), self.keep))
             .await?
         {
             let _inside = telemetry.enter();
-            let _logged = finish(&telemetry, tool, now, failed());
+            let _logged = end_job(&telemetry, tool, now, failed());
             return Ok(Some(answer));
         }
         let found = self.stored(self.store.get(job)).await?;
@@ -468,7 +468,7 @@ impl Jobs {
     /// Records a finished job's answer; a store that fails loses it, and
     /// says so in the log: the job's polls then read the store's fault, or,
     /// once it is back, the fault of a job past its deadline.
-    async fn record(&self, id: &str, tool: &str, answer: Answer) {
+    async fn keep_answer(&self, id: &str, tool: &str, answer: Answer) {
         if let Err(error) = self.stored(self.store.finish(id, answer, self.keep)).await {
             answer_lost(tool, id, &crate::classify::chain_text(&error));
             self.forget(id).await;
@@ -597,7 +597,7 @@ impl Settle {
     ) -> Option<Answer> {
         let telemetry = self.telemetry.take()?;
         let _inside = telemetry.enter();
-        Some(finish(&telemetry, &self.tool, self.started, ended))
+        Some(end_job(&telemetry, &self.tool, self.started, ended))
     }
 }
 
@@ -616,7 +616,7 @@ impl Drop for Settle {
         // its deadline passes.
         let jobs = self.jobs.clone();
         let (id, tool) = (std::mem::take(&mut self.id), Arc::clone(&self.tool));
-        let mut record = Box::pin(async move { jobs.record(&id, &tool, answer).await });
+        let mut record = Box::pin(async move { jobs.keep_answer(&id, &tool, answer).await });
         let mut context = std::task::Context::from_waker(std::task::Waker::noop());
         if record.as_mut().poll(&mut context).is_pending()
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
@@ -642,7 +642,7 @@ fn new_id() -> Result<JobId, ToolError> {
 /// Ends a job's call as the inline call would have ended: its answer, and
 /// its log lines, once. Whatever the value or the error do while they turn
 /// into an answer (fail to serialize, panic), the job ends.
-fn finish<T: IntoCallToolResult>(
+fn end_job<T: IntoCallToolResult>(
     telemetry: &Telemetry,
     tool: &str,
     started: Instant,

@@ -170,18 +170,18 @@ fn address<S>(call: &Arc<DynCallToolHandler<S>>) -> usize {
 
 /// Records a route handler as inside the boundary.
 pub(crate) fn mark<S: 'static>(call: &Arc<DynCallToolHandler<S>>) {
-    record(call, false);
+    register(call, false);
 }
 
 /// Records a route handler as inside the boundary, and, with `runs_whole`,
 /// as one that runs its body whole when it is called. What is known of a
 /// live handler is kept: marking it again does not forget that it runs
 /// whole.
-fn record<S: 'static>(call: &Arc<DynCallToolHandler<S>>, runs_whole: bool) {
-    registry(|wrapped| record_in(wrapped.get_or_insert_with(HashMap::new), call, runs_whole));
+fn register<S: 'static>(call: &Arc<DynCallToolHandler<S>>, runs_whole: bool) {
+    registry(|wrapped| register_in(wrapped.get_or_insert_with(HashMap::new), call, runs_whole));
 }
 
-fn record_in<S: 'static>(
+fn register_in<S: 'static>(
     wrapped: &mut HashMap<usize, Entry>,
     call: &Arc<DynCallToolHandler<S>>,
     runs_whole: bool,
@@ -246,7 +246,7 @@ where
     R: IntoToolRoute<S, A>,
 {
     let route = route.into_tool_route();
-    record(&route.call, A::RUNS_WHOLE);
+    register(&route.call, A::RUNS_WHOLE);
     route
 }
 
