@@ -96,6 +96,15 @@ impl Probe {
         panic!("bare tool panicked")
     }
 
+    /// A bare rmcp tool that returns a `ToolError`.
+    #[rmcp::tool]
+    fn bare_tool_error(&self) -> Result<String, ToolError> {
+        Err(ToolError::invalid(
+            "No note at 'x'",
+            "Find the path with search_notes",
+        ))
+    }
+
     /// A bare rmcp tool that returns a JSON-RPC error.
     #[rmcp::tool]
     fn bare_error(&self) -> Result<String, ErrorData> {
@@ -289,6 +298,16 @@ async fn tools_that_skip_the_boundary_still_end_in_an_outcome() {
         events(&records),
         ["ERROR tool_failed", "ERROR tool_call_failed"]
     );
+
+    // A `ToolError` reaches the model; its outcome reaches no one, since
+    // only a boundary hands an error over: the call is a failure nobody
+    // classified, the sign of a tool to wrap.
+    let (result, records) = harness.call("bare_tool_error").await;
+    assert_eq!(
+        text(&result.unwrap()),
+        "No note at 'x'. Find the path with search_notes."
+    );
+    assert_eq!(events(&records), ["ERROR tool_call_failed"]);
 
     let (result, records) = harness.call("bare_error").await;
     let result = result.unwrap();
