@@ -55,7 +55,7 @@ fn run_in_boundary<R: ToolReturn>(tool: &'static str, body: &mut dyn SyncBody<R>
 /// rustc checks this function's own bound
 /// `R: ToolReturn` again, and a failure there, given the call's span by
 /// the expansion, is the same error as the call's and shown once;
-/// through `AsyncBoundary`'s `Future` impl it would be a second one.
+/// through the future's own `Future` impl it would be a second one.
 #[inline(always)]
 pub fn async_tool_boundary<R, F>(
     tool: &'static str,
