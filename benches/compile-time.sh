@@ -5,20 +5,27 @@
 #   benches/compile-time.sh           rebuild after a touch (dependencies built)
 #   benches/compile-time.sh --clean   also a clean build of each whole tree
 #
-# Two crates of each: 50 tools of one shape (`simple`), and 60 of the shapes
+#   RUNS=3 SHAPES="shared" benches/compile-time.sh   fewer runs, some shapes
+#
+# Three crates of each: 50 tools of one shape (`simple`); 60 of the shapes
 # real servers have (`mixed`): doc comments with `# Errors` and `# Examples`
 # sections, `Json<T>` outputs, titles and annotations, explicit names and
-# descriptions, bodies with `?`, early returns and loops, sync and async.
+# descriptions, bodies with `?`, early returns and loops, sync and async;
+# and the same 60 sharing one argument type (`shared`). In the first two
+# each tool has an argument struct of its own, whose derives cost the same
+# under both macros and so hide what the macro itself costs; `shared` has
+# one, so the ratio is mostly the macros' own expansion.
 #
 # Prints the ratios, and the duplicated crates of this workspace's tree (one
 # syn major only).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$root/target/compile-time"
-runs=5
+runs="${RUNS:-5}"
+shapes="${SHAPES:-simple mixed shared}"
 
-generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed)
-  local dir="$work/$1" kind="$2" shape="$3"
+generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed | shared)
+  local dir="$work/$1" kind="$2" shape="$3" args
   mkdir -p "$dir/src"
   cp "$root/Cargo.lock" "$dir/Cargo.lock"
   {
@@ -58,9 +65,12 @@ generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed)
     echo 'use rmcp::{ServerHandler, schemars};'
     echo '#[derive(serde::Serialize, schemars::JsonSchema)]'
     echo 'pub struct Reply { pub text: String, pub count: u32 }'
-    for i in $(seq 1 $tools); do
+    # `shared`: one argument type, `Args`, for every tool.
+    local structs
+    structs=$([ "$shape" = shared ] && echo Args || seq -f 'Args%g' 1 "$tools")
+    for name in $structs; do
       echo "#[derive(serde::Deserialize, schemars::JsonSchema)]"
-      echo "pub struct Args$i {"
+      echo "pub struct $name {"
       echo "    /// The text to repeat."
       echo "    pub text: String,"
       echo "    /// How many times, 1 to 100."
@@ -73,14 +83,16 @@ generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed)
     for i in $(seq 1 $tools); do
       local shape_of=$i
       [ "$shape" = simple ] && shape_of=0
+      args="Args$i"
+      [ "$shape" = shared ] && args=Args
       case $((shape_of % 6)) in
         0)
           echo "    /// Repeat the text, tool $i."
           echo "    #[tool]"
           if [ $((i % 2)) = 0 ]; then
-            echo "    async fn tool_$i(&self, Parameters(Args$i { text, count }): Parameters<Args$i>) -> Result<String, Error> {"
+            echo "    async fn tool_$i(&self, Parameters($args { text, count }): Parameters<$args>) -> Result<String, Error> {"
           else
-            echo "    fn tool_$i(&self, Parameters(Args$i { text, count }): Parameters<Args$i>) -> Result<String, Error> {"
+            echo "    fn tool_$i(&self, Parameters($args { text, count }): Parameters<$args>) -> Result<String, Error> {"
           fi
           echo "        Ok(text.repeat(count as usize))"
           ;;
@@ -91,7 +103,7 @@ generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed)
           echo "    ///"
           echo "    /// A count over 100 is refused."
           echo "    #[tool]"
-          echo "    async fn tool_$i(&self, Parameters(args): Parameters<Args$i>) -> Result<Json<Reply>, Error> {"
+          echo "    async fn tool_$i(&self, Parameters(args): Parameters<$args>) -> Result<Json<Reply>, Error> {"
           echo "        if args.count > 100 {"
           echo "            return Err(refused(&format!(\"The count {} is over 100\", args.count)));"
           echo "        }"
@@ -107,7 +119,7 @@ generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed)
         3)
           echo "    /// Count the words of the text, tool $i."
           echo "    #[tool(title = \"Words $i\", annotations(read_only_hint = true, open_world_hint = false))]"
-          echo "    async fn tool_$i(&self, Parameters(Args$i { text, count }): Parameters<Args$i>) -> Result<String, Error> {"
+          echo "    async fn tool_$i(&self, Parameters($args { text, count }): Parameters<$args>) -> Result<String, Error> {"
           echo "        let words = text.split_whitespace().filter(|word| word.len() as u32 >= count).count();"
           echo "        Ok(words.to_string())"
           ;;
@@ -122,7 +134,7 @@ generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed)
           echo "    /// tool_$i(\"a b c\", 3) -> \"a b\\\\nc\""
           echo "    /// \`\`\`"
           echo "    #[tool(annotations(idempotent_hint = true))]"
-          echo "    fn tool_$i(&self, Parameters(Args$i { text, count }): Parameters<Args$i>) -> Result<Json<Reply>, Error> {"
+          echo "    fn tool_$i(&self, Parameters($args { text, count }): Parameters<$args>) -> Result<Json<Reply>, Error> {"
           echo "        let width = usize::try_from(count).map_err(|_| refused(\"The count is too large\"))?;"
           echo "        let mut lines: Vec<String> = Vec::new();"
           echo "        for word in text.split_whitespace() {"
@@ -140,7 +152,7 @@ generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed)
         5)
           echo "    /// Wait, then repeat the text, tool $i."
           echo "    #[tool]"
-          echo "    async fn tool_$i(&self, Parameters(Args$i { text, count }): Parameters<Args$i>) -> Result<String, Error> {"
+          echo "    async fn tool_$i(&self, Parameters($args { text, count }): Parameters<$args>) -> Result<String, Error> {"
           echo "        let count = count.checked_mul(2).ok_or_else(|| refused(\"The count is too large\"))?;"
           echo "        std::future::ready(()).await;"
           echo "        Ok(text.repeat(count as usize))"
@@ -175,7 +187,7 @@ build() { # build NAME [ENV=VALUE...] -- time one `cargo build` of crate NAME
   seconds "$work/$name" CARGO_TARGET_DIR="$work/target-${name%%-*}" "$@"
 }
 
-for shape in simple mixed; do
+for shape in $shapes; do
   tools=$([ $shape = simple ] && echo 50 || echo 60)
   generate "ours-$shape" ours $shape
   generate "rmcp-$shape" rmcp $shape

@@ -384,6 +384,12 @@ impl Errors {
         }
     }
 
+    pub(crate) fn extend(&mut self, errors: impl IntoIterator<Item = syn::Error>) {
+        for error in errors {
+            self.push(error);
+        }
+    }
+
     pub(crate) fn into_compile_error(self) -> TokenStream {
         self.0
             .map(syn::Error::into_compile_error)

@@ -6,9 +6,9 @@
 
 mod args;
 mod description;
-mod handler;
 mod literals;
 mod router;
+mod server_handler;
 mod tool;
 
 use proc_macro::TokenStream;
@@ -43,7 +43,7 @@ pub fn tool_router(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// rmcp's `#[tool_handler]`, with request logging.
 #[proc_macro_attribute]
 pub fn tool_handler(attr: TokenStream, item: TokenStream) -> TokenStream {
-    handler::expand(attr.into(), item.into()).into()
+    server_handler::expand(attr.into(), item.into()).into()
 }
 
 #[cfg(test)]
@@ -60,7 +60,7 @@ mod robustness {
     const MACROS: [(&str, Expand); 3] = [
         ("tool", crate::tool::expand),
         ("tool_router", crate::router::expand),
-        ("tool_handler", crate::handler::expand),
+        ("tool_handler", crate::server_handler::expand),
     ];
 
     #[test]

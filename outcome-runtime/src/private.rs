@@ -1,18 +1,62 @@
 //! What the macros' expansions call, and nothing else: the one module
 //! whose items generated code names, by absolute path. Not public API.
 
-pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send, sync_boundary};
+pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send};
 pub use crate::listing::{list_tools, server_info};
 pub use crate::malformed::custom_request;
 pub use crate::request::{call_routes, call_tool};
 pub use crate::routes::{Routes, mark_router, whole_route};
+
+use std::future::Future as _;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+/// The boundary of a sync body (`boundary::sync_boundary`), for the
+/// expansion. The body reaches the boundary as a `dyn SyncBody`, so that
+/// the boundary's code is compiled once for each return type, not once
+/// for each tool: each tool compiles only this call and `SyncBody::run`.
+#[inline(always)]
+pub fn sync_boundary<R, F>(tool: &'static str, body: F) -> R
+where
+    R: ToolReturn,
+    F: FnOnce() -> R,
+{
+    run_in_boundary(tool, &mut Some(body))
+}
+
+/// A sync tool body that has not run yet.
+trait SyncBody<R> {
+    /// Runs the body, the first time it is called.
+    fn run(&mut self) -> Option<R>;
+}
+
+impl<R, F: FnOnce() -> R> SyncBody<R> for Option<F> {
+    // `map` would compile a closure more for each tool.
+    #[allow(clippy::manual_map)]
+    #[inline]
+    fn run(&mut self) -> Option<R> {
+        match self.take() {
+            Some(body) => Some(body()),
+            None => None,
+        }
+    }
+}
+
+/// Runs the body in the runtime's sync boundary, once for each return type.
+fn run_in_boundary<R: ToolReturn>(tool: &'static str, body: &mut dyn SyncBody<R>) -> R {
+    crate::boundary::sync_boundary(tool, || match body.run() {
+        Some(result) => result,
+        // Only `sync_boundary` above runs a body, and once.
+        None => unreachable!("a tool body runs once"),
+    })
+}
 
 /// The boundary of an async body (`async_boundary`), for the
 /// expansion. Its future is opaque, so where it is used (`.await`)
 /// rustc checks this function's own bound
 /// `R: ToolReturn` again, and a failure there, given the call's span by
 /// the expansion, is the same error as the call's and shown once;
-/// through `AsyncBoundary`'s `Future` impl it would be a second one.
+/// through the future's own `Future` impl it would be a second one.
 #[inline(always)]
 pub fn async_tool_boundary<R, F>(
     tool: &'static str,
@@ -22,7 +66,47 @@ where
     R: ToolReturn,
     F: ::core::future::Future<Output = R>,
 {
-    crate::boundary::async_boundary(tool, body)
+    crate::scope::body_started();
+    AsyncToolBody { tool, body }
+}
+
+pin_project_lite::pin_project! {
+    /// An async tool body inside the boundary: each poll goes through
+    /// [`poll_in_boundary`], so that of the boundary's code only this
+    /// forwarding is compiled for each tool.
+    struct AsyncToolBody<F> {
+        tool: &'static str,
+        #[pin]
+        body: F,
+    }
+}
+
+impl<F> ::core::future::Future for AsyncToolBody<F>
+where
+    F: ::core::future::Future,
+    F::Output: ToolReturn,
+{
+    type Output = F::Output;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let this = self.project();
+        poll_in_boundary(this.tool, this.body, cx)
+    }
+}
+
+/// One poll of a tool body in the runtime's async boundary (which notes
+/// again that the body started: it has). The body is a `dyn Future`, so
+/// the boundary's code (its guard against panics, its handling of the
+/// result) is compiled once for each return type, not once for each tool,
+/// and a crate of many tools compiles about as much as under rmcp's own
+/// `#[tool]`. The dynamic call costs a few nanoseconds a poll.
+fn poll_in_boundary<R: ToolReturn>(
+    tool: &'static str,
+    body: Pin<&mut (dyn ::core::future::Future<Output = R> + '_)>,
+    cx: &mut Context<'_>,
+) -> Poll<R> {
+    Pin::new(&mut crate::boundary::async_boundary(tool, body)).poll(cx)
 }
 
 /// The tail of an async body that awaits something, checked against the

@@ -1,95 +1,60 @@
-//! Every mistake `#[tool]` can see, reported at once at the user's tokens,
-//! and the description settled.
+//! Every mistake `#[tool]` can see in what was parsed, reported at once at
+//! the user's tokens. Reads only: what the expansion leaves out because of
+//! a mistake, `parse` has already set aside.
 
-use proc_macro2::TokenStream;
+use super::parse::{Description, ToolArgs, ToolFn};
+use crate::description;
 
-use super::parse::{ToolArgs, ToolFn};
-use crate::args::Errors;
-use crate::description::{self, Doc};
-
-/// The description `tools/list` sends.
-pub(crate) enum Description {
-    /// Text known here: the doc comment up to its first heading, or a
-    /// `description = "..."` literal.
-    Text(String),
-    /// `description = <expression>`, computed at run time.
-    Expr(syn::Expr),
-    /// A doc attribute computed at compile time
-    /// (`#[doc = include_str!(..)]`): the whole doc, as one `concat!`.
-    Computed(TokenStream),
-    /// None: an error says so.
-    Missing,
-}
-
-/// Checks the method and its arguments, pushing every problem to `errors`.
-/// Drops a second `#[tool]` from the method's attributes, so that the
-/// compiler does not register the method twice and add errors of its own.
-pub(crate) fn method(function: &mut ToolFn, args: &ToolArgs, errors: &mut Errors) -> Description {
-    if let Some(constness) = function.sig.constness.take() {
+/// Every problem of the method, its arguments and its description, in the
+/// order they are written.
+pub(crate) fn tool(
+    function: &ToolFn,
+    args: &ToolArgs,
+    description: &Description,
+) -> Vec<syn::Error> {
+    let mut errors = Vec::new();
+    if let Some(constness) = &function.constness {
         errors.push(syn::Error::new_spanned(
             constness,
             "a `#[tool]` cannot be a `const fn`; remove `const`",
         ));
     }
-    function.attrs.retain(|attr| {
-        let path = attr.path();
-        let is_tool = path
+    for attr in &function.repeated {
+        let from_rmcp = attr
+            .path()
             .segments
-            .last()
-            .is_some_and(|segment| segment.ident == "tool");
-        if is_tool {
-            let message = if path.segments.first().is_some_and(|s| s.ident == "rmcp") {
-                "rmcp's `#[tool]` is applied here as well; remove it: \
-                 `outcome_runtime::tool` already makes the method a tool"
-            } else {
-                "`#[tool]` is applied twice to this method; remove one"
-            };
-            errors.push(syn::Error::new_spanned(attr, message));
-        }
-        !is_tool
-    });
-    for error in crate::literals::empty_parts(&function.body) {
-        errors.push(error);
+            .first()
+            .is_some_and(|segment| segment.ident == "rmcp");
+        let message = if from_rmcp {
+            "rmcp's `#[tool]` is applied here as well; remove it: \
+             `outcome_runtime::tool` already makes the method a tool"
+        } else {
+            "`#[tool]` is applied twice to this method; remove one"
+        };
+        errors.push(syn::Error::new_spanned(attr, message));
     }
-    description(function, args, errors)
+    errors.extend(crate::literals::empty_parts(&function.body));
+    errors.extend(self::description(function, args, description));
+    errors
 }
 
-/// The description: an explicit `description = ..`, else the doc comment up
-/// to its first heading; a text known here is checked against the rules
-/// for model-facing text.
-fn description(function: &ToolFn, args: &ToolArgs, errors: &mut Errors) -> Description {
-    let check_phrases = !args.allow_failure_phrases;
-    if let Some(explicit) = &args.description {
-        let syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(text),
-            ..
-        }) = explicit
-        else {
-            return Description::Expr(explicit.clone());
-        };
-        for problem in description::check(&text.value(), check_phrases) {
-            errors.push(syn::Error::new(text.span(), problem.message()));
-        }
-        return Description::Text(text.value());
-    }
-    match description::from_attrs(&function.attrs) {
-        Doc::Text(doc) if !doc.summary.is_empty() => {
-            for problem in description::check(&doc.summary, check_phrases) {
-                errors.push(syn::Error::new(doc.span, problem.message()));
-            }
-            Description::Text(doc.summary)
-        }
-        Doc::Computed(whole) => Description::Computed(whole),
-        // A misspelled `description` was already reported.
-        _ if args.description_misspelled => Description::Missing,
-        _ => {
-            errors.push(syn::Error::new_spanned(
+/// A description known here, checked against the rules for model-facing
+/// text; or none, which is an error unless a misspelled `description` was
+/// reported already.
+fn description(function: &ToolFn, args: &ToolArgs, found: &Description) -> Vec<syn::Error> {
+    match found {
+        Description::Text { text, span } => description::check(text, !args.allow_failure_phrases)
+            .into_iter()
+            .map(|problem| syn::Error::new(*span, problem.message()))
+            .collect(),
+        Description::Missing if !args.description_misspelled => {
+            vec![syn::Error::new_spanned(
                 &function.sig.ident,
                 "this tool has no description: write a doc comment that states what \
                  the tool does and returns (the model reads the text before the first \
                  `# ` heading), or pass `#[tool(description = \"...\")]`",
-            ));
-            Description::Missing
+            )]
         }
+        _ => Vec::new(),
     }
 }

@@ -4,13 +4,12 @@
 use std::borrow::Cow;
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{GenericArgument, Ident, PathArguments, ReturnType, Signature, Type};
 
-use super::check::Description;
 use super::metadata::wire_name;
-use super::parse::{ToolArgs, ToolFn};
+use super::parse::{Description, ToolArgs, ToolFn};
 
 /// The method: its own attributes, its rustdoc with what the model
 /// receives, the signature as written (an `async fn` boxed, as rmcp's
@@ -24,6 +23,7 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
         sig,
         inner_attrs,
         body,
+        ..
     } = function;
     let wire_name = wire_name(function, args);
     let docs = receipt_docs(args, description, &wire_name);
@@ -118,7 +118,7 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
 
     // Proves to the router check that this tool is wrapped. It names `Self`
     // so that `#[tool]` outside an impl block fails at the method's name.
-    let marker = format_ident!("__outcome_wrapped_{}", sig.ident);
+    let marker = super::marker_fn(&sig.ident);
     let self_ty = quote_spanned! { sig.ident.span() => Self };
     quote! {
         #[doc(hidden)]
@@ -285,7 +285,7 @@ fn receipt_docs(args: &ToolArgs, description: &Description, wire_name: &str) -> 
     }
     lines.push(String::new());
     match description {
-        Description::Text(text) => {
+        Description::Text { text, .. } => {
             lines.push("Description, as `tools/list` sends it:".to_owned());
             lines.push(String::new());
             lines.extend(text.lines().map(|line| format!("> {line}")));

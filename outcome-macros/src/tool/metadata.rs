@@ -3,11 +3,10 @@
 //! arguments alone.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::{FnArg, GenericArgument, PathArguments, ReturnType, Type};
 
-use super::check::Description;
-use super::parse::{Annotations, ToolArgs, ToolFn};
+use super::parse::{Annotations, Description, ToolArgs, ToolFn};
 
 /// The tool's name on the wire: `name = ".."`, else the method's name.
 pub(crate) fn wire_name(function: &ToolFn, args: &ToolArgs) -> String {
@@ -26,7 +25,7 @@ pub(crate) fn tool_attr(
     let rmcp = quote! { #private::rmcp };
     let name = wire_name(function, args);
     let description = match description {
-        Description::Text(text) => quote! { ::core::option::Option::Some(#text.into()) },
+        Description::Text { text, .. } => quote! { ::core::option::Option::Some(#text.into()) },
         Description::Expr(expr) => quote! { ::core::option::Option::Some((#expr).into()) },
         Description::Computed(whole) => quote! { ::core::option::Option::Some(#whole.into()) },
         Description::Missing => quote! { ::core::option::Option::None },
@@ -56,7 +55,7 @@ pub(crate) fn tool_attr(
         .as_ref()
         .map(|icons| quote! { .with_icons(#icons) });
     let meta = args.meta.as_ref().map(|meta| quote! { .with_meta(#meta) });
-    let function_name = format_ident!("{}_tool_attr", function.sig.ident);
+    let function_name = super::metadata_fn(&function.sig.ident);
     let doc = format!(
         "The metadata `tools/list` sends for the tool `{name}` ([`Self::{}`]).",
         function.sig.ident

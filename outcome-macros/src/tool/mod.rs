@@ -1,9 +1,10 @@
 //! `#[tool]`: a method made an MCP tool with its body inside the boundary.
 //!
-//! Three steps, one file each: [`parse`] reads the method and the
-//! arguments, [`check`] finds every mistake and settles the description,
-//! and [`expand`] and [`metadata`] write the method and the `Tool` value
-//! rmcp's router lists. The body is never parsed: it stays tokens.
+//! Three steps, one file each: [`parse`] reads the method, the arguments
+//! and the description, [`check`] finds every mistake in them without
+//! changing them, and [`expand`] and [`metadata`] write the method and the
+//! `Tool` value rmcp's router lists. The body is never parsed: it stays
+//! tokens.
 
 mod check;
 mod expand;
@@ -11,20 +12,39 @@ mod metadata;
 mod parse;
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
+use syn::Ident;
 
 use crate::args::{self, Errors};
 
 pub(crate) use expand::error_type;
+pub(crate) use parse::is_tool_attribute;
 
+/// `<method>_tool_attr`: the associated function that returns the tool's
+/// metadata, under the name rmcp's `#[tool]` gives it, by which rmcp's
+/// `#[tool_router]` calls it, and ours too.
+pub(crate) fn metadata_fn(method: &Ident) -> Ident {
+    format_ident!("{}_tool_attr", method)
+}
+
+/// `__outcome_wrapped_<method>`: the marker that proves to the router check
+/// that `#[tool]` wrapped the method.
+pub(crate) fn marker_fn(method: &Ident) -> Ident {
+    format_ident!("__outcome_wrapped_{}", method)
+}
+
+/// The expansion of `#[tool(attr)]` on `item`; with every error of the
+/// arguments and the method at once, and the method still expanded so that
+/// the router and the impl's other code resolve.
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut function = match parse::method(&item) {
+    let function = match parse::method(&item) {
         Ok(function) => function,
         Err(error) => return args::or_item(Err(error), item),
     };
     let mut errors = Errors::default();
     let args = parse::ToolArgs::read(attr, &mut errors);
-    let description = check::method(&mut function, &args, &mut errors);
+    let description = parse::Description::read(&function, &args);
+    errors.extend(check::tool(&function, &args, &description));
     let metadata = metadata::tool_attr(&function, &args, &description);
     let method = expand::method(&function, &args, &description);
     let errors = errors.into_compile_error();
@@ -33,15 +53,37 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use proc_macro2::{Delimiter, TokenStream, TokenTree};
 
     /// The runtime's documentation of `#[tool]`, whose "Expansion" section
     /// shows what the macro generates.
-    const DOCS: &str = include_str!("../../../outcome-runtime/src/docs/tool.md");
+    ///
+    /// Read when the test runs, not compiled in: the file belongs to the
+    /// runtime crate, and a packaged copy of this crate has no runtime
+    /// beside it to compile it from. In the workspace the runtime is beside
+    /// this crate, and then the file must be there: `None` only when the
+    /// runtime is not (a packaged copy), never because the file moved.
+    fn docs() -> Option<String> {
+        let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../outcome-runtime");
+        if !runtime.join("Cargo.toml").is_file() {
+            return None;
+        }
+        let path = runtime.join("src/docs/tool.md");
+        let docs = std::fs::read_to_string(&path).unwrap_or_else(|error| {
+            panic!(
+                "the runtime's docs of `#[tool]` ({}) are not where this test reads \
+                 them: {error}",
+                path.display()
+            )
+        });
+        Some(docs)
+    }
 
     /// The `text` code blocks of the "Expansion" section, in order.
-    fn expansion_blocks() -> Vec<&'static str> {
-        let section = DOCS
+    fn expansion_blocks(docs: &str) -> Vec<&str> {
+        let section = docs
             .split_once("\n# Expansion\n")
             .expect("the docs have an Expansion section")
             .1;
@@ -110,7 +152,13 @@ mod tests {
 
     #[test]
     fn the_documented_expansion_is_the_real_one() {
-        let blocks = expansion_blocks();
+        let Some(docs) = docs() else {
+            eprintln!(
+                "outcome-runtime is not beside this crate: its documented expansion is not checked"
+            );
+            return;
+        };
+        let blocks = expansion_blocks(&docs);
         let [
             sync_input,
             metadata,

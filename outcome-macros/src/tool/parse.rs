@@ -1,19 +1,30 @@
-//! What `#[tool]` reads: the method, its body kept as tokens, and the
-//! arguments, typed.
+//! What `#[tool]` reads: the method, its body kept as tokens, the
+//! arguments, typed, and the description they and the doc comment give.
+//! Nothing here judges the method; `check` does.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::{Attribute, Expr, LitStr, Meta, Signature, Token, Visibility};
 
 use crate::args::{self, Errors, Kind};
+use crate::description::{self, Doc};
 
 /// A method as `#[tool]` needs it: the body stays unparsed tokens, so a body
 /// with a syntax error still expands and rustc reports the real error, and
 /// no body costs a parse.
 pub(crate) struct ToolFn {
+    /// The method's attributes, but for a second tool attribute.
     pub(crate) attrs: Vec<Attribute>,
+    /// Every attribute besides this one whose last segment is `tool`
+    /// (`#[tool]` twice, or rmcp's as well): kept off the method, so that
+    /// rmcp's router does not register it twice and add errors of its own.
+    pub(crate) repeated: Vec<Attribute>,
     pub(crate) vis: Visibility,
     pub(crate) defaultness: Option<Token![default]>,
+    /// A `const` before `fn`, which a tool cannot be: kept off the
+    /// signature, so that it is reported once, by `check`.
+    pub(crate) constness: Option<Token![const]>,
+    /// The signature, without `const`.
     pub(crate) sig: Signature,
     /// The body's attributes (`#![allow(..)]`), as outer attributes: the
     /// closure or async block the body moves into cannot carry them, and
@@ -25,10 +36,13 @@ pub(crate) struct ToolFn {
 
 impl Parse for ToolFn {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let attrs = input.call(Attribute::parse_outer)?;
+        let (repeated, attrs) = input
+            .call(Attribute::parse_outer)?
+            .into_iter()
+            .partition(is_tool_attribute);
         let vis = input.parse()?;
         let defaultness = input.parse()?;
-        let sig: Signature = input.parse()?;
+        let mut sig: Signature = input.parse()?;
         if !input.peek(syn::token::Brace) {
             return Err(input.error("a `#[tool]` method needs a body"));
         }
@@ -36,13 +50,24 @@ impl Parse for ToolFn {
         let (inner_attrs, body) = split_inner_attributes(body);
         Ok(ToolFn {
             attrs,
+            repeated,
             vis,
             defaultness,
+            constness: sig.constness.take(),
             sig,
             inner_attrs,
             body,
         })
     }
+}
+
+/// Whether the attribute is a tool macro's: its last segment is `tool`, as
+/// rmcp's `#[tool_router]` decides it.
+pub(crate) fn is_tool_attribute(attr: &Attribute) -> bool {
+    attr.path()
+        .segments
+        .last()
+        .is_some_and(|segment| segment.ident == "tool")
 }
 
 /// The method, or an error: the parser's own for something that is a
@@ -236,5 +261,46 @@ impl Annotations {
             }
         }
         annotations
+    }
+}
+
+/// The description `tools/list` sends.
+pub(crate) enum Description {
+    /// Text known here: the doc comment up to its first heading, or a
+    /// `description = "..."` literal; `span` is where it is written.
+    Text { text: String, span: Span },
+    /// `description = <expression>`, computed at run time.
+    Expr(Expr),
+    /// A doc attribute computed at compile time
+    /// (`#[doc = include_str!(..)]`): the whole doc, as one `concat!`.
+    Computed(TokenStream),
+    /// None, which `check` reports.
+    Missing,
+}
+
+impl Description {
+    /// An explicit `description = ..`, else the doc comment up to its first
+    /// heading.
+    pub(crate) fn read(function: &ToolFn, args: &ToolArgs) -> Description {
+        if let Some(explicit) = &args.description {
+            return match explicit {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(text),
+                    ..
+                }) => Description::Text {
+                    text: text.value(),
+                    span: text.span(),
+                },
+                other => Description::Expr(other.clone()),
+            };
+        }
+        match description::from_attrs(&function.attrs) {
+            Doc::Text(doc) if !doc.summary.is_empty() => Description::Text {
+                text: doc.summary,
+                span: doc.span,
+            },
+            Doc::Computed(whole) => Description::Computed(whole),
+            _ => Description::Missing,
+        }
     }
 }

@@ -1,59 +1,29 @@
-//! `#[tool_handler]`: what rmcp's `#[tool_handler]` adds to a
-//! `ServerHandler` impl, built here, with a `call_tool` that logs every call
-//! and a router built once.
+//! What `#[tool_handler]` writes: the `ServerHandler` impl with each
+//! method rmcp's `#[tool_handler]` adds that the impl lacks, and the router
+//! built once.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Expr, ImplItem, ItemImpl, Type};
 
-use crate::args::{self, Arg, Errors, Kind, Parsed};
+use super::parse::HandlerArgs;
 
-/// Every argument rmcp's `#[tool_handler]` takes.
-const ARGS: &[(&str, Kind)] = &[
-    ("router", Kind::Expr),
-    ("meta", Kind::Expr),
-    ("name", Kind::Str),
-    ("version", Kind::Str),
-    ("instructions", Kind::Str),
-];
-
-pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
-    let args = args::parse("#[tool_handler]", attr, ARGS, &mut errors);
-    let expansion = match syn::parse2::<ItemImpl>(item.clone()) {
-        Ok(item_impl) => expand_impl(&args, item_impl),
-        Err(error) => {
-            errors.push(error);
-            item
-        }
-    };
-    let errors = errors.into_compile_error();
-    quote! { #errors #expansion }
-}
-
-/// The expansion, with the arguments that were fine and the misspelled ones
-/// as what they were most likely meant to be, so that an argument error
-/// does not also cost the impl its `call_tool` and tool listing.
-///
-/// Adds what rmcp's `#[tool_handler]` adds, built here so that rmcp's
-/// macros need not be compiled at all: `call_tool` (ours, which logs),
-/// `list_tools`, `get_tool`, `on_custom_request` (a malformed `tools/call`
-/// gets its log line) and `get_info`, each unless the impl has its own. The methods are written as tokens, never parsed.
-fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
+/// The impl, with what rmcp's `#[tool_handler]` adds, built here so that
+/// rmcp's macros need not be compiled at all: `call_tool` (ours, which
+/// logs), `list_tools`, `get_tool`, `on_custom_request` (a malformed
+/// `tools/call` gets its log line) and `get_info`, each unless the impl has
+/// its own. The methods are written as tokens, never parsed.
+pub(crate) fn server_handler(args: &HandlerArgs, mut item_impl: ItemImpl) -> TokenStream {
     let private = crate::private(Span::call_site());
     let rmcp = quote! { #private::rmcp };
-    let router = match args.get("router") {
-        Some(arg) => arg.value().cloned().unwrap_or_else(default_router),
-        None => default_router(),
-    };
-    let (router, cache) = match cached(&router, &item_impl) {
+    let router = &args.router;
+    let (router, cache) = match cached(router, &item_impl) {
         Some(cache) => (
             quote! { (*Self::__outcome_cached_router().tools()) },
             Some(cache),
         ),
         None => (quote! { (#router) }, None),
     };
-    let text = |name: &str| args.get(name).and_then(Arg::str_value);
     let has = |name: &str| {
         item_impl
             .items
@@ -96,7 +66,7 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
         methods.extend(call_tool);
     }
     if !has("list_tools") {
-        let meta = match args.get("meta").and_then(Arg::value) {
+        let meta = match &args.meta {
             Some(meta) => quote! { ::core::option::Option::Some(#meta) },
             None => quote! { ::core::option::Option::None },
         };
@@ -135,15 +105,15 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
     if !has("get_info") {
         // The server's name and version as rmcp's macro takes them: from
         // the arguments, else from the crate that holds the impl.
-        let name = match text("name") {
+        let name = match &args.name {
             Some(name) => quote! { #name },
             None => quote! { ::core::env!("CARGO_CRATE_NAME") },
         };
-        let version = match text("version") {
+        let version = match &args.version {
             Some(version) => quote! { #version },
             None => quote! { ::core::env!("CARGO_PKG_VERSION") },
         };
-        let instructions = match text("instructions") {
+        let instructions = match &args.instructions {
             Some(instructions) => quote! { ::core::option::Option::Some(#instructions) },
             None => quote! { ::core::option::Option::None },
         };
@@ -167,10 +137,6 @@ fn expand_impl(args: &Parsed, mut item_impl: ItemImpl) -> TokenStream {
         #cache
         #item_impl
     }
-}
-
-fn default_router() -> Expr {
-    syn::parse_quote! { Self::tool_router() }
 }
 
 /// A router built by a call without arguments (`Self::tool_router()`), which

@@ -1,0 +1,32 @@
+//! Every mistake `#[tool_router]` can see in its arguments and the impl
+//! block, reported at once at the user's tokens. Reads only.
+//!
+//! Whether each tool is inside the boundary cannot be seen here (an
+//! attribute does not say which macro it names); the router check in
+//! `wrapped` leaves that to the compiler.
+
+use super::parse::{Block, RouterArgs};
+
+/// Every problem of the router's arguments against its block.
+pub(crate) fn router(args: &RouterArgs, block: &Block) -> Vec<syn::Error> {
+    let mut errors = Vec::new();
+    if !args.allow_empty && !block.methods.iter().any(|method| method.is_tool()) {
+        let router = &args.router;
+        errors.push(syn::Error::new_spanned(
+            &block.header.self_ty,
+            format!(
+                "`#[tool_router]` found no `#[tool]` method in this impl block, so \
+                 `Self::{router}()` would serve no tools; add `allow_empty` if that is meant"
+            ),
+        ));
+    }
+    if args.server_handler
+        && let Some((trait_path, _)) = &block.header.trait_
+    {
+        errors.push(syn::Error::new_spanned(
+            trait_path,
+            "`server_handler` goes on an inherent impl block (`impl MyServer { .. }`)",
+        ));
+    }
+    errors
+}

@@ -1,0 +1,191 @@
+//! What `#[tool_router]` reads: the arguments, typed, and the impl block,
+//! its header and each method's attributes and signature parsed, every body
+//! kept as tokens.
+
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+use quote::{ToTokens, format_ident, quote};
+use syn::parse::discouraged::Speculative;
+use syn::parse::{ParseStream, Parser};
+use syn::{Attribute, Ident, ImplItem, ItemImpl, Signature, Token, Visibility};
+
+use crate::args::{self, Errors, Kind, Parsed};
+
+/// Every argument rmcp's `#[tool_router]` takes.
+const ARGS: &[(&str, Kind)] = &[
+    ("router", Kind::Expr),
+    ("vis", Kind::Str),
+    ("server_handler", Kind::Flag),
+    ("allow_empty", Kind::Flag),
+];
+
+/// The arguments of `#[tool_router(..)]`, each in its own field. A value
+/// that cannot be read is reported, and what the user most likely meant
+/// (a misspelled argument as the one it is closest to) or the default
+/// stands in for it, so that the router function exists under the
+/// expected name and code that calls it, such as `#[tool_handler]`, does
+/// not fail too.
+pub(crate) struct RouterArgs {
+    /// The router function's name: `router = name`, else `tool_router`.
+    pub(crate) router: Ident,
+    /// The router function's visibility: `vis = "..."`, else private.
+    pub(crate) vis: TokenStream,
+    pub(crate) server_handler: bool,
+    pub(crate) allow_empty: bool,
+}
+
+impl RouterArgs {
+    pub(crate) fn read(attr: TokenStream, errors: &mut Errors) -> RouterArgs {
+        let parsed = args::parse("#[tool_router]", attr, ARGS, errors);
+        RouterArgs {
+            router: router_name(&parsed, errors),
+            vis: visibility(&parsed, errors),
+            server_handler: parsed.get("server_handler").is_some(),
+            allow_empty: parsed.get("allow_empty").is_some(),
+        }
+    }
+}
+
+/// The name of the router function. A value that is not a plain name is
+/// an error; a path then gives its last name (`router = Self::tools` meant
+/// `tools`).
+fn router_name(args: &Parsed, errors: &mut Errors) -> Ident {
+    let default = || format_ident!("tool_router");
+    let Some(arg) = args.get("router") else {
+        return default();
+    };
+    if let Some(syn::Expr::Path(path)) = arg.value()
+        && let Some(name) = path.path.get_ident()
+    {
+        return name.clone();
+    }
+    errors.push(syn::Error::new_spanned(
+        arg.value()
+            .map_or_else(|| arg.to_token_stream(), ToTokens::to_token_stream),
+        "`router` names the function to generate: `router = my_router`",
+    ));
+    match arg.value() {
+        Some(syn::Expr::Path(path)) => path
+            .path
+            .segments
+            .last()
+            .map_or_else(default, |segment| segment.ident.clone()),
+        _ => default(),
+    }
+}
+
+/// The router function's visibility. A text that is not a visibility is
+/// an error, and then `pub`, which no use of the function can fail for.
+fn visibility(args: &Parsed, errors: &mut Errors) -> TokenStream {
+    let Some(text) = args.get("vis").and_then(|arg| arg.str_value()) else {
+        return TokenStream::new();
+    };
+    match text.parse::<syn::Visibility>() {
+        Ok(vis) => vis.into_token_stream(),
+        Err(_) => {
+            errors.push(syn::Error::new_spanned(
+                &text,
+                "`vis` is a visibility in quotes: `vis = \"pub\"`, `vis = \"pub(crate)\"`",
+            ));
+            quote! { pub }
+        }
+    }
+}
+
+/// An impl block as the router needs it: its header parsed, each method's
+/// attributes and signature parsed, and every body left as tokens, so no
+/// body costs a parse. The block is written back as it came, with the
+/// generated items added at its end.
+pub(crate) struct Block {
+    /// `impl<..> Type where ..`, or `impl<..> Trait for Type`, with an
+    /// empty body.
+    pub(crate) header: ItemImpl,
+    /// The tokens before the body.
+    pub(crate) head_tokens: Vec<TokenTree>,
+    /// The body, as written.
+    pub(crate) body: Group,
+    pub(crate) methods: Vec<Method>,
+}
+
+/// A method of the block: its attributes and signature.
+pub(crate) struct Method {
+    pub(crate) attrs: Vec<Attribute>,
+    pub(crate) sig: Signature,
+}
+
+impl Method {
+    /// Whether the method is a tool: it has an attribute whose last segment
+    /// is `tool`, as rmcp's `#[tool_router]` decides it too.
+    pub(crate) fn is_tool(&self) -> bool {
+        self.attrs.iter().any(crate::tool::is_tool_attribute)
+    }
+}
+
+impl Block {
+    pub(crate) fn parse(item: &TokenStream) -> syn::Result<Block> {
+        let mut head_tokens: Vec<TokenTree> = item.clone().into_iter().collect();
+        let Some(TokenTree::Group(body)) = head_tokens.pop() else {
+            // Not an impl block: syn says what is wrong.
+            return Err(syn::parse2::<ItemImpl>(item.clone())
+                .err()
+                .unwrap_or_else(|| syn::Error::new(Span::call_site(), "expected an impl block")));
+        };
+        let empty = Group::new(Delimiter::Brace, TokenStream::new());
+        let header_tokens: TokenStream = head_tokens
+            .iter()
+            .cloned()
+            .chain([TokenTree::Group(empty)])
+            .collect();
+        let header = match syn::parse2::<ItemImpl>(header_tokens) {
+            Ok(header) if body.delimiter() == Delimiter::Brace => header,
+            // The whole item, for the parser's own error at the right place.
+            _ => {
+                return Err(syn::parse2::<ItemImpl>(item.clone())
+                    .err()
+                    .unwrap_or_else(|| {
+                        syn::Error::new_spanned(&body, "expected the impl block's body")
+                    }));
+            }
+        };
+        let methods = Parser::parse2(methods, body.stream())?;
+        Ok(Block {
+            header,
+            head_tokens,
+            body,
+            methods,
+        })
+    }
+
+    pub(crate) fn is_trait_impl(&self) -> bool {
+        self.header.trait_.is_some()
+    }
+}
+
+/// The methods of an impl block's body; other items are parsed whole and
+/// passed over.
+fn methods(input: ParseStream) -> syn::Result<Vec<Method>> {
+    let mut methods = Vec::new();
+    while !input.is_empty() {
+        let fork = input.fork();
+        let method = (|| {
+            let attrs = fork.call(Attribute::parse_outer)?;
+            fork.parse::<Visibility>()?;
+            fork.parse::<Option<Token![default]>>()?;
+            let sig: Signature = fork.parse()?;
+            if !fork.peek(syn::token::Brace) && !fork.peek(Token![;]) {
+                return Err(fork.error("expected a body"));
+            }
+            fork.parse::<TokenTree>()?;
+            Ok(Method { attrs, sig })
+        })();
+        match method {
+            Ok(method) => {
+                input.advance_to(&fork);
+                methods.push(method);
+            }
+            Err(_) => {
+                input.parse::<ImplItem>()?;
+            }
+        }
+    }
+    Ok(methods)
+}
