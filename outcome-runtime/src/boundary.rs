@@ -74,7 +74,12 @@ impl<T, E: ToolErrorType> ToolReturn for Result<T, E> {
     #[inline(always)]
     fn finish(self, tool: &'static str) -> Self {
         match self {
-            Ok(value) => Ok(value),
+            Ok(value) => {
+                // An error a body handed over and then recovered from (a
+                // call of another tool's method) no longer ends the call.
+                scope::no_report();
+                Ok(value)
+            }
             Err(error) => Err(E::from_tool_error(fail(error.into_tool_error(), tool))),
         }
     }
@@ -201,7 +206,7 @@ where
     scope::body_started();
     match catch(body) {
         Ok(result) => result.finish(tool),
-        Err(payload) => R::from_fault(caught_panic(tool, payload)),
+        Err(payload) => R::from_fault(fail(caught_panic(tool, payload), tool)),
     }
 }
 
@@ -248,7 +253,7 @@ where
         match poll_caught(this.body, cx) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(result)) => Poll::Ready(result.finish(tool)),
-            Err(payload) => Poll::Ready(R::from_fault(caught_panic(tool, payload))),
+            Err(payload) => Poll::Ready(R::from_fault(fail(caught_panic(tool, payload), tool))),
         }
     }
 }

@@ -162,8 +162,7 @@ struct Inner {
     fallback: Option<sentences::Fallback>,
     /// What the operator's record of a fault is made from, until the
     /// record is made: it moves out with it, so a fault is recorded once.
-    /// `None` for outcomes 2 and 3, and for a panic, whose record is
-    /// written where it is caught.
+    /// `None` for outcomes 2 and 3.
     cause: Option<Cause>,
     /// The source's type name, the `error.type` log field.
     error_type: Option<&'static str>,
@@ -177,6 +176,9 @@ enum Cause {
     /// No error: the tool's own message names the condition (a rebuilding
     /// index).
     Condition,
+    /// A caught panic, described (its message and location): recorded where
+    /// it was caught, with its backtrace, so nothing is left to record.
+    Panic(Box<dyn Error + Send + Sync>),
 }
 
 /// The operator's record of a fault, made once from its [`ToolError`]:
@@ -396,7 +398,7 @@ impl ToolError {
     /// The error behind a fault, which only the log sees.
     pub fn source(&self) -> Option<&(dyn Error + Send + Sync + 'static)> {
         match &self.inner.cause {
-            Some(Cause::Error(source)) => Some(&**source),
+            Some(Cause::Error(source) | Cause::Panic(source)) => Some(&**source),
             _ => None,
         }
     }
@@ -480,7 +482,10 @@ impl ToolError {
             detail.into(),
             Some(records::PANIC_TYPE),
         );
-        error.inner.cause = None;
+        error.inner.cause = match error.inner.cause.take() {
+            Some(Cause::Error(detail)) => Some(Cause::Panic(detail)),
+            other => other,
+        };
         error
     }
 
@@ -490,7 +495,9 @@ impl ToolError {
     /// needs it. Runs no code of the tool's but its error's `Display`,
     /// `source` and `Drop`, whose panics are noted in the record.
     pub(crate) fn take_record(&mut self) -> Option<FaultRecord> {
-        if !matches!(self.inner.kind, Kind::Fault { .. }) {
+        if !matches!(self.inner.kind, Kind::Fault { .. })
+            || matches!(self.inner.cause, Some(Cause::Panic(_)))
+        {
             return None;
         }
         let text = match self.inner.cause.take()? {
@@ -502,6 +509,7 @@ impl ToolError {
                 chain
             }
             Cause::Condition => self.inner.message.to_string(),
+            Cause::Panic(_) => unreachable!("a panic's record is written where it is caught"),
         };
         Some(FaultRecord {
             level: self.level(),
@@ -674,8 +682,9 @@ impl Display for ToolError {
 /// How rmcp sends a `ToolError`: an `isError` result with the message as its
 /// only text, its fallback step naming the tool of the call in flight, or
 /// the JSON-RPC error it passes through. Nothing else happens: the boundary
-/// that ended the tool's body has already told the request log how the
-/// call ended and recorded a fault.
+/// that ended the tool's body (a panic included) has already told the
+/// request log how the call ended and recorded a fault. A tool outside
+/// every boundary gets its answer, and no one hears of its outcome.
 impl IntoCallToolResult for ToolError {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
         let inner = *self.inner;

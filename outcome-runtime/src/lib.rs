@@ -124,11 +124,14 @@
 //!
 //! A tool left outside still ends in an outcome under `#[tool_handler]`: a
 //! panic or an rmcp `ErrorData` as the table of [`ToolError`] says. A
-//! `ToolError` it returns reaches the model as its message, but nothing
-//! tells the request log its outcome (turning a `ToolError` into an answer
-//! does nothing else; only a boundary hands an error over), so the call is
-//! logged as a failure nobody classified: ERROR `tool_call_failed`, outcome
-//! `fault`, and no `tool_failed`. That line is the sign of a tool to wrap.
+//! `ToolError` that an rmcp `#[tool]` method left outside returns reaches
+//! the model as its message, but nothing tells the request log its outcome
+//! (turning a `ToolError` into an answer does nothing else; only a boundary
+//! hands an error over), so the call is logged as a failure nobody
+//! classified: ERROR `tool_call_failed`, outcome `fault`, and no
+//! `tool_failed`. That line is the sign of a tool to wrap. (A trait-based
+//! tool's `ToolError` becomes rmcp's `ErrorData` through a conversion that
+//! hands it over, so it keeps its outcome even unwrapped.)
 //!
 //! # Expansion
 //!

@@ -63,6 +63,30 @@ impl Probe {
         Ok(CallToolResult::error(vec![ContentBlock::text("it broke")]))
     }
 
+    /// Refuse: a tool the others call.
+    #[tool]
+    fn refuse(&self) -> Result<String, ToolError> {
+        Err(ToolError::invalid(
+            "No note at 'x'",
+            "Find the path with search_notes",
+        ))
+    }
+
+    /// Call refuse, recover from its error, then panic.
+    #[tool]
+    fn recover_then_panic(&self) -> Result<String, ToolError> {
+        let _ = self.refuse();
+        panic!("after recovering")
+    }
+
+    /// Call refuse, recover from its error, then answer with an error
+    /// result built by hand.
+    #[tool]
+    fn recover_then_by_hand(&self) -> Result<CallToolResult, ToolError> {
+        let _ = self.refuse();
+        Ok(CallToolResult::error(vec![ContentBlock::text("it broke")]))
+    }
+
     /// Catch a panic of its own, then fail with another one.
     #[tool]
     fn second_panic(&self) -> Result<String, ToolError> {
@@ -338,6 +362,9 @@ async fn direct_calls_go_through_the_boundary_too() {
     let error = probe().sync_panic().unwrap_err();
     assert_eq!(error.outcome(), Outcome::Fault);
     assert_eq!(error.message(), FAULT_MESSAGE);
+    // The panic, described, is the error's source for the caller.
+    let source = error.source().map(ToString::to_string).unwrap_or_default();
+    assert!(source.contains("index 7 out of range"), "{source}");
     let error = probe().protocol().await.unwrap_err();
     assert_eq!(error.outcome(), Outcome::Fault);
     let failed: Vec<_> = capture
@@ -486,4 +513,46 @@ async fn a_call_that_asks_for_input_is_not_logged_as_completed() {
         call.record("tool_call_deferred").field("outcome"),
         Some("input_required")
     );
+}
+
+/// The call's line says how the body ended: a panic as a panic, and an
+/// error the body handed over (calling another tool's method) and then
+/// recovered from does not stand for how it ended.
+#[tokio::test]
+async fn the_call_line_says_how_the_body_itself_ended() {
+    let harness = Harness::start().await;
+    let line = |records: &[outcome_runtime::testing::Record]| {
+        let line = records
+            .iter()
+            .find(|r| r.name() == "tool_call_failed")
+            .expect("a tool_call_failed line")
+            .clone();
+        (
+            line.field("outcome").map(str::to_owned),
+            line.field("error.type").map(str::to_owned),
+        )
+    };
+
+    let (_, records) = harness.call("sync_panic").await;
+    assert_eq!(
+        line(&records),
+        (Some("fault".to_owned()), Some("panic".to_owned()))
+    );
+
+    let (result, records) = harness.call("recover_then_panic").await;
+    assert_eq!(text(&result.unwrap()), FAULT_MESSAGE);
+    assert_eq!(
+        events(&records),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
+    assert_eq!(
+        line(&records),
+        (Some("fault".to_owned()), Some("panic".to_owned()))
+    );
+
+    // As a result built by hand with nothing before it: nobody classified it.
+    let (result, records) = harness.call("recover_then_by_hand").await;
+    assert_eq!(text(&result.unwrap()), "it broke");
+    assert_eq!(events(&records), ["ERROR tool_call_failed"]);
+    assert_eq!(line(&records), (Some("fault".to_owned()), None));
 }
