@@ -8,6 +8,7 @@
 //! | answered a result that is not an error | as it is | `tool_call_completed` |
 //! | answered for a job: handed it over (`Deferred`) / a poll read its answer | as it is | `tool_call_deferred` / `tool_call_completed` |
 //! | answered a `ToolError`'s `isError` result | as it is | `tool_call_failed` at its level (its fault recorded by the boundary) |
+//! | answered the stand-in `ErrorData` of a trait tool's `ToolError` | that `ToolError`'s answer | as that `ToolError` says |
 //! | answered an `isError` result nobody classified | as it is | ERROR `tool_call_failed`, `fault` |
 //! | never ran: rmcp refused the arguments | the arguments explained, outcome 2 | INFO `tool_call_failed`, `invalid` |
 //! | answered a JSON-RPC error: an unknown tool, a missing capability, `ToolError::protocol` | as it is | INFO `tool_call_failed`, `protocol`, with the code |
