@@ -74,12 +74,7 @@ impl<T, E: ToolErrorType> ToolReturn for Result<T, E> {
     #[inline(always)]
     fn finish(self, tool: &'static str) -> Self {
         match self {
-            Ok(value) => {
-                // An error a body handed over and then recovered from (a
-                // call of another tool's method) no longer ends the call.
-                scope::no_report();
-                Ok(value)
-            }
+            Ok(value) => Ok(value),
             Err(error) => Err(E::from_tool_error(fail(error.into_tool_error(), tool))),
         }
     }
@@ -105,7 +100,11 @@ fn fail(mut error: ToolError, tool: &'static str) -> ToolError {
 /// [`IntoCallToolResult`], which does nothing else.
 ///
 /// The record names `tool`, or else the call's tool (`unknown` outside a
-/// call).
+/// call). Only the body of the call's own tool tells the call how it ends:
+/// the error of another tool's method that it called (`self.refuse()`) is
+/// recorded, but ends the call only if the body returns it, when its own
+/// boundary hands it over again; a body that recovers from it ends as it
+/// ends. So the success path needs no bookkeeping.
 pub(crate) fn hand_over(error: &mut ToolError, tool: Option<&str>) {
     let report = Report {
         outcome: error.outcome(),
@@ -115,7 +114,9 @@ pub(crate) fn hand_over(error: &mut ToolError, tool: Option<&str>) {
     };
     let record = error.take_record();
     let in_call = scope::CALL.try_with(|call| {
-        call.report.set(Some(report));
+        if tool.is_none_or(|tool| tool == call.tool) {
+            call.report.set(Some(report));
+        }
         if let Some(record) = &record {
             write_record(tool.unwrap_or(&call.tool), record);
         }

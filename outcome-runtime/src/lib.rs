@@ -251,14 +251,9 @@ mod architecture {
         let mut named = Vec::new();
         for (at, _) in code.match_indices("crate::") {
             let rest = &code[at + "crate::".len()..];
-            let paths: Vec<&str> = match rest.strip_prefix('{') {
-                // `use crate::{a, b::C};`
-                Some(group) => group
-                    .split('}')
-                    .next()
-                    .unwrap_or_default()
-                    .split(',')
-                    .collect(),
+            let paths = match rest.strip_prefix('{') {
+                // `use crate::{a, b::{C, d}, e};`: the names at depth 0.
+                Some(group) => top_level_names(group),
                 None => vec![rest],
             };
             for path in paths {
@@ -273,6 +268,38 @@ mod architecture {
             }
         }
         named
+    }
+
+    /// The start of each path in a `{..}` group of a `use`, up to its
+    /// closing brace: nested groups are skipped whole.
+    fn top_level_names(group: &str) -> Vec<&str> {
+        let mut names = vec![group];
+        let mut depth = 0;
+        for (at, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => break,
+                '}' => depth -= 1,
+                ',' if depth == 0 => names.push(&group[at + 1..]),
+                _ => {}
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn a_nested_group_hides_no_module() {
+        assert_eq!(
+            top_level_names("a, b::{C, d::{E}}, f};\nuse g;")
+                .iter()
+                .map(|path| path
+                    .trim_start()
+                    .split(|c: char| !c.is_ascii_lowercase())
+                    .next()
+                    .unwrap())
+                .collect::<Vec<_>>(),
+            ["a", "b", "f"]
+        );
     }
 
     #[test]

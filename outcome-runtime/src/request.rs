@@ -85,7 +85,7 @@ where
     ToolCall::new(
         service,
         routes.tools(),
-        routes.known(),
+        routes.facts(),
         request,
         context,
         ClientCancel::new(),

@@ -307,7 +307,7 @@ impl<S: 'static> Routes<S> {
     }
 
     /// What the router tells a call of its routes.
-    pub(crate) fn known(&self) -> RouterFacts<'_> {
+    pub(crate) fn facts(&self) -> RouterFacts<'_> {
         RouterFacts {
             runs_whole: &self.runs_whole,
             none_disabled: self.none_disabled,
@@ -371,12 +371,12 @@ mod tests {
         // As `#[tool_router]` does last: every route marked as wrapped,
         // which keeps what is known of them.
         let routes = Routes::new(mark_router(router));
-        let whole = |name: &str| runs_whole(routes.known().runs_whole, &routes.tools().map[name]);
+        let whole = |name: &str| runs_whole(routes.facts().runs_whole, &routes.tools().map[name]);
         assert!(whole("now"));
         assert!(!whole("later"), "an async route may wait");
         assert!(!whole("plain"), "a route not built by `whole_route`");
         assert!(!whole("replaced"), "the route that replaced it");
-        assert!(routes.known().none_disabled);
+        assert!(routes.facts().none_disabled);
     }
 
     #[test]
@@ -385,11 +385,11 @@ mod tests {
             .with_route(whole_route((tool("now"), now)))
             .with_route(whole_route((tool("later"), later)))
             .with_disabled("later");
-        assert!(!Routes::new(router).known().none_disabled);
+        assert!(!Routes::new(router).facts().none_disabled);
         // A name disabled with no tool of that name disables nothing.
         let router = ToolRouter::<Server>::new()
             .with_route(whole_route((tool("now"), now)))
             .with_disabled("gone");
-        assert!(Routes::new(router).known().none_disabled);
+        assert!(Routes::new(router).facts().none_disabled);
     }
 }

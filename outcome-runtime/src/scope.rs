@@ -23,9 +23,8 @@ pub(crate) struct Report {
 }
 
 /// The request in flight on this task: its tool name and, when a boundary
-/// ended the tool's body with a `ToolError` (a panic's included), that
-/// error's report: the last body to end sets it, or clears it with a
-/// value.
+/// ended the tool's own body with a `ToolError` (a panic's included), that
+/// error's report.
 ///
 /// The name is the router's key, cloned: a name the router holds as a
 /// `&'static str`, as `#[tool]` writes it, costs no copy.
@@ -123,13 +122,6 @@ pub(crate) enum Note {
 #[inline(always)]
 pub(crate) fn body_started() {
     let _ = CALL.try_with(|call| call.body_ran.set(true));
-}
-
-/// Notes that no error ends the call in flight (so far): its body ended
-/// with a value, whatever errors it handed over before.
-#[inline(always)]
-pub(crate) fn no_report() {
-    let _ = CALL.try_with(|call| call.report.set(None));
 }
 
 /// Notes how the call in flight on this task is to be logged.
