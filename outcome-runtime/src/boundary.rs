@@ -15,7 +15,6 @@ use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::CallToolResponse;
 
 use crate::error::{FaultRecord, ToolError};
-use crate::outcome::Outcome;
 use crate::panics::{catch, described, drop_quietly, panic_message, poll_caught, take_site};
 use crate::scope::Report;
 use crate::{records, scope};
@@ -147,54 +146,6 @@ pub(crate) fn record_fault(error: &mut ToolError, tool: &str) {
 
 fn write_record(tool: &str, record: &FaultRecord) {
     records::tool_failed(record.level, tool, record.error_type, &record.text);
-}
-
-/// A `ToolError` where rmcp wants an `ErrorData`: the error type of its
-/// trait-based tools (`ToolBase::Error`).
-///
-/// rmcp converts a trait tool's error inside its own adapter, where no
-/// boundary sees it, so this conversion is that tool's boundary: it hands
-/// the error over as the boundary does, and leaves its answer with the
-/// call in flight. Under this crate's `#[tool_handler]` or
-/// [`wrap_router`](crate::wrap_router) the call then still ends as the
-/// `ToolError` says: the `isError` result with its message, at its level.
-/// Elsewhere the `ErrorData` carries the same model-facing message as a
-/// JSON-RPC error (invalid params for outcomes 2 and 3, internal error for
-/// outcome 4), which `ToolError::from` turns back into outcome 2 or 4 by
-/// [the table](ToolError#rmcps-errordata).
-impl From<ToolError> for ErrorData {
-    fn from(error: ToolError) -> ErrorData {
-        let outcome = error.outcome();
-        let message = error.message().to_owned();
-        let response = match answer(error, None) {
-            Ok(response) => response,
-            Err(pass_through) => return pass_through,
-        };
-        let stand_in = match outcome {
-            Outcome::Invalid | Outcome::Stale => ErrorData::invalid_params(message, None),
-            _ => ErrorData::internal_error(message, None),
-        };
-        let _ = scope::CALL.try_with(|call| {
-            call.stashed
-                .set(Some(Box::new((response, stand_in.clone()))));
-        });
-        stand_in
-    }
-}
-
-/// The answer left with the call in flight for `error`, if it stands in
-/// for a `ToolError` (see `From<ToolError> for ErrorData`).
-pub(crate) fn take_stashed(error: &ErrorData) -> Option<CallToolResponse> {
-    scope::CALL
-        .try_with(|call| match call.stashed.take().map(|stashed| *stashed) {
-            Some((response, stand_in)) if stand_in == *error => Some(response),
-            other => {
-                call.stashed.set(other.map(Box::new));
-                None
-            }
-        })
-        .ok()
-        .flatten()
 }
 
 /// Runs a synchronous tool body inside the boundary.

@@ -8,11 +8,10 @@
 //! | answered a result that is not an error | as it is | `tool_call_completed` |
 //! | answered for a job: handed it over (`Deferred`) / a poll read its answer | as it is | `tool_call_deferred` / `tool_call_completed` |
 //! | answered a `ToolError`'s `isError` result | as it is | `tool_call_failed` at its level (its fault recorded by the boundary) |
-//! | answered the stand-in `ErrorData` of a trait tool's `ToolError` | that `ToolError`'s answer | as that `ToolError` says |
 //! | answered an `isError` result nobody classified | as it is | ERROR `tool_call_failed`, `fault` |
 //! | never ran: rmcp refused the arguments | the arguments explained, outcome 2 | INFO `tool_call_failed`, `invalid` |
 //! | answered a JSON-RPC error: an unknown tool, a missing capability, `ToolError::protocol` | as it is | INFO `tool_call_failed`, `protocol`, with the code |
-//! | answered any other JSON-RPC error | as `ToolError::from` reads its code | as that error says |
+//! | answered any other JSON-RPC error (a trait tool's `ToolError` among them) | as `ToolError::from` reads its code and the outcome it carries | as that error says |
 //! | asked for input, or became a task | as it is | `tool_call_deferred` |
 //! | panicked past the boundary | the fault's answer | `tool_failed` (the panic) and ERROR `tool_call_failed` |
 //! | was cancelled | the cancel's answer | `tool_call_cancelled` |
@@ -100,9 +99,6 @@ pub(crate) struct Told<'a> {
     pub(crate) tool: &'a str,
     /// How the `ToolError` that ended the body, if one did, ends the call.
     pub(crate) report: Option<Report>,
-    /// The answer of a `ToolError` that travelled as an `ErrorData`, and
-    /// the stand-in it travelled as.
-    pub(crate) stashed: Option<Box<(CallToolResponse, ErrorData)>>,
     /// How a call that is part of a job is logged.
     pub(crate) note: Option<Note>,
     /// Whether a boundary started the tool's body.
@@ -124,7 +120,6 @@ pub(crate) fn end_call<E: CallOutput>(
     let Told {
         tool,
         report,
-        stashed,
         note,
         body_ran,
     } = told;
@@ -150,13 +145,6 @@ pub(crate) fn end_call<E: CallOutput>(
     let Poll::Ready(ended) = answer else {
         unreachable!("a call that answered has its answer in the slot");
     };
-    // A `ToolError` that travelled as an `ErrorData` ends as itself.
-    if let Some(stashed) = stashed {
-        let (response, stand_in) = *stashed;
-        if matches!(ended, Err(error) if *error == stand_in) {
-            *ended = Ok(response);
-        }
-    }
     // A call that is part of a job is logged as the job says.
     if let (Ok(_), Some(note)) = (&*ended, note) {
         match note {
@@ -317,10 +305,7 @@ pub(crate) fn route_answer(
         // rmcp's own errors around the body: arguments that do not
         // deserialize, and the ones that stay JSON-RPC errors.
         Ok(Err(error)) if is_rmcp_argument_error(&error) || passes_through(&error) => Err(error),
-        Ok(Err(error)) => match boundary::take_stashed(&error) {
-            Some(response) => Ok(response),
-            None => boundary::answer(ToolError::from(error), None),
-        },
+        Ok(Err(error)) => boundary::answer(ToolError::from(error), None),
         Err(payload) => boundary::answer(caught_panic(tool, payload), Some(tool)),
     }
 }

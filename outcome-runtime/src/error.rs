@@ -60,6 +60,7 @@ use crate::{classify, message, panics, records, scope, sentences};
 /// | -32602, invalid params: what rmcp users write for "no such file", "not allowed" | 2, [`Invalid`](Outcome::Invalid) | the error's message made model-safe (one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT) characters, without "Invalid params:", codes such as -32602 or JSON-RPC wording; "The request cannot be carried out as sent." when nothing is left), then "Correct the request, then call `<tool>` again." naming the tool called, unless the message's last sentence already names a tool (a `snake_case` name, or the tool called); never `data` | INFO `tool_call_failed`, `outcome` `invalid`, `error.type`; no `tool_failed` |
 /// | -32600, invalid request: what real servers write for "outside the root", "on the deny list", "too large", a request that can never succeed as sent | 2, [`Invalid`](Outcome::Invalid): the model must change the request, and retrying it unchanged only fails again | as -32602 | as -32602 |
 /// | -32002, resource not found (which MCP 2026-07-28 replaces by -32602) | 2, [`Invalid`](Outcome::Invalid): the model named something that is not there | as -32602, after "Not found: " when the message does not say so itself | as -32602 |
+/// | -32602 or -32603 whose `data` carries `"outcome"`: a `ToolError` made into an `ErrorData`, as rmcp does with a trait tool's error (see [`From<ToolError> for ErrorData`](#impl-From%3CToolError%3E-for-ErrorData)) | the outcome it carries, when the code agrees with it | the message as it is, bounded: it was written to these rules | as that outcome; a fault's `tool_failed` names its message, `error.type` `outcome_runtime::ToolError` |
 /// | -32602 from rmcp's `Extension` extractor ("missing extension ...") | 4, [`Fault`](Outcome::Fault): the server's setup, not the request | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | as the next row |
 /// | -32603, internal error, and every other code: -32601, -32700, a server's own (-32000 to -32099 but those above) | 4, [`Fault`](Outcome::Fault): each says the server failed, or is the server author's own, whose meaning this crate cannot know | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | ERROR `tool_failed` with the code, message and `data`, `error.type` `rmcp::model::ErrorData`; then ERROR `tool_call_failed` (WARNING for both when a type registered with [`recognize_transient`](crate::recognize_transient) says it heals itself) |
 ///
@@ -630,6 +631,18 @@ impl ToolError {
     /// a fault that heals itself when its chain says so.
     fn from_error(source: Box<dyn Error + Send + Sync>, error_type: Option<&'static str>) -> Self {
         if let Some(data) = source.downcast_ref::<ErrorData>() {
+            // A `ToolError` that travelled as an `ErrorData`: its message
+            // was written to the rules, so only its bound is checked again.
+            if let Some(kind) = marked(data) {
+                let text = message::one_line(&data.message, message::MESSAGE_LIMIT);
+                let built = sentences::Built {
+                    text,
+                    fallback: None,
+                };
+                let mut error = Self::model_facing(kind, built);
+                error.inner.error_type = Some("outcome_runtime::ToolError");
+                return error;
+            }
             match meaning(data) {
                 Meaning::PassThrough => {
                     let data = data.clone();
@@ -687,6 +700,77 @@ impl Display for ToolError {
 /// every boundary gets its answer, and no one hears of its outcome.
 impl IntoCallToolResult for ToolError {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        let text = self.into_text()?;
+        Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+    }
+}
+
+/// A `ToolError` where rmcp wants an `ErrorData`: the error type of its
+/// trait-based tools (`ToolBase::Error`). Nothing else happens.
+///
+/// The `ErrorData` carries what the `isError` result would: the message
+/// the model reads (its fallback step naming the call's tool), as an
+/// invalid-params error for outcomes 2 and 3 and an internal error for
+/// outcome 4, with the outcome in `data` (`{"outcome": "stale"}`, or
+/// `{"outcome": "fault", "healsItself": true}`), since the code alone
+/// cannot say it. [The table](ToolError#rmcps-errordata) reads it back:
+/// under this crate's `#[tool_handler]` or [`wrap_router`](crate::wrap_router),
+/// a trait tool's call ends as its `ToolError` says, with its message, its
+/// outcome and its level. What does not survive is a fault's source
+/// chain: an `ErrorData` is JSON sent to the client, so the operator's
+/// record names the message only. A trait tool that needs its cause in
+/// the log logs it, or is written as a `#[tool]` method.
+impl From<ToolError> for ErrorData {
+    fn from(error: ToolError) -> ErrorData {
+        let outcome = error.outcome();
+        let heals = error.heals_itself();
+        let text = match error.into_text() {
+            Ok(text) => text,
+            Err(pass_through) => return pass_through,
+        };
+        let mut marker = serde_json::Map::new();
+        marker.insert(MARKER.into(), outcome.as_str().into());
+        if heals {
+            marker.insert(HEALS_MARKER.into(), true.into());
+        }
+        let data = Some(serde_json::Value::Object(marker));
+        match outcome {
+            Outcome::Invalid | Outcome::Stale => ErrorData::invalid_params(text, data),
+            _ => ErrorData::internal_error(text, data),
+        }
+    }
+}
+
+/// The key of an `ErrorData`'s `data` that says which outcome the
+/// `ToolError` it was made from had.
+const MARKER: &str = "outcome";
+
+/// The key that says a fault made into an `ErrorData` heals itself.
+const HEALS_MARKER: &str = "healsItself";
+
+/// The outcome an `ErrorData` made from a `ToolError` carries, when its
+/// code agrees with it.
+fn marked(data: &ErrorData) -> Option<Kind> {
+    let marker = data.data.as_ref()?.as_object()?;
+    let kind = match marker.get(MARKER)?.as_str()? {
+        "invalid" => Kind::Invalid,
+        "stale" => Kind::Stale,
+        "fault" => Kind::Fault {
+            heals: marker.get(HEALS_MARKER) == Some(&serde_json::Value::Bool(true)),
+        },
+        _ => return None,
+    };
+    let code = match kind {
+        Kind::Fault { .. } => ErrorCode::INTERNAL_ERROR,
+        _ => ErrorCode::INVALID_PARAMS,
+    };
+    (data.code == code).then_some(kind)
+}
+
+impl ToolError {
+    /// The text the model reads, its fallback step naming the call's tool;
+    /// the JSON-RPC error itself for a pass-through.
+    fn into_text(self) -> Result<String, ErrorData> {
         let inner = *self.inner;
         if let Kind::PassThrough(data) = inner.kind {
             return Err(data);
@@ -695,7 +779,7 @@ impl IntoCallToolResult for ToolError {
         if let Some(fallback) = inner.fallback {
             let _ = scope::CALL.try_with(|call| fallback.name_tool(&mut text, &call.tool));
         }
-        Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+        Ok(text)
     }
 }
 
@@ -916,5 +1000,39 @@ mod tests {
     fn tool_error_crosses_threads() {
         fn send_sync<T: Send + Sync>() {}
         send_sync::<ToolError>();
+    }
+
+    #[test]
+    fn a_tool_error_made_into_an_error_data_comes_back_as_itself() {
+        let errors = [
+            ToolError::invalid("No note at 'a'", "Call list_notes"),
+            ToolError::invalid("No note at 'a'", ""),
+            ToolError::stale("The note changed", "Call read_note again"),
+            ToolError::retry_later("The index is rebuilding"),
+            ToolError::fault("disk gone at /srv/notes"),
+        ];
+        for error in errors {
+            let (outcome, level, message) =
+                (error.outcome(), error.level(), error.message().to_owned());
+            let data = ErrorData::from(error);
+            assert!(!data.message.contains("/srv"), "{data:?}");
+            let back = ToolError::from(data);
+            assert_eq!(back.outcome(), outcome, "{message}");
+            assert_eq!(back.level(), level, "{message}");
+            assert_eq!(back.message(), message);
+            assert_eq!(back.error_type(), Some("outcome_runtime::ToolError"));
+        }
+    }
+
+    #[test]
+    fn an_outcome_in_data_that_its_code_contradicts_is_ignored() {
+        let marker = Some(serde_json::json!({ "outcome": "fault", "healsItself": true }));
+        let error = ToolError::from(ErrorData::invalid_params("No note at 'a'", marker));
+        assert_eq!(error.outcome(), Outcome::Invalid);
+        let marker = Some(serde_json::json!({ "outcome": "stale" }));
+        let error = ToolError::from(ErrorData::internal_error("pool gone", marker));
+        assert_eq!(error.outcome(), Outcome::Fault);
+        assert_eq!(error.level(), Level::ERROR);
+        assert_eq!(error.error_type(), Some("rmcp::model::ErrorData"));
     }
 }

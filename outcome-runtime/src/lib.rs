@@ -130,8 +130,9 @@
 //! hands an error over), so the call is logged as a failure nobody
 //! classified: ERROR `tool_call_failed`, outcome `fault`, and no
 //! `tool_failed`. That line is the sign of a tool to wrap. (A trait-based
-//! tool's `ToolError` becomes rmcp's `ErrorData` through a conversion that
-//! hands it over, so it keeps its outcome even unwrapped.)
+//! tool's `ToolError` becomes an rmcp `ErrorData` that carries its message
+//! and its outcome, so it keeps both even unwrapped; the source chain of
+//! its fault does not survive the conversion.)
 //!
 //! # Expansion
 //!

@@ -461,7 +461,7 @@ impl<'a> RunningTool<'a> {
     /// job. Such a call is logged as completed, as
     /// [`log_end`](Self::log_end) would log it, without the code of every
     /// other ending in the way. (A body that answered was dropped where it
-    /// answered, and a stashed `ToolError` only ever replaces an error.)
+    /// answered.)
     #[inline(always)]
     fn plainly_answered(&self, stopped: &Stopped, answer: &AnswerSlot) -> bool {
         matches!(stopped, Stopped::Answered)
@@ -492,7 +492,6 @@ impl<'a> RunningTool<'a> {
         let CallScope {
             tool,
             report,
-            stashed,
             note,
             body_ran,
             ..
@@ -520,7 +519,6 @@ impl<'a> RunningTool<'a> {
         let scope = ending::Told {
             tool,
             report: report.get(),
-            stashed: stashed.take(),
             note: note.get(),
             body_ran: body_ran.get(),
         };

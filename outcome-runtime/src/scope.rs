@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResponse, InitializeRequestParams};
+use rmcp::RoleServer;
+use rmcp::model::InitializeRequestParams;
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
 use crate::outcome::Outcome;
@@ -32,10 +32,6 @@ pub(crate) struct Report {
 pub(crate) struct CallScope {
     pub(crate) tool: Cow<'static, str>,
     pub(crate) report: Cell<Option<Report>>,
-    /// The answer of a `ToolError` that had to travel as an `ErrorData`
-    /// (rmcp's trait-based tools), and the stand-in error it travels as.
-    /// Boxed: it is rare, and the scope is moved on every poll.
-    pub(crate) stashed: Cell<Option<Box<(CallToolResponse, ErrorData)>>>,
     /// Set by a long-running tool's job machinery: how this call's answer
     /// is to be logged.
     pub(crate) note: Cell<Option<Note>>,

@@ -111,8 +111,8 @@ pub(crate) fn stale(problem: &dyn Display, refresh: &dyn Display) -> Built {
 pub(crate) fn invalid_params(message: &str) -> Built {
     // Bounded first, so a megabyte of text costs no more than a line.
     let line = one_line(message, MESSAGE_LIMIT);
-    // A `ToolError` that travelled as an `ErrorData` carries this step
-    // already; it is added again below, naming the tool.
+    // A `ToolError` made into an `ErrorData` outside a call carries this
+    // step naming no tool; it is added again below, naming the tool.
     let generic = FallbackKind::Change.sentence("the tool");
     let line = line.strip_suffix(&generic).unwrap_or(&line);
     let problem = without_jargon(line);

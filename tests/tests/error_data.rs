@@ -166,6 +166,16 @@ impl Files {
         )))
     }
 
+    /// Convert a fault to an `ErrorData`, then drop it and succeed: the
+    /// conversion alone says nothing about how the call ends.
+    #[tool]
+    fn converts_then_succeeds(&self) -> Result<String, ToolError> {
+        let fault = ToolError::from(std::io::Error::other("disk gone"));
+        let _ = ErrorData::from(fault);
+        let _ = ErrorData::from(ToolError::invalid("No note at q", "Call list_notes"));
+        Ok("fine".to_owned())
+    }
+
     /// Fail through `ToolError::from`.
     #[tool]
     fn from_internal(&self) -> Result<String, ToolError> {
@@ -439,6 +449,12 @@ async fn into_and_from_keep_the_meaning_too() {
     let internal = call("from_internal").await;
     let error = assert_fault(&internal, ERROR_DATA);
     assert!(error.contains("disk full"), "{error}");
+}
+
+#[tokio::test]
+async fn converting_a_tool_error_has_no_side_effects() {
+    let call = call("converts_then_succeeds").await;
+    assert_eq!(call.events(), ["INFO tool_call_completed"]);
 }
 
 #[tokio::test]

@@ -59,6 +59,37 @@ impl SyncTool<Server> for Add {
     }
 }
 
+/// A sync trait-based tool that ends in each other outcome: a stale read
+/// (`left` 0), a fault that heals itself (1), and a fault (2).
+struct Fetch;
+
+impl ToolBase for Fetch {
+    type Parameter = Numbers;
+    type Output = Sum;
+    type Error = ToolError;
+
+    fn name() -> Cow<'static, str> {
+        "fetch".into()
+    }
+
+    fn description() -> Option<Cow<'static, str>> {
+        Some("Fetch a sum.".into())
+    }
+}
+
+impl SyncTool<Server> for Fetch {
+    fn invoke(_: &Server, Numbers { left, .. }: Numbers) -> Result<Sum, ToolError> {
+        Err(match left {
+            0 => ToolError::stale(
+                "The sum changed since it was read",
+                "Call fetch again for the current sum",
+            ),
+            1 => ToolError::retry_later("The adder is busy. Call fetch again in a minute."),
+            _ => ToolError::from(std::io::Error::other("adder offline at /srv/adder")),
+        })
+    }
+}
+
 /// An async trait-based tool that panics after an `.await`.
 struct Explode;
 
@@ -102,6 +133,7 @@ impl ServerHandler for Server {}
 fn unwrapped_router() -> ToolRouter<Server> {
     ToolRouter::new()
         .with_sync_tool::<Add>()
+        .with_sync_tool::<Fetch>()
         .with_async_tool::<Explode>()
         .with_route(by_hand())
 }
@@ -151,6 +183,36 @@ async fn a_trait_tool_with_tool_errors_keeps_their_outcome() {
 }
 
 #[tokio::test]
+async fn a_trait_tool_keeps_every_outcome_of_its_tool_errors() {
+    let (result, records) = call("fetch", serde_json::json!({ "left": 0, "right": 0 })).await;
+    assert_eq!(
+        text(&result),
+        "The sum changed since it was read, so resending this call fails again. Call fetch again for the current sum."
+    );
+    assert_eq!(events(&records), ["INFO tool_call_failed"]);
+    assert_eq!(records[0].field("outcome"), Some("stale"));
+
+    let (result, records) = call("fetch", serde_json::json!({ "left": 1, "right": 0 })).await;
+    assert_eq!(
+        text(&result),
+        "The adder is busy. Call fetch again in a minute."
+    );
+    assert_eq!(
+        events(&records),
+        ["WARN tool_failed", "WARN tool_call_failed"]
+    );
+
+    let (result, records) = call("fetch", serde_json::json!({ "left": 2, "right": 0 })).await;
+    assert_eq!(text(&result), FAULT_MESSAGE);
+    assert!(!text(&result).contains("/srv/adder"));
+    assert_eq!(
+        events(&records),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
+    assert_eq!(records[1].field("outcome"), Some("fault"));
+}
+
+#[tokio::test]
 async fn a_panic_in_a_wrapped_async_trait_tool_is_one_fault() {
     let (result, records) = call("explode", serde_json::json!({ "left": 1, "right": 2 })).await;
     assert_eq!(text(&result), FAULT_MESSAGE);
@@ -192,7 +254,7 @@ fn the_helper_names_every_tool_outside_the_boundary() {
         .downcast_ref::<String>()
         .expect("the helper fails with a message");
     assert!(
-        message.starts_with("tools outside the outcome boundary: add, by_hand, explode;"),
+        message.starts_with("tools outside the outcome boundary: add, by_hand, explode, fetch;"),
         "{message}"
     );
 }
