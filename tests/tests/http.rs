@@ -441,10 +441,13 @@ async fn run_rows(session: Session) -> Vec<Seen> {
         let records = records
             .iter()
             .map(|record| {
-                // Its target and fields, without the duration; not the
-                // span's, which name the transport.
+                // Its target and fields, without the duration and a
+                // panic's backtrace (`RUST_BACKTRACE`), whose frames name
+                // the transport; not the span's, which name it too.
                 let mut record = record.clone();
-                record.fields.retain(|(name, _)| name != "duration_ms");
+                record
+                    .fields
+                    .retain(|(name, _)| name != "duration_ms" && name != "panic.backtrace");
                 format!("{} {record}", record.target)
             })
             .collect();
