@@ -11,6 +11,7 @@ use tracing::Level;
 
 pub use crate::outcome::Outcome;
 use crate::{classify, message, panics, records, scope, sentences};
+use outcome_rules::Rule;
 
 /// A tool call that did not produce its result, and what the model reads
 /// about it.
@@ -167,6 +168,8 @@ struct Inner {
     cause: Option<Cause>,
     /// The source's type name, the `error.type` log field.
     error_type: Option<&'static str>,
+    /// The writing rules this message is allowed to break, one bit each.
+    waived: u16,
 }
 
 /// What the operator reads about a fault.
@@ -396,6 +399,34 @@ impl ToolError {
         &self.inner.message
     }
 
+    /// Allows this message to break `rule`, for the rare text that must:
+    /// `#[tool]` then accepts the literal texts of the call it is chained
+    /// to (`ToolError::invalid(..).waive(Rule::NoCommand)`), and
+    /// [`testing::check`](crate::testing::check) the message. Say why in a
+    /// comment next to it.
+    ///
+    /// ```
+    /// use outcome_runtime::{Rule, ToolError};
+    ///
+    /// // The server's users run this command themselves, by design.
+    /// let error = ToolError::invalid(
+    ///     "The notes CLI is older than this server",
+    ///     "Ask the user to run pip install notes-cli, then call sync_notes again",
+    /// )
+    /// .waive(Rule::NoCommand);
+    /// assert!(error.waives(Rule::NoCommand));
+    /// ```
+    #[must_use]
+    pub fn waive(mut self, rule: Rule) -> Self {
+        self.inner.waived |= rule_bit(rule);
+        self
+    }
+
+    /// Whether [`waive`](Self::waive) allowed this message to break `rule`.
+    pub fn waives(&self, rule: Rule) -> bool {
+        self.inner.waived & rule_bit(rule) != 0
+    }
+
     /// The error behind a fault, which only the log sees.
     pub fn source(&self) -> Option<&(dyn Error + Send + Sync + 'static)> {
         match &self.inner.cause {
@@ -429,6 +460,7 @@ impl ToolError {
                 fallback: built.fallback,
                 cause,
                 error_type: None,
+                waived: 0,
             }),
         }
     }
@@ -461,6 +493,7 @@ impl ToolError {
                 fallback: None,
                 cause: Some(Cause::Error(source)),
                 error_type,
+                waived: 0,
             }),
         }
     }
@@ -535,6 +568,14 @@ fn drop_noting_panic<E>(error: E, record: &mut String) {
     if let Err(panic) = panics::catch_described(move || drop(error)) {
         record.push_str(&format!(" (dropping the error then panicked: {panic})"));
     }
+}
+
+const _: () = assert!(Rule::ALL.len() <= 16, "a rule has no bit left in `waived`");
+
+/// `rule`'s bit in [`Inner::waived`].
+fn rule_bit(rule: Rule) -> u16 {
+    let index = Rule::ALL.iter().position(|r| *r == rule).unwrap_or(0);
+    1 << index
 }
 
 /// What an rmcp `ErrorData` means for the call, by its code.

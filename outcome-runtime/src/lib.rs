@@ -193,6 +193,10 @@ pub use malformed::malformed_call;
 pub use message::{
     FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, is_invisible, quote,
 };
+/// The writing rules a message to the model is checked against: at compile
+/// time for literal texts, by [`testing::check`] and by the audit at run
+/// time. [`ToolError::waive`] opts one call out of one rule.
+pub use outcome_rules::Rule;
 pub use request::call_tool;
 pub use routes::{wrap_route, wrap_router};
 #[cfg(not(feature = "local"))]

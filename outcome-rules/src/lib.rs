@@ -1,0 +1,1147 @@
+//! The writing rules for the text a model reads when a tool call does not
+//! produce its result, as one checker.
+//!
+//! A model recovers from a failed call only if the text tells it what was
+//! wrong and what to do next, in words it can act on. These rules say what
+//! such a text may not contain and what it must name:
+//!
+//! | rule | the text |
+//! |---|---|
+//! | [`names-tool`](Rule::NamesTool) | the next step of outcome 2, and the refresh step of outcome 3, name the tool to call |
+//! | [`known-tool`](Rule::KnownTool) | every tool it names is a tool of this server |
+//! | [`known-parameter`](Rule::KnownParameter) | every parameter it names is one of that tool's |
+//! | [`no-lookup`](Rule::NoLookup) | sends the model nowhere else: no "see the description", "as documented", error code to look up |
+//! | [`no-type-name`](Rule::NoTypeName) | names no exception or error type (`FileNotFoundError`, `std::io::Error`) |
+//! | [`no-path`](Rule::NoPath) | names no path of the server (`/srv/notes`, `C:\data`, `~/.config`) |
+//! | [`no-stack-frame`](Rule::NoStackFrame) | quotes no stack frame or source location (`main.rs:42`, `Traceback`) |
+//! | [`no-log-line`](Rule::NoLogLine) | quotes no log line (a timestamp, `ERROR`) |
+//! | [`no-env-var`](Rule::NoEnvVar) | names no environment variable (`NOTES_DIR`, `$HOME`) |
+//! | [`no-command`](Rule::NoCommand) | gives no command to run (`cargo run`, `pip install`, `--force`) |
+//! | [`short`](Rule::Short) | is one or two sentences |
+//!
+//! Values the model sent are not the author's words: a value quoted by
+//! `outcome_runtime::quote` (`'inbox/todo.md'`) and, in a literal, a
+//! `format!` placeholder are never checked against the rules.
+//!
+//! [`check_part`] checks one part of a message as the author wrote it (a
+//! string literal at compile time); [`check_message`] checks a whole message
+//! as the model reads it (a server's answer at run time). Both run the same
+//! code, so a text the compiler accepts is one the audit accepts.
+//!
+//! ```
+//! use outcome_rules::{Message, Rule, Tools, check_message};
+//!
+//! let tools = Tools::new().tool("search_notes").tool("read_note");
+//! let good = "No note at 'inbox/todo.md'. Find the path with search_notes.";
+//! assert!(check_message(Message::Invalid, good, &tools).is_empty());
+//!
+//! let renamed = "No note at 'inbox/todo.md'. Find the path with search_note.";
+//! let broken = check_message(Message::Invalid, renamed, &tools);
+//! assert_eq!(broken[0].rule, Rule::KnownTool);
+//! assert_eq!(
+//!     broken[0].to_string(),
+//!     "`search_note` is not a tool of this server; did you mean `search_notes`?"
+//! );
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+use std::fmt;
+use std::ops::Range;
+
+/// Stands for a value in a literal: where a `format!` placeholder (`{}`)
+/// was. The character is never checked, and names nothing.
+pub const VALUE: char = '\u{FFFC}';
+
+/// A rule of the text a model reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Rule {
+    /// The next step of outcome 2 and the refresh step of outcome 3 name a
+    /// tool: the model acts by calling one, and a step that names none
+    /// leaves it to guess.
+    NamesTool,
+    /// Every tool the text names is one of the server's: a step that sends
+    /// the model to a tool renamed last month fails every time.
+    KnownTool,
+    /// Every parameter the text names is one of that tool's.
+    KnownParameter,
+    /// The text sends the model nowhere else: it cannot read "the
+    /// description" from inside a failed call, nor look up an error code.
+    NoLookup,
+    /// No exception or error type: a type name means nothing to the model,
+    /// and tells an attacker what the server runs.
+    NoTypeName,
+    /// No path of the server: the model cannot open it, and it shows the
+    /// server's layout.
+    NoPath,
+    /// No stack frame or source location.
+    NoStackFrame,
+    /// No log line: a timestamp or a level is the operator's.
+    NoLogLine,
+    /// No environment variable: the model cannot set one.
+    NoEnvVar,
+    /// No command to run: the model cannot run one on the server.
+    NoCommand,
+    /// One or two sentences: what was wrong, and what to do next.
+    Short,
+}
+
+impl Rule {
+    /// Every rule, in the order of the table above.
+    pub const ALL: [Rule; 11] = [
+        Rule::NamesTool,
+        Rule::KnownTool,
+        Rule::KnownParameter,
+        Rule::NoLookup,
+        Rule::NoTypeName,
+        Rule::NoPath,
+        Rule::NoStackFrame,
+        Rule::NoLogLine,
+        Rule::NoEnvVar,
+        Rule::NoCommand,
+        Rule::Short,
+    ];
+
+    /// The rule's name, as reports and opt-outs write it: `no-path`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rule::NamesTool => "names-tool",
+            Rule::KnownTool => "known-tool",
+            Rule::KnownParameter => "known-parameter",
+            Rule::NoLookup => "no-lookup",
+            Rule::NoTypeName => "no-type-name",
+            Rule::NoPath => "no-path",
+            Rule::NoStackFrame => "no-stack-frame",
+            Rule::NoLogLine => "no-log-line",
+            Rule::NoEnvVar => "no-env-var",
+            Rule::NoCommand => "no-command",
+            Rule::Short => "short",
+        }
+    }
+
+    /// The rule named `name` (`no-path`), or its variant's name
+    /// (`NoPath`).
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL
+            .into_iter()
+            .find(|rule| rule.name() == name || format!("{rule:?}") == name)
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a part of a message is: the arguments of `ToolError`'s builders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// What was wrong (`ToolError::invalid` and `ToolError::stale`, first
+    /// argument).
+    Problem,
+    /// What the model must do next (`ToolError::invalid`, second argument).
+    NextStep,
+    /// Where the fresh value comes from (`ToolError::stale`, second
+    /// argument).
+    Refresh,
+    /// The message of a fault that heals itself (`ToolError::retry_later`).
+    Retry,
+}
+
+impl Part {
+    /// How many sentences the part may have: the whole message is one or
+    /// two.
+    const fn sentences(self) -> usize {
+        match self {
+            Part::Problem | Part::NextStep | Part::Refresh => 1,
+            Part::Retry => 2,
+        }
+    }
+
+    /// Whether the part is the step that must name a tool.
+    const fn is_step(self) -> bool {
+        matches!(self, Part::NextStep | Part::Refresh)
+    }
+}
+
+/// Which outcome a whole message ends a call in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// Outcome 2: the model must change its request.
+    Invalid,
+    /// Outcome 3: the model must refresh what it read, then retry.
+    Stale,
+    /// Outcome 4: the server failed; the request was fine.
+    Fault,
+}
+
+/// The tools a text may name, and their parameters where they are known.
+#[derive(Clone, Debug, Default)]
+pub struct Tools {
+    tools: Vec<Known>,
+    /// Whether `tools` is every tool of the server.
+    complete: bool,
+    /// The tool whose call the text answers.
+    own: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+struct Known {
+    name: String,
+    parameters: Option<Vec<String>>,
+}
+
+impl Tools {
+    /// Every tool of the server, added with [`tool`](Self::tool): a name
+    /// not among them breaks [`Rule::KnownTool`].
+    pub fn new() -> Tools {
+        Tools {
+            complete: true,
+            ..Tools::default()
+        }
+    }
+
+    /// Nothing known about the server's tools: a step must still name
+    /// something that reads as a tool (a `snake_case` name after "call" or
+    /// "with"), but no name is refused.
+    pub fn unknown() -> Tools {
+        Tools::default()
+    }
+
+    /// Adds a tool whose parameters are not known: a parameter the text
+    /// names for it is not checked.
+    pub fn tool(mut self, name: impl Into<String>) -> Tools {
+        self.tools.push(Known {
+            name: name.into(),
+            parameters: None,
+        });
+        self
+    }
+
+    /// Adds a tool with every parameter it takes.
+    pub fn tool_with_parameters<S: Into<String>>(
+        mut self,
+        name: impl Into<String>,
+        parameters: impl IntoIterator<Item = S>,
+    ) -> Tools {
+        self.tools.push(Known {
+            name: name.into(),
+            parameters: Some(parameters.into_iter().map(Into::into).collect()),
+        });
+        self
+    }
+
+    /// Sets the tool whose call the text answers: a step may name it as
+    /// "call it again", and a parameter named without a tool is its.
+    pub fn answering(mut self, tool: impl Into<String>) -> Tools {
+        self.own = Some(tool.into());
+        self
+    }
+
+    /// Whether the tools added are every tool of the server.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    fn get(&self, name: &str) -> Option<&Known> {
+        self.tools.iter().find(|tool| tool.name == name)
+    }
+
+    fn is_tool(&self, name: &str) -> bool {
+        self.get(name).is_some() || self.own.as_deref() == Some(name)
+    }
+
+    fn is_parameter(&self, word: &str) -> bool {
+        self.tools
+            .iter()
+            .filter_map(|tool| tool.parameters.as_ref())
+            .any(|parameters| parameters.iter().any(|p| p == word))
+    }
+
+    /// The known tool closest to `name`, if it is close enough to be the
+    /// one meant.
+    fn closest(&self, name: &str) -> Option<&str> {
+        closest(name, self.tools.iter().map(|tool| tool.name.as_str()))
+    }
+}
+
+/// A rule a text breaks, where, and what to write instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Broken {
+    /// The rule broken.
+    pub rule: Rule,
+    /// Where in the text checked, in bytes.
+    pub at: Range<usize>,
+    /// The words that break it, as written (empty when the text as a whole
+    /// breaks it).
+    pub words: String,
+    /// What is wrong and what to write instead, one sentence.
+    pub message: String,
+}
+
+impl fmt::Display for Broken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Checks one part of a message as its author wrote it, `text` with
+/// [`VALUE`] where a value goes: a step must name a tool, the part must
+/// be short enough for the whole to be one or two sentences, and no part
+/// may break a rule about words.
+pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {
+    let scan = Scan::new(text);
+    let mut broken = Vec::new();
+    scan.words(tools, &mut broken);
+    if part.is_step() {
+        scan.names_tool(tools, &mut broken);
+    }
+    let limit = part.sentences();
+    let count = scan.sentences();
+    if count > limit {
+        let what = match limit {
+            1 => "one sentence",
+            _ => "two sentences at most",
+        };
+        broken.push(Broken {
+            rule: Rule::Short,
+            at: 0..text.len(),
+            words: String::new(),
+            message: format!(
+                "the {} is {count} sentences; make it {what}, so that the whole message \
+                 is one or two",
+                part_name(part)
+            ),
+        });
+    }
+    broken.sort_by_key(|b| (b.at.start, b.rule));
+    broken
+}
+
+/// Checks a whole message as the model reads it: the rules about words,
+/// one or two sentences, and for outcomes 2 and 3 a tool named as the next
+/// step.
+pub fn check_message(outcome: Message, text: &str, tools: &Tools) -> Vec<Broken> {
+    let scan = Scan::new(text);
+    let mut broken = Vec::new();
+    scan.words(tools, &mut broken);
+    if matches!(outcome, Message::Invalid | Message::Stale) {
+        scan.names_tool(tools, &mut broken);
+    }
+    let count = scan.sentences();
+    if count > 2 {
+        broken.push(Broken {
+            rule: Rule::Short,
+            at: 0..text.len(),
+            words: String::new(),
+            message: format!(
+                "the message is {count} sentences; say what was wrong and what to do \
+                 next in one or two"
+            ),
+        });
+    }
+    broken.sort_by_key(|b| (b.at.start, b.rule));
+    broken
+}
+
+fn part_name(part: Part) -> &'static str {
+    match part {
+        Part::Problem => "problem",
+        Part::NextStep => "next step",
+        Part::Refresh => "refresh step",
+        Part::Retry => "message",
+    }
+}
+
+/// A text, with the values in it masked, split into words.
+struct Scan<'t> {
+    text: &'t str,
+    /// `text` with every value replaced by `x`s of the same byte length.
+    masked: String,
+    words: Vec<Word>,
+}
+
+/// A word: a run between whitespace, without the punctuation around it.
+#[derive(Clone, Debug)]
+struct Word {
+    at: Range<usize>,
+    /// Whether a sentence ends right after it.
+    ends_sentence: bool,
+    /// The punctuation right after it (`,`, `.`), if any.
+    followed_by: Option<char>,
+}
+
+/// Words after which a `call` names no tool.
+const NOT_NAMES: &[&str] = &[
+    "the", "a", "an", "it", "this", "that", "again", "back", "later", "them", "these", "those",
+    "one", "each", "every", "any", "some", "me", "us", "our", "your", "its", "their", "with",
+    "for", "to", "in", "on", "after", "before", "once", "first", "now", "only", "both", "either",
+    "another", "other", "same", "another", "then", "and", "or",
+];
+
+/// Words before a noun: "this call", "the call".
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "this", "that", "each", "every", "same", "your", "its", "their", "our",
+    "next", "last", "first", "one", "any", "no", "whole", "tool", "tool's",
+];
+
+/// Words that end the clause a tool named after "with" stands in.
+const CLAUSE_ENDS: &[&str] = &[
+    "and", "or", "first", "instead", "then", "before", "after", "again", "to", "for",
+];
+
+impl<'t> Scan<'t> {
+    fn new(text: &'t str) -> Scan<'t> {
+        let masked = mask_values(text);
+        let words = split_words(&masked);
+        Scan {
+            text,
+            masked,
+            words,
+        }
+    }
+
+    fn word(&self, word: &Word) -> &str {
+        &self.masked[word.at.clone()]
+    }
+
+    fn lower(&self, index: usize) -> Option<String> {
+        self.words
+            .get(index)
+            .map(|word| self.word(word).to_ascii_lowercase())
+    }
+
+    fn broken(&self, rule: Rule, at: Range<usize>, message: String) -> Broken {
+        Broken {
+            rule,
+            words: self.text[at.clone()].to_owned(),
+            at,
+            message,
+        }
+    }
+
+    /// The sentences of the text: ends of sentences, plus a last one
+    /// without its end.
+    fn sentences(&self) -> usize {
+        let ends = self.words.iter().filter(|w| w.ends_sentence).count();
+        let open = self.words.last().is_some_and(|w| !w.ends_sentence);
+        ends + usize::from(open)
+    }
+
+    /// The rules about words: each is checked on every word, and phrases
+    /// on the lowercase text.
+    fn words(&self, tools: &Tools, broken: &mut Vec<Broken>) {
+        self.phrases(broken);
+        for (index, word) in self.words.iter().enumerate() {
+            let text = self.word(word);
+            if let Some((rule, message)) = word_rule(text) {
+                broken.push(self.broken(rule, word.at.clone(), message));
+                continue;
+            }
+            self.command(index, broken);
+        }
+        self.names(tools, broken);
+    }
+
+    /// Phrases that send the model elsewhere, and the words of a stack
+    /// frame or a log line that span more than one word.
+    fn phrases(&self, broken: &mut Vec<Broken>) {
+        let lower = self.masked.to_ascii_lowercase();
+        for (phrase, rule, why) in PHRASES {
+            let mut from = 0;
+            while let Some(found) = lower[from..].find(phrase) {
+                let start = from + found;
+                let end = start + phrase.len();
+                from = end;
+                let starts_word = start == 0 || !is_word_byte(lower.as_bytes()[start - 1]);
+                let ends_word = end == lower.len() || !is_word_byte(lower.as_bytes()[end]);
+                if starts_word && ends_word {
+                    let message = format!("\"{}\" {why}", &self.text[start..end]);
+                    broken.push(self.broken(*rule, start..end, message));
+                }
+            }
+        }
+    }
+
+    /// A command at word `index`: a tool the server's operator runs, then
+    /// what it does (`cargo run`, `pip install`); `sudo` alone.
+    fn command(&self, index: usize, broken: &mut Vec<Broken>) {
+        let Some(first) = self.lower(index) else {
+            return;
+        };
+        let Some((_, verbs)) = COMMANDS.iter().find(|(program, _)| *program == first) else {
+            return;
+        };
+        let word = &self.words[index];
+        let then = if word.followed_by.is_none() {
+            self.words.get(index + 1)
+        } else {
+            None
+        };
+        let end = match (verbs.is_empty(), then) {
+            (true, _) => word.at.end,
+            (false, Some(next))
+                if verbs.contains(&self.word(next)) || self.word(next).starts_with('-') =>
+            {
+                next.at.end
+            }
+            _ => return,
+        };
+        let at = word.at.start..end;
+        let message = format!(
+            "`{}` is a command the model cannot run; say what the model can do with \
+             this server's tools instead",
+            &self.text[at.clone()]
+        );
+        broken.push(self.broken(Rule::NoCommand, at, message));
+    }
+
+    /// Tool and parameter names that are not the server's.
+    fn names(&self, tools: &Tools, broken: &mut Vec<Broken>) {
+        let mut current: Option<String> = tools.own.clone();
+        for (index, word) in self.words.iter().enumerate() {
+            let name = self.word(word);
+            if let Some(mention) = self.tool_mention(index, tools) {
+                if tools.is_tool(name) {
+                    current = Some(name.to_owned());
+                    continue;
+                }
+                if !tools.complete || tools.is_parameter(name) {
+                    continue;
+                }
+                let sure = mention == Mention::Sure;
+                let close = tools.closest(name);
+                if !sure && close.is_none() {
+                    continue;
+                }
+                let message = match close {
+                    Some(close) => {
+                        format!("`{name}` is not a tool of this server; did you mean `{close}`?")
+                    }
+                    None => format!(
+                        "`{name}` is not a tool of this server; name one of its tools: {}",
+                        tool_list(tools)
+                    ),
+                };
+                broken.push(self.broken(Rule::KnownTool, word.at.clone(), message));
+                continue;
+            }
+            if !self.is_parameter_mention(index) {
+                continue;
+            }
+            let Some(tool) = current.as_deref().and_then(|tool| tools.get(tool)) else {
+                continue;
+            };
+            let Some(parameters) = &tool.parameters else {
+                continue;
+            };
+            if parameters.iter().any(|p| p == name) {
+                continue;
+            }
+            let message = match closest(name, parameters.iter().map(String::as_str)) {
+                Some(close) => format!(
+                    "`{name}` is not a parameter of `{}`; did you mean `{close}`?",
+                    tool.name
+                ),
+                None if parameters.is_empty() => {
+                    format!(
+                        "`{}` takes no parameters, so `{name}` is not one",
+                        tool.name
+                    )
+                }
+                None => format!(
+                    "`{name}` is not a parameter of `{}`; its parameters are {}",
+                    tool.name,
+                    backticked(parameters.iter().map(String::as_str))
+                ),
+            };
+            broken.push(self.broken(Rule::KnownParameter, word.at.clone(), message));
+        }
+    }
+
+    /// Whether word `index` names a tool: surely, after "call" or as "with
+    /// `search_notes`" at the end of a clause, or perhaps, as any
+    /// `snake_case` name.
+    fn tool_mention(&self, index: usize, tools: &Tools) -> Option<Mention> {
+        let word = &self.words[index];
+        let name = self.word(word);
+        if !is_name(name) {
+            return None;
+        }
+        let before = index.checked_sub(1).and_then(|i| {
+            let previous = &self.words[i];
+            previous
+                .followed_by
+                .is_none()
+                .then(|| self.lower(i))
+                .flatten()
+        });
+        let snake = name.contains('_');
+        let lower = name.to_ascii_lowercase();
+        if NOT_NAMES.contains(&lower.as_str()) {
+            return None;
+        }
+        // "call" is the verb, not the noun of "this call fails".
+        let verb = index < 2
+            || self.words[index - 2].ends_sentence
+            || self.words[index - 2].followed_by.is_some()
+            || self
+                .lower(index - 2)
+                .is_some_and(|word| !DETERMINERS.contains(&word.as_str()));
+        let sure = match before.as_deref() {
+            _ if !verb => false,
+            Some("call" | "invoke" | "use" | "run" | "try") => snake || tools.is_tool(name),
+            Some("with" | "using" | "via") => {
+                (snake || tools.is_tool(name)) && self.ends_clause(index)
+            }
+            _ => false,
+        };
+        if sure {
+            return Some(Mention::Sure);
+        }
+        // A plain word after "call" is a tool only if it is close to one
+        // ("call reindx"): "the most recent call last" names none.
+        let called = verb && matches!(before.as_deref(), Some("call" | "invoke"));
+        let perhaps = (snake && !self.is_parameter_mention(index) && !self.is_value(index))
+            || called
+            || tools.is_tool(name);
+        perhaps.then_some(Mention::Perhaps)
+    }
+
+    /// Whether word `index` ends the clause it is in: "with search_notes"
+    /// at the end, or before "and", "first", a comma.
+    fn ends_clause(&self, index: usize) -> bool {
+        let word = &self.words[index];
+        if word.followed_by.is_some() || index + 1 == self.words.len() {
+            return true;
+        }
+        self.lower(index + 1)
+            .is_some_and(|next| CLAUSE_ENDS.contains(&next.as_str()))
+    }
+
+    /// Whether word `index` names a parameter: "with `path` set to", "set
+    /// `path` to", "pass `path`", "without `path`", "`path` as".
+    fn is_parameter_mention(&self, index: usize) -> bool {
+        let word = self.word(&self.words[index]);
+        if !is_name(word) || NOT_NAMES.contains(&word.to_ascii_lowercase().as_str()) {
+            return false;
+        }
+        let open = |i: usize| self.words[i].followed_by.is_none();
+        let before = index
+            .checked_sub(1)
+            .filter(|&i| open(i))
+            .and_then(|i| self.lower(i));
+        let after = open(index).then(|| self.lower(index + 1)).flatten();
+        let then = (open(index) && index + 1 < self.words.len() && open(index + 1))
+            .then(|| self.lower(index + 2))
+            .flatten();
+        match (before.as_deref(), after.as_deref()) {
+            (Some("set" | "pass" | "without" | "parameter" | "argument"), _) => true,
+            (Some("with"), Some("set")) => then.as_deref() == Some("to"),
+            (Some("with"), Some("as" | "corrected" | "=")) => true,
+            (_, Some("parameter" | "argument")) => true,
+            _ => false,
+        }
+    }
+
+    /// Whether word `index` is a value: after "to" or "=" as in "set to
+    /// `read_only`", or after "is".
+    fn is_value(&self, index: usize) -> bool {
+        index
+            .checked_sub(1)
+            .filter(|&i| self.words[i].followed_by.is_none())
+            .and_then(|i| self.lower(i))
+            .is_some_and(|before| matches!(before.as_str(), "to" | "=" | "is" | "be" | "as"))
+    }
+
+    /// A step must name a tool; with tools known, one of them.
+    fn names_tool(&self, tools: &Tools, broken: &mut Vec<Broken>) {
+        // A tool that is not the server's still counts as named here:
+        // `known-tool` says what is wrong with it.
+        let named = (0..self.words.len()).any(|index| {
+            let name = self.word(&self.words[index]);
+            tools.is_tool(name)
+                || match self.tool_mention(index, tools) {
+                    Some(Mention::Sure) => true,
+                    Some(Mention::Perhaps) => !tools.complete || tools.closest(name).is_some(),
+                    None => false,
+                }
+        });
+        if named {
+            return;
+        }
+        let example = match &tools.own {
+            Some(own) => format!("\"Call {own} again with ...\""),
+            None => "\"Find the path with search_notes\"".to_owned(),
+        };
+        let list = if tools.complete && !tools.tools.is_empty() {
+            format!(" (this server's tools: {})", tool_list(tools))
+        } else {
+            String::new()
+        };
+        broken.push(Broken {
+            rule: Rule::NamesTool,
+            at: 0..self.text.len(),
+            words: String::new(),
+            message: format!(
+                "the step names no tool; name the tool the model calls next, as {example}{list}"
+            ),
+        });
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mention {
+    Sure,
+    Perhaps,
+}
+
+/// Whether `word` can be a tool's or a parameter's name: letters, digits,
+/// `_`, `-` and `.` inside, starting with a letter.
+fn is_name(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        && !word.ends_with(['.', '-', '_'])
+        && !word.contains('.')
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// `text` with every value masked: a quoted value (`'...'`, as
+/// `outcome_runtime::quote` writes it) and [`VALUE`] become `x`s of the
+/// same byte length, so positions still point into `text`.
+fn mask_values(text: &str) -> String {
+    let mut masked = String::with_capacity(text.len());
+    let mut chars = text.char_indices().peekable();
+    let mut previous: Option<char> = None;
+    while let Some((at, c)) = chars.next() {
+        if c == VALUE {
+            masked.push_str("xxx");
+            previous = Some('x');
+            continue;
+        }
+        let opens = c == '\'' && previous.is_none_or(|p| p.is_whitespace() || "([{\"".contains(p));
+        if opens && let Some(end) = closing_quote(&text[at + 1..]) {
+            let inner = &text[at + 1..at + 1 + end];
+            masked.push('\'');
+            masked.extend(std::iter::repeat_n('x', inner.len()));
+            masked.push('\'');
+            while chars.peek().is_some_and(|&(next, _)| next <= at + 1 + end) {
+                chars.next();
+            }
+            previous = Some('\'');
+            continue;
+        }
+        masked.push(c);
+        previous = Some(c);
+    }
+    masked
+}
+
+/// The byte offset of the quote that closes a quoted value in `rest`: a
+/// `'` not escaped, followed by the end, whitespace or punctuation.
+fn closing_quote(rest: &str) -> Option<usize> {
+    let bytes = rest.as_bytes();
+    let mut escaped = false;
+    for (at, &b) in bytes.iter().enumerate() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match b {
+            b'\\' => escaped = true,
+            b'\'' => {
+                let next = bytes.get(at + 1).copied();
+                if next.is_none_or(|n| !n.is_ascii_alphanumeric()) {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Splits `masked` into words, each without the punctuation around it.
+fn split_words(masked: &str) -> Vec<Word> {
+    let mut words = Vec::new();
+    let mut start = None;
+    let bytes = masked.as_bytes();
+    for (at, c) in masked.char_indices().chain([(masked.len(), ' ')]) {
+        if !c.is_whitespace() {
+            start.get_or_insert(at);
+            continue;
+        }
+        let Some(from) = start.take() else {
+            continue;
+        };
+        let raw = &masked[from..at];
+        let lead = raw.len() - raw.trim_start_matches(LEADING).len();
+        let trimmed = raw.trim_start_matches(LEADING).trim_end_matches(TRAILING);
+        if trimmed.is_empty() {
+            // A lone mark ends the sentence before it.
+            if raw.contains(['.', '!', '?'])
+                && let Some(last) = words.last_mut()
+            {
+                let last: &mut Word = last;
+                last.ends_sentence = true;
+            }
+            continue;
+        }
+        let begin = from + lead;
+        let end = begin + trimmed.len();
+        let tail = &masked[end..at];
+        let followed_by = tail.chars().find(|c| !"'\"`)]}".contains(*c));
+        // A sentence ends at `.`, `!` or `?` followed by the end or a word
+        // that starts as a sentence does.
+        let mark = tail.contains(['.', '!', '?']);
+        let next = bytes[at..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map(|skip| at + skip);
+        let starts_sentence = next.is_none_or(|n| {
+            masked[n..]
+                .trim_start_matches(LEADING)
+                .chars()
+                .next()
+                .is_none_or(|c| c.is_uppercase() || c.is_ascii_digit())
+        });
+        words.push(Word {
+            at: begin..end,
+            ends_sentence: mark && starts_sentence,
+            followed_by,
+        });
+    }
+    words
+}
+
+const LEADING: &[char] = &['(', '[', '{', '"', '`', '\'', '*', '<'];
+const TRAILING: &[char] = &[
+    '.', ',', ';', ':', '!', '?', ')', ']', '}', '"', '`', '\'', '*', '>',
+];
+
+/// Phrases that break a rule wherever they stand, lowercase.
+const PHRASES: &[(&str, Rule, &str)] = &[
+    ("see the description", Rule::NoLookup, LOOKUP),
+    ("see the tool description", Rule::NoLookup, LOOKUP),
+    ("see the documentation", Rule::NoLookup, LOOKUP),
+    ("see the docs", Rule::NoLookup, LOOKUP),
+    ("see the logs", Rule::NoLookup, LOOKUP),
+    ("check the logs", Rule::NoLookup, LOOKUP),
+    ("see the server logs", Rule::NoLookup, LOOKUP),
+    ("check the documentation", Rule::NoLookup, LOOKUP),
+    ("check the docs", Rule::NoLookup, LOOKUP),
+    ("read the docs", Rule::NoLookup, LOOKUP),
+    ("refer to the", Rule::NoLookup, LOOKUP),
+    ("consult the", Rule::NoLookup, LOOKUP),
+    ("as documented", Rule::NoLookup, LOOKUP),
+    ("see above", Rule::NoLookup, LOOKUP),
+    ("see below", Rule::NoLookup, LOOKUP),
+    ("error code", Rule::NoLookup, CODE),
+    ("errno", Rule::NoLookup, CODE),
+    ("traceback", Rule::NoStackFrame, FRAME),
+    ("stack trace", Rule::NoStackFrame, FRAME),
+    ("stack backtrace", Rule::NoStackFrame, FRAME),
+    ("panicked at", Rule::NoStackFrame, FRAME),
+    ("environment variable", Rule::NoEnvVar, ENV),
+    ("env var", Rule::NoEnvVar, ENV),
+];
+
+const LOOKUP: &str = "sends the model to read something it cannot reach from a failed call; \
+     say in this text what it must change";
+const CODE: &str = "asks the model to look up a code; say in words what went wrong";
+const FRAME: &str = "is the operator's, not the model's; the log has it, so leave it out";
+const ENV: &str = "is the operator's to set, not the model's; say what the model can do instead";
+
+/// Programs whose commands the model cannot run, with the words that make
+/// them a command (none: the program alone is one).
+const COMMANDS: &[(&str, &[&str])] = &[
+    ("sudo", &[]),
+    (
+        "cargo",
+        &["run", "build", "install", "test", "add", "update", "check"],
+    ),
+    ("npm", &["install", "i", "run", "start", "ci", "exec"]),
+    ("npx", &[]),
+    ("pip", &["install", "uninstall"]),
+    ("pip3", &["install", "uninstall"]),
+    ("python", &["-m", "-c"]),
+    ("python3", &["-m", "-c"]),
+    ("apt", &["install", "get", "update"]),
+    ("apt-get", &[]),
+    ("brew", &["install", "services"]),
+    (
+        "docker",
+        &["run", "exec", "compose", "restart", "start", "stop"],
+    ),
+    ("kubectl", &[]),
+    ("systemctl", &[]),
+    ("chmod", &[]),
+    ("chown", &[]),
+    (
+        "git",
+        &[
+            "pull", "push", "clone", "checkout", "reset", "commit", "fetch", "stash",
+        ],
+    ),
+    ("curl", &[]),
+    ("export", &[]),
+];
+
+/// The rule one word breaks on its own, if any, and why.
+fn word_rule(word: &str) -> Option<(Rule, String)> {
+    if word.bytes().all(|b| b == b'x') {
+        return None;
+    }
+    if let Some(why) = path(word) {
+        return Some((
+            Rule::NoPath,
+            format!(
+                "`{word}` is {why}; say what the model can name instead, or quote the model's own value"
+            ),
+        ));
+    }
+    if is_frame(word) {
+        return Some((
+            Rule::NoStackFrame,
+            format!(
+                "`{word}` is a source location, which is the operator's; the log has it, so leave it out"
+            ),
+        ));
+    }
+    if is_type_name(word) {
+        return Some((
+            Rule::NoTypeName,
+            format!(
+                "`{word}` is a type name, which means nothing to the model; say in words what went wrong"
+            ),
+        ));
+    }
+    if is_env_var(word) {
+        return Some((
+            Rule::NoEnvVar,
+            format!(
+                "`{word}` is an environment variable, which the model cannot set; say what the model can do instead"
+            ),
+        ));
+    }
+    if is_code(word) {
+        return Some((
+            Rule::NoLookup,
+            format!(
+                "`{word}` is an error code, which the model cannot look up; say in words what went wrong"
+            ),
+        ));
+    }
+    if is_timestamp(word) || LEVELS.contains(&word) {
+        return Some((
+            Rule::NoLogLine,
+            format!(
+                "`{word}` belongs to a log line, which is the operator's; say what went wrong in the model's terms"
+            ),
+        ));
+    }
+    if is_flag(word) {
+        return Some((
+            Rule::NoCommand,
+            format!(
+                "`{word}` is a command-line flag the model cannot pass; name the tool's parameter instead"
+            ),
+        ));
+    }
+    None
+}
+
+const LEVELS: &[&str] = &[
+    "ERROR", "WARN", "WARNING", "INFO", "DEBUG", "TRACE", "FATAL", "CRITICAL",
+];
+
+/// Why `word` is a path of the server, if it is one: absolute (`/srv/x`,
+/// `C:\x`, `\\host\x`) or in a home directory (`~/x`). A relative path
+/// (`inbox/todo.md`) and a URL are not.
+fn path(word: &str) -> Option<&'static str> {
+    if word.contains("://") {
+        return None;
+    }
+    let bytes = word.as_bytes();
+    let unix = bytes.first() == Some(&b'/')
+        && bytes
+            .get(1)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'.' || *b == b'_')
+        && word[1..].contains('/');
+    let root = matches!(
+        word,
+        "/etc" | "/srv" | "/var" | "/tmp" | "/home" | "/usr" | "/opt" | "/root"
+    );
+    let windows = bytes.len() > 3
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && (bytes[2] == b'\\' || bytes[2] == b'/');
+    let share = word.starts_with("\\\\") && word.len() > 2;
+    let home = word.starts_with("~/") && word.len() > 2;
+    (unix || root || windows || share || home)
+        .then_some("a path on the server, which the model cannot open")
+}
+
+/// A source location: `main.rs:42`, `server.py:10:5`, `Foo.java:3`.
+fn is_frame(word: &str) -> bool {
+    let Some((file, rest)) = word.split_once(':') else {
+        return false;
+    };
+    let line = rest.split(':').next().unwrap_or("");
+    !line.is_empty()
+        && line.bytes().all(|b| b.is_ascii_digit())
+        && SOURCE_EXTENSIONS.iter().any(|extension| {
+            file.len() > extension.len() + 1
+                && file.ends_with(extension)
+                && file.as_bytes()[file.len() - extension.len() - 1] == b'.'
+        })
+}
+
+const SOURCE_EXTENSIONS: &[&str] = &[
+    "rs", "py", "js", "ts", "mjs", "go", "java", "kt", "rb", "c", "cc", "cpp", "h", "cs", "php",
+    "swift", "scala", "ex", "exs",
+];
+
+/// An exception or error type: `FileNotFoundError`, `IOException`,
+/// `std::io::Error`, `io::ErrorKind::NotFound`.
+fn is_type_name(word: &str) -> bool {
+    if word.contains("::") {
+        let segments: Vec<&str> = word.split("::").collect();
+        return segments.len() > 1
+            && segments.iter().all(|s| {
+                !s.is_empty()
+                    && s.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'<' || b == b'>')
+            });
+    }
+    let camel = word.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        && word.bytes().all(|b| b.is_ascii_alphanumeric());
+    camel
+        && ["Error", "Exception", "Panic", "Fault"]
+            .iter()
+            .any(|suffix| word.len() > suffix.len() && word.ends_with(suffix))
+}
+
+/// An environment variable: `$HOME`, `${HOME}`, `%APPDATA%`, or a name in
+/// capitals with an underscore (`NOTES_DIR`).
+fn is_env_var(word: &str) -> bool {
+    let name = word
+        .strip_prefix("${")
+        .and_then(|w| w.strip_suffix('}'))
+        .or_else(|| word.strip_prefix('$'))
+        .or_else(|| word.strip_prefix('%').and_then(|w| w.strip_suffix('%')));
+    if let Some(name) = name {
+        return !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && name.bytes().any(|b| b.is_ascii_alphabetic());
+    }
+    let capitals = word.split('_').filter(|part| !part.is_empty());
+    word.contains('_')
+        && !word.starts_with('_')
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && capitals.clone().count() >= 2
+        && capitals.clone().all(|part| part.len() >= 2)
+}
+
+/// An error code to look up: `-32602`, `E0308`, `ERR_INVALID`, `0x80070005`.
+fn is_code(word: &str) -> bool {
+    let negative = word
+        .strip_prefix('-')
+        .is_some_and(|n| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()));
+    let lettered = word.len() >= 5
+        && word.as_bytes()[0] == b'E'
+        && word[1..].bytes().all(|b| b.is_ascii_digit());
+    let err = word.starts_with("ERR_") && word.len() > 4;
+    let hex = word.starts_with("0x")
+        && word.len() >= 6
+        && word[2..].bytes().all(|b| b.is_ascii_hexdigit());
+    negative || lettered || err || hex
+}
+
+/// A timestamp: `2026-01-31T12:00`, `12:00:01`.
+fn is_timestamp(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    let date = bytes.len() >= 16
+        && bytes[4] == b'-'
+        && bytes[7] == b'-'
+        && (bytes[10] == b'T' || bytes[10] == b' ')
+        && bytes[..4].iter().all(u8::is_ascii_digit);
+    let time = bytes.len() >= 8
+        && bytes[2] == b':'
+        && bytes[5] == b':'
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_digit() || matches!(b, b':' | b'.' | b','));
+    date || time
+}
+
+/// A command-line flag: `--force`, `--dry-run`.
+fn is_flag(word: &str) -> bool {
+    word.strip_prefix("--").is_some_and(|flag| {
+        flag.len() >= 2
+            && flag.as_bytes()[0].is_ascii_alphabetic()
+            && flag
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'=')
+    })
+}
+
+/// The name among `candidates` closest to `name`, when it differs by at
+/// most a third of its length (and by at most three edits).
+fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).clamp(1, 3);
+    candidates
+        .filter(|candidate| *candidate != name)
+        .map(|candidate| (edits(name, candidate), candidate))
+        .filter(|(distance, _)| *distance <= limit)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate)
+}
+
+/// The edit distance between `a` and `b` (insertions, deletions,
+/// substitutions), by characters.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+fn tool_list(tools: &Tools) -> String {
+    const SHOWN: usize = 12;
+    let names = tools.tools.iter().map(|tool| tool.name.as_str());
+    let mut list = backticked(names.clone().take(SHOWN));
+    if tools.tools.len() > SHOWN {
+        list.push_str(&format!(" and {} more", tools.tools.len() - SHOWN));
+    }
+    list
+}
+
+fn backticked<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,346 @@
+use super::*;
+
+fn notes() -> Tools {
+    Tools::new()
+        .tool_with_parameters("read_note", ["path"])
+        .tool_with_parameters("write_note", ["path", "text", "if_match"])
+        .tool_with_parameters("search_notes", ["query", "limit"])
+        .tool_with_parameters("export_notes", ["format"])
+        .tool("reindex")
+        .tool_with_parameters("sync_notes", ["remote"])
+        .tool_with_parameters("summarize_note", ["path"])
+}
+
+fn rules(broken: &[Broken]) -> Vec<Rule> {
+    broken.iter().map(|b| b.rule).collect()
+}
+
+fn message(outcome: Message, text: &str) -> Vec<Rule> {
+    rules(&check_message(outcome, text, &notes()))
+}
+
+#[test]
+fn the_designs_two_messages_pass() {
+    let invalid = "No note at 'inbox/todo.md'. Find the path with search_notes.";
+    assert_eq!(message(Message::Invalid, invalid), []);
+    let stale = "Note 'plan.md' changed since version 'a1b2', so resending this call fails \
+                 again. Call read_note for the current text and version, reapply the edit, \
+                 and pass the new version as if_match.";
+    assert_eq!(message(Message::Stale, stale), []);
+    for (part, text) in [
+        (Part::Problem, "No note at \u{FFFC}"),
+        (Part::NextStep, "Find the path with search_notes"),
+        (
+            Part::Problem,
+            "Note \u{FFFC} changed since version \u{FFFC}",
+        ),
+        (
+            Part::Refresh,
+            "Call read_note for the current text and version, reapply the edit, and pass \
+             the new version as if_match",
+        ),
+    ] {
+        assert_eq!(check_part(part, text, &notes()), [], "{text}");
+    }
+}
+
+#[test]
+fn the_runtimes_own_messages_pass() {
+    for text in [
+        "The server failed while handling this request, and the request itself was fine, so \
+         do not change it. Retry later, and if it keeps failing, tell the user.",
+        "A service this server depends on is busy or did not answer in time, and the request \
+         itself was fine. Retry the same call in a minute.",
+    ] {
+        assert_eq!(message(Message::Fault, text), [], "{text}");
+    }
+    for text in [
+        "The argument limit of search_notes was 'ten', but it must be a whole number. Call \
+         search_notes again with limit as a whole number.",
+        "The argument path of read_note was 42, but it must be a string. Call read_note again \
+         with path corrected.",
+        "The argument colour of search_notes was 'red', which search_notes does not accept. \
+         Call search_notes again with another value for colour.",
+        "The argument query of search_notes was missing, but it must be a string. Call \
+         search_notes again with query as a string.",
+        "path must be relative. Correct the request, then call read_note again.",
+    ] {
+        assert_eq!(message(Message::Invalid, text), [], "{text}");
+    }
+}
+
+#[test]
+fn a_step_names_a_tool() {
+    assert_eq!(
+        rules(&check_part(Part::NextStep, "Use a shorter path", &notes())),
+        [Rule::NamesTool]
+    );
+    assert_eq!(
+        rules(&check_part(
+            Part::Refresh,
+            "Read it again",
+            &Tools::unknown()
+        )),
+        [Rule::NamesTool]
+    );
+    // Without a list, a name that reads as a tool is enough.
+    assert_eq!(
+        check_part(
+            Part::NextStep,
+            "Find the path with search_notes",
+            &Tools::unknown()
+        ),
+        []
+    );
+    assert_eq!(
+        check_part(
+            Part::NextStep,
+            "Call add with smaller numbers",
+            &Tools::unknown()
+        ),
+        []
+    );
+    // The call's own tool counts.
+    let own = Tools::new().answering("add");
+    assert_eq!(
+        check_part(Part::NextStep, "Call add with smaller numbers", &own),
+        []
+    );
+    // The problem need not name one.
+    assert_eq!(
+        check_part(Part::Problem, "The sum is too large", &notes()),
+        []
+    );
+}
+
+#[test]
+fn a_tool_that_does_not_exist_is_named_with_the_closest() {
+    let broken = check_part(Part::NextStep, "Find the path with search_note", &notes());
+    assert_eq!(rules(&broken), [Rule::KnownTool]);
+    assert_eq!(
+        broken[0].message,
+        "`search_note` is not a tool of this server; did you mean `search_notes`?"
+    );
+    assert_eq!(broken[0].words, "search_note");
+    assert_eq!(broken[0].at, 19..30);
+    // Renamed past recognition: the tools are listed instead.
+    let renamed = Tools::new().tool("find_notes");
+    let broken = check_part(Part::NextStep, "Find the path with search_notes", &renamed);
+    assert_eq!(rules(&broken), [Rule::KnownTool]);
+    assert_eq!(
+        broken[0].message,
+        "`search_notes` is not a tool of this server; name one of its tools: `find_notes`"
+    );
+    // After "call", any word names a tool.
+    let broken = check_part(Part::NextStep, "Call reindx again", &notes());
+    assert_eq!(
+        broken[0].message,
+        "`reindx` is not a tool of this server; did you mean `reindex`?"
+    );
+}
+
+#[test]
+fn a_parameter_that_the_tool_does_not_take_is_named_with_the_closest() {
+    let broken = check_part(
+        Part::NextStep,
+        "Call sync_notes again with remotes set to origin",
+        &notes(),
+    );
+    assert_eq!(rules(&broken), [Rule::KnownParameter]);
+    assert_eq!(
+        broken[0].message,
+        "`remotes` is not a parameter of `sync_notes`; did you mean `remote`?"
+    );
+    assert_eq!(
+        check_part(
+            Part::NextStep,
+            "Call sync_notes again with remote set to origin",
+            &notes()
+        ),
+        []
+    );
+    // Parameters not known: not checked.
+    assert_eq!(
+        check_part(
+            Part::NextStep,
+            "Call reindex again with force set to true",
+            &notes()
+        ),
+        []
+    );
+}
+
+#[test]
+fn words_the_model_cannot_use_are_refused() {
+    for (text, rule, words) in [
+        (
+            "See the description for the format",
+            Rule::NoLookup,
+            "See the description",
+        ),
+        (
+            "The path must be relative, as documented",
+            Rule::NoLookup,
+            "as documented",
+        ),
+        (
+            "The request failed with error code 7",
+            Rule::NoLookup,
+            "error code",
+        ),
+        ("Invalid params -32602", Rule::NoLookup, "-32602"),
+        (
+            "FileNotFoundError: no such note",
+            Rule::NoTypeName,
+            "FileNotFoundError",
+        ),
+        (
+            "std::io::Error while reading",
+            Rule::NoTypeName,
+            "std::io::Error",
+        ),
+        (
+            "Could not open /srv/notes/plan.md",
+            Rule::NoPath,
+            "/srv/notes/plan.md",
+        ),
+        (
+            "Could not open C:\\notes\\plan.md",
+            Rule::NoPath,
+            "C:\\notes\\plan.md",
+        ),
+        (
+            "Could not read ~/.config/notes",
+            Rule::NoPath,
+            "~/.config/notes",
+        ),
+        (
+            "The store failed at store.rs:42",
+            Rule::NoStackFrame,
+            "store.rs:42",
+        ),
+        (
+            "Traceback (most recent call last)",
+            Rule::NoStackFrame,
+            "Traceback",
+        ),
+        (
+            "2026-01-31T12:00:00Z the store failed",
+            Rule::NoLogLine,
+            "2026-01-31T12:00:00Z",
+        ),
+        ("ERROR the store failed", Rule::NoLogLine, "ERROR"),
+        ("NOTES_DIR is not set", Rule::NoEnvVar, "NOTES_DIR"),
+        ("Set $HOME first", Rule::NoEnvVar, "$HOME"),
+        (
+            "Run cargo run to start the store",
+            Rule::NoCommand,
+            "cargo run",
+        ),
+        (
+            "Install it with pip install notes",
+            Rule::NoCommand,
+            "pip install",
+        ),
+        ("Try again with --force", Rule::NoCommand, "--force"),
+        ("Ask an admin to sudo", Rule::NoCommand, "sudo"),
+    ] {
+        let broken = check_part(Part::Problem, text, &notes());
+        assert_eq!(rules(&broken), [rule], "{text}: {broken:?}");
+        assert_eq!(broken[0].words, words, "{text}");
+    }
+}
+
+#[test]
+fn ordinary_words_are_not_taken_for_names() {
+    for text in [
+        "Call write_note again with a relative path inside it, such as plan.md or inbox/todo.md",
+        "List the paths with search_notes and read each note with read_note instead",
+        "Read the note with read_note and summarize it yourself, or ask the user to allow \
+         sampling",
+        "Call sync_notes again with remote set to origin",
+        "Call search_notes with a shorter query, such as read/write",
+        "Use the JSON format of export_notes, at most 1/2 of the limit",
+        "Call read_note, then pass the version it returns as if_match to write_note",
+        "Call write_note again with if_match set to the version read_note returns",
+        "Call export_notes with format set to read_only",
+        "Call read_note for the current version, then call write_note again with it as if_match",
+        "Call write_note again without if_match to create it",
+        "Call search_notes with a query, then call summarize_note on one of the paths",
+    ] {
+        assert_eq!(check_part(Part::NextStep, text, &notes()), [], "{text}");
+    }
+}
+
+#[test]
+fn values_are_not_the_authors_words() {
+    // A placeholder and a quoted value are the model's, whatever they hold.
+    assert_eq!(
+        check_part(Part::Problem, "No note at \u{FFFC}", &notes()),
+        []
+    );
+    let quoted = "No note at '/srv/notes/FileNotFoundError'. Find the path with search_notes.";
+    assert_eq!(message(Message::Invalid, quoted), []);
+    let escaped = "No note at 'it\\'s /srv/x'. Find the path with search_notes.";
+    assert_eq!(message(Message::Invalid, escaped), []);
+    // An apostrophe in a word opens no value.
+    let apostrophe = "The server's file at /srv/notes is gone. Call reindex again.";
+    assert_eq!(message(Message::Invalid, apostrophe), [Rule::NoPath]);
+}
+
+#[test]
+fn one_or_two_sentences() {
+    let long = "No note at 'a'. It may have moved. Find the path with search_notes.";
+    assert_eq!(message(Message::Invalid, long), [Rule::Short]);
+    let part = check_part(Part::Problem, "No note here. It may have moved", &notes());
+    assert_eq!(rules(&part), [Rule::Short]);
+    assert_eq!(
+        part[0].message,
+        "the problem is 2 sentences; make it one sentence, so that the whole message is one or two"
+    );
+    // Dots inside words and lowercase after a dot end no sentence.
+    let dotted = "No note at plan.md, e.g. the one search_notes lists. Call read_note again.";
+    assert_eq!(message(Message::Invalid, dotted), []);
+    let retry = "The index is rebuilding, and the request was fine. Call reindex again in a \
+                 minute.";
+    assert_eq!(check_part(Part::Retry, retry, &notes()), []);
+}
+
+#[test]
+fn hostile_text_is_checked_in_bounded_time_and_never_panics() {
+    let huge = "a ".repeat(500_000);
+    assert_eq!(message(Message::Fault, &huge), []);
+    for text in [
+        "",
+        "'",
+        "''",
+        "' '",
+        "\u{FFFC}",
+        "'\u{FFFC}",
+        "é'",
+        "x'é",
+        "--",
+        "$",
+        "${}",
+        "%%",
+        "E",
+        "::",
+        "/",
+        "~/",
+        "C:",
+        ". . .",
+        "\u{200b}call\u{200b} x",
+    ] {
+        let _ = check_message(Message::Invalid, text, &notes());
+        let _ = check_part(Part::NextStep, text, &Tools::unknown());
+    }
+}
+
+#[test]
+fn rules_are_named_both_ways() {
+    for rule in Rule::ALL {
+        assert_eq!(Rule::from_name(rule.name()), Some(rule));
+        assert_eq!(Rule::from_name(&format!("{rule:?}")), Some(rule));
+    }
+    assert_eq!(Rule::from_name("no-such-rule"), None);
+}
