@@ -10,6 +10,7 @@ mod literals;
 mod router;
 mod server_handler;
 mod tool;
+mod tools;
 
 use proc_macro::TokenStream;
 
@@ -80,6 +81,11 @@ mod robustness {
             "::a::b",
             "a::b = 1",
             ",,,",
+            "__outcome_tools",
+            "__outcome_tools(\"a\"(\"b\"), 1, \"c\"())",
+            "name = \"x\", __outcome_tools(\"x\",), __outcome_tools()",
+            "other_tools(a, \"b\", 1 + 2)",
+            "other_tools = 1",
         ];
         let items = [
             "",
@@ -104,6 +110,12 @@ mod robustness {
             "fn f(&self) { ) }",
             "fn f(&self) { ToolError::invalid(\"\",) ToolError::stale(,,) ToolError::retry_later() }",
             "fn f(&self) { ToolError::invalid ToolError::retry_later(r\"\" \" \") ::invalid(\"\") }",
+            "fn f(&self) { ToolError::invalid(format!(\"{\"), format!(\"}\")) }",
+            "fn f(&self) { ToolError::stale(format!(\"{{{\"), format_args!(\"{:?\")) }",
+            "fn f(&self) { ToolError::retry_later(::std::format!(\"{}}{{}\", x)) }",
+            "fn f(&self) { ToolError::invalid(format!(), format!(x)).waive() }",
+            "fn f(&self) { ToolError::invalid(format!(\"{\u{FFFC}\"), \"Call\").waive(Rule::).waive }",
+            "fn f(&self) { ToolError::retry_later(format!(\"\u{FFFC}/srv/{} at {:>}\")).waive(Rule::NoPath) }",
         ];
         for (name, expand) in MACROS {
             for attr in attrs {
