@@ -2,17 +2,22 @@
 //! `#[tool]` of its impl block, so that a text may be checked against the
 //! tools and parameters it names.
 //!
-//! The router adds a hidden argument to every tool attribute of its block,
-//! `__outcome_tools("read_note"("path"), "search_notes"("query"), "jobs")`:
-//! each tool's name, then its parameters where the router could see them.
-//! `#[tool]` takes that argument off before it reads its own.
+//! The router writes a hidden attribute after every tool attribute of its
+//! block, `#[::outcome_runtime::__private_<version>::__server_tools(
+//! "read_note"("path"), "search_notes"("query"), "jobs")]`: each tool's
+//! name, then its parameters where the router could see them. `#[tool]`
+//! reads it and takes it off the method before anything else sees it.
+//! An attribute rather than an argument of `#[tool(..)]`, since the tool
+//! attribute may be rmcp's (which the router check then reports), and
+//! rmcp's `#[tool]` refuses arguments it does not know; it keeps other
+//! attributes on the method, and this one expands to the method unchanged.
 
 use outcome_rules::Tools;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
-use syn::{FnArg, Lit, Member, Pat};
+use syn::{Attribute, FnArg, Lit, Member, Meta, Pat};
 
-/// The name of the hidden argument.
-const HIDDEN: &str = "__outcome_tools";
+/// The name of the hidden attribute.
+const HIDDEN: &str = "__server_tools";
 
 /// Every tool of a server: its name, and its parameters if known.
 #[derive(Clone, Debug, Default)]
@@ -43,8 +48,9 @@ impl ToolList {
         }
     }
 
-    /// The hidden argument that hands the list to `#[tool]`.
-    pub(crate) fn argument(&self) -> TokenStream {
+    /// The hidden attribute that hands the list to `#[tool]`, `#` and
+    /// its brackets.
+    pub(crate) fn attribute(&self) -> TokenStream {
         let mut list = TokenStream::new();
         for (index, (name, parameters)) in self.tools.iter().enumerate() {
             if index > 0 {
@@ -62,9 +68,16 @@ impl ToolList {
                 list.extend([TokenTree::Group(Group::new(Delimiter::Parenthesis, inner))]);
             }
         }
-        [
+        let mut path = crate::private(Span::call_site());
+        path.extend([
+            TokenTree::Punct(Punct::new(':', Spacing::Joint)),
+            TokenTree::Punct(Punct::new(':', Spacing::Alone)),
             TokenTree::Ident(Ident::new(HIDDEN, Span::call_site())),
             TokenTree::Group(Group::new(Delimiter::Parenthesis, list)),
+        ]);
+        [
+            TokenTree::Punct(Punct::new('#', Spacing::Alone)),
+            TokenTree::Group(Group::new(Delimiter::Bracket, path)),
         ]
         .into_iter()
         .collect()
@@ -108,39 +121,20 @@ fn string(token: &TokenTree) -> Option<String> {
     }
 }
 
-/// The attribute's arguments without the hidden one, and the list it held
-/// (`None` when there was none: a `#[tool]` outside a router).
-pub(crate) fn take(attr: TokenStream) -> (TokenStream, Option<ToolList>) {
-    let tokens: Vec<TokenTree> = attr.into_iter().collect();
-    let mut list = None;
-    let mut kept: Vec<TokenTree> = Vec::with_capacity(tokens.len());
-    let mut index = 0;
-    while index < tokens.len() {
-        let at_start = kept
+/// The list of the hidden attribute, taken off `attrs`; `None` when there
+/// was none (a `#[tool]` outside a router).
+pub(crate) fn take(attrs: &mut Vec<Attribute>) -> Option<ToolList> {
+    let index = attrs.iter().position(|attr| {
+        attr.path()
+            .segments
             .last()
-            .is_none_or(|token| matches!(token, TokenTree::Punct(p) if p.as_char() == ','));
-        if let (true, TokenTree::Ident(ident), Some(TokenTree::Group(group))) =
-            (at_start, &tokens[index], tokens.get(index + 1))
-            && ident == HIDDEN
-            && group.delimiter() == Delimiter::Parenthesis
-            && tokens
-                .get(index + 2)
-                .is_none_or(|token| matches!(token, TokenTree::Punct(p) if p.as_char() == ','))
-        {
-            list = Some(ToolList::read(group.stream()));
-            // The comma after it goes too; or, at the end, the one before.
-            if tokens.get(index + 2).is_some() {
-                index += 3;
-            } else {
-                kept.pop();
-                index += 2;
-            }
-            continue;
-        }
-        kept.push(tokens[index].clone());
-        index += 1;
-    }
-    (kept.into_iter().collect(), list)
+            .is_some_and(|segment| segment.ident == HIDDEN)
+    })?;
+    let attr = attrs.remove(index);
+    Some(match attr.meta {
+        Meta::List(list) => ToolList::read(list.tokens),
+        _ => ToolList::default(),
+    })
 }
 
 /// The parameters of a tool, if its signature shows them all: a
@@ -183,28 +177,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_hidden_argument_is_taken_wherever_it_is_and_reads_back() {
+    fn the_hidden_attribute_is_taken_off_and_reads_back() {
         let mut list = ToolList::default();
         list.push("read_note".into(), Some(vec!["path".into()]));
         list.push("jobs".into(), None);
-        let hidden = list.argument().to_string();
-        for attr in [
-            hidden.clone(),
-            format!("name = \"x\", {hidden}"),
-            format!("{hidden}, name = \"x\""),
-            format!("name = \"x\", {hidden}, local"),
-        ] {
-            let (rest, found) = take(attr.parse().expect("lexes"));
-            assert!(!rest.to_string().contains(HIDDEN), "{rest}");
-            assert!(!rest.to_string().ends_with(','), "{rest}");
-            assert_eq!(
-                format!("{:?}", found.expect("found").tools),
-                format!("{:?}", list.tools)
-            );
-        }
-        let (rest, found) = take("name = \"x\"".parse().expect("lexes"));
-        assert!(found.is_none());
-        assert_eq!(rest.to_string(), "name = \"x\"");
+        let hidden = list.attribute();
+        let item: TokenStream = format!("#[doc = \"Doc.\"] {hidden} #[inline] fn f() {{}}")
+            .parse()
+            .expect("lexes");
+        let mut function: syn::ItemFn = syn::parse2(item).expect("parses");
+        let found = take(&mut function.attrs).expect("found");
+        assert_eq!(format!("{:?}", found.tools), format!("{:?}", list.tools));
+        assert_eq!(function.attrs.len(), 2);
+        assert!(take(&mut function.attrs).is_none());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 // The writing rule `known-parameter`: a parameter the tool does not take.
-use outcome_runtime::{ToolError, quote, tool, tool_router};
+use outcome_runtime::{ToolError, tool, tool_router};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::schemars;
 

@@ -1,5 +1,5 @@
 // The writing rule `no-path`: a path of the server.
-use outcome_runtime::{ToolError, quote, tool, tool_router};
+use outcome_runtime::{ToolError, tool, tool_router};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::schemars;
 

@@ -1,5 +1,5 @@
 // The writing rule `short`: a part of more than one sentence.
-use outcome_runtime::{ToolError, quote, tool, tool_router};
+use outcome_runtime::{ToolError, tool, tool_router};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::schemars;
 

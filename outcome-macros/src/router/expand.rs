@@ -3,7 +3,7 @@
 //! `server_handler`, a `ServerHandler` impl under this crate's
 //! `#[tool_handler]`.
 
-use proc_macro2::{Delimiter, Group, Punct, Spacing, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::quote;
 
 use super::parse::{Block, Method, RouterArgs};
@@ -15,7 +15,7 @@ pub(crate) fn block(args: &RouterArgs, block: &Block) -> TokenStream {
     let router_fn = router_fn(args, block);
     let check = (!block.is_trait_impl())
         .then(|| wrapped::check_every_tool_is_wrapped(&block.methods, &args.router));
-    let hidden = block.tools(args).argument();
+    let hidden = block.tools(args).attribute();
     let mut tokens = with_items(block, &hidden, quote! { #router_fn #check });
     // On a trait impl, `check` reports `server_handler`.
     if args.server_handler && !block.is_trait_impl() {
@@ -88,20 +88,21 @@ fn unroutable_error(output: &syn::ReturnType) -> bool {
     }
 }
 
-/// The block as written, with `hidden` added to the arguments of each tool
+/// The block as written, with the attribute `hidden` after each tool
 /// attribute, and `items` added at the end of its body.
 fn with_items(block: &Block, hidden: &TokenStream, items: TokenStream) -> TokenStream {
-    let mut stream: TokenStream = block
-        .body
-        .stream()
-        .into_iter()
-        .map(|token| match token {
-            TokenTree::Group(group) if group.delimiter() == Delimiter::Bracket => {
-                TokenTree::Group(with_hidden_argument(group, hidden))
-            }
-            other => other,
-        })
-        .collect();
+    let mut stream = TokenStream::new();
+    let mut after_pound = false;
+    for token in block.body.stream() {
+        let is_tool = after_pound
+            && matches!(&token, TokenTree::Group(group)
+                if group.delimiter() == Delimiter::Bracket && is_tool_attribute(group));
+        after_pound = matches!(&token, TokenTree::Punct(punct) if punct.as_char() == '#');
+        stream.extend([token]);
+        if is_tool {
+            stream.extend(hidden.clone());
+        }
+    }
     stream.extend(items);
     let mut body = Group::new(Delimiter::Brace, stream);
     body.set_span(block.body.span());
@@ -109,54 +110,24 @@ fn with_items(block: &Block, hidden: &TokenStream, items: TokenStream) -> TokenS
     quote! { #(#head)* #body }
 }
 
-/// An attribute's brackets, with `hidden` added to its arguments if it is a
-/// tool attribute (`tool`, `tool(..)`, `outcome_runtime::tool(..)`); any
-/// other attribute as it was.
-///
-/// Only the brackets at the top level of the body are looked at: those are
-/// the attributes of the block's items.
-fn with_hidden_argument(attribute: Group, hidden: &TokenStream) -> Group {
+/// Whether an attribute's brackets hold a tool attribute: a path whose last
+/// name is `tool` (`tool`, `outcome_runtime::tool`), with or without
+/// arguments. Only the brackets at the top level of the body are looked
+/// at: those are the attributes of the block's items.
+fn is_tool_attribute(attribute: &Group) -> bool {
     let tokens: Vec<TokenTree> = attribute.stream().into_iter().collect();
-    let (path, arguments) = match tokens.as_slice() {
+    let path = match tokens.as_slice() {
         [path @ .., TokenTree::Group(arguments)]
             if arguments.delimiter() == Delimiter::Parenthesis =>
         {
-            (path, Some(arguments))
+            path
         }
-        path => (path, None),
+        path => path,
     };
     let is_path = path.iter().all(|token| match token {
         TokenTree::Ident(_) => true,
         TokenTree::Punct(punct) => punct.as_char() == ':',
         _ => false,
     });
-    let Some(TokenTree::Ident(last)) = path.last() else {
-        return attribute;
-    };
-    if !is_path || last != "tool" {
-        return attribute;
-    }
-    let (mut written, span) = match arguments {
-        Some(arguments) => (arguments.stream(), arguments.span()),
-        None => (TokenStream::new(), last.span()),
-    };
-    let ends_in_comma = written
-        .clone()
-        .into_iter()
-        .last()
-        .is_none_or(|token| matches!(token, TokenTree::Punct(punct) if punct.as_char() == ','));
-    if !ends_in_comma {
-        written.extend([TokenTree::Punct(Punct::new(',', Spacing::Alone))]);
-    }
-    written.extend(hidden.clone());
-    let mut arguments = Group::new(Delimiter::Parenthesis, written);
-    arguments.set_span(span);
-    let stream = path
-        .iter()
-        .cloned()
-        .chain([TokenTree::Group(arguments)])
-        .collect();
-    let mut rewritten = Group::new(Delimiter::Bracket, stream);
-    rewritten.set_span(attribute.span());
-    rewritten
+    is_path && matches!(path.last(), Some(TokenTree::Ident(last)) if last == "tool")
 }

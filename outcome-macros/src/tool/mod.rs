@@ -37,13 +37,13 @@ pub(crate) fn marker_fn(method: &Ident) -> Ident {
 /// arguments and the method at once, and the method still expanded so that
 /// the router and the impl's other code resolve.
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let function = match parse::method(&item) {
+    let mut function = match parse::method(&item) {
         Ok(function) => function,
         Err(error) => return args::or_item(Err(error), item),
     };
     // The server's tools, which `#[tool_router]` hands over in a hidden
-    // argument; outside a router, none are known.
-    let (attr, server_tools) = crate::tools::take(attr);
+    // attribute; outside a router, none are known.
+    let server_tools = crate::tools::take(&mut function.attrs);
     let mut errors = Errors::default();
     let args = parse::ToolArgs::read(attr, &mut errors);
     let description = parse::Description::read(&function, &args);
