@@ -10,6 +10,7 @@ mod literals;
 mod router;
 mod server_handler;
 mod tool;
+mod tools;
 
 use proc_macro::TokenStream;
 
@@ -46,6 +47,16 @@ pub fn tool_handler(attr: TokenStream, item: TokenStream) -> TokenStream {
     server_handler::expand(attr.into(), item.into()).into()
 }
 
+/// The server's tools, which `#[tool_router]` writes after each tool
+/// attribute of its block for `#[tool]` to read and remove; where another
+/// macro made the tool (rmcp's `#[tool]`), it is left on the method, and
+/// expands to the method unchanged.
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn __server_tools(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    item
+}
+
 #[cfg(test)]
 mod robustness {
     //! No input makes the expansions panic: every input, malformed or not,
@@ -80,6 +91,8 @@ mod robustness {
             "::a::b",
             "a::b = 1",
             ",,,",
+            "other_tools(a, \"b\", 1 + 2)",
+            "other_tools = 1",
         ];
         let items = [
             "",
@@ -104,6 +117,15 @@ mod robustness {
             "fn f(&self) { ) }",
             "fn f(&self) { ToolError::invalid(\"\",) ToolError::stale(,,) ToolError::retry_later() }",
             "fn f(&self) { ToolError::invalid ToolError::retry_later(r\"\" \" \") ::invalid(\"\") }",
+            "fn f(&self) { ToolError::invalid(format!(\"{\"), format!(\"}\")) }",
+            "#[__server_tools(\"a\"(\"b\"), 1, \"c\"())] fn f(&self) { ToolError::invalid(\"x\", \"Call d\") }",
+            "#[x::__server_tools] #[__server_tools = 1] fn f(&self) {}",
+            "impl S { #[tool] #[tool(name = \"a\")] fn f(&self, Parameters(A { b }): P) {} fn g() { ToolError::invalid(\"x\", \"Call a\") } }",
+            "fn f(&self) { ToolError::stale(format!(\"{{{\"), format_args!(\"{:?\")) }",
+            "fn f(&self) { ToolError::retry_later(::std::format!(\"{}}{{}\", x)) }",
+            "fn f(&self) { ToolError::invalid(format!(), format!(x)).waive() }",
+            "fn f(&self) { ToolError::invalid(format!(\"{\u{FFFC}\"), \"Call\").waive(Rule::).waive }",
+            "fn f(&self) { ToolError::retry_later(format!(\"\u{FFFC}/srv/{} at {:>}\")).waive(Rule::NoPath) }",
         ];
         for (name, expand) in MACROS {
             for attr in attrs {

@@ -639,7 +639,9 @@ impl<'t> Scan<'t> {
             .then(|| self.lower(index + 2))
             .flatten();
         match (before.as_deref(), after.as_deref()) {
-            (Some("set" | "pass" | "without" | "parameter" | "argument"), _) => true,
+            (Some("set" | "pass" | "parameter" | "argument"), _) => true,
+            // "retry without if_match", but not "answered without text".
+            (Some("without"), _) => word.contains('_'),
             (Some("with"), Some("set")) => then.as_deref() == Some("to"),
             (Some("with"), Some("as" | "corrected" | "=")) => true,
             (_, Some("parameter" | "argument")) => true,

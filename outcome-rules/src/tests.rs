@@ -273,6 +273,19 @@ fn ordinary_words_are_not_taken_for_names() {
 }
 
 #[test]
+fn an_ordinary_word_after_without_is_no_parameter() {
+    let text = "The client's model answered without text, and the request itself was fine. \
+                Call summarize_note again.";
+    let tools = notes().answering("summarize_note");
+    assert_eq!(check_part(Part::Retry, text, &tools), []);
+    let named = "Call summarize_note again without force_refresh";
+    assert_eq!(
+        rules(&check_part(Part::NextStep, named, &tools)),
+        [Rule::KnownParameter]
+    );
+}
+
+#[test]
 fn values_are_not_the_authors_words() {
     // A placeholder and a quoted value are the model's, whatever they hold.
     assert_eq!(

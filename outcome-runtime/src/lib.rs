@@ -28,7 +28,7 @@
 //!
 //! struct Notes;
 //!
-//! #[tool_router]
+//! #[tool_router(other_tools(search_notes))]
 //! impl Notes {
 //!     /// Return a note's text; look paths up with search_notes first.
 //!     ///

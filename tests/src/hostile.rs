@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use outcome_runtime::testing::Record;
 use outcome_runtime::{
-    Deferred, Jobs, MESSAGE_LIMIT, ToolError, quote, tool, tool_handler, tool_router,
+    Deferred, Jobs, MESSAGE_LIMIT, Rule, ToolError, quote, tool, tool_handler, tool_router,
 };
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::wrapper::{Json, Parameters};
@@ -373,10 +373,13 @@ impl Hostile {
     /// Look a path up.
     #[tool]
     fn look_up(&self, Parameters(Path { path }): Parameters<Path>) -> Result<String, ToolError> {
+        // The notes server's answer, word for word; this server has no
+        // `search_notes`.
         Err(ToolError::invalid(
             format_args!("No note at {}", quote(&path)),
             "Find the path with search_notes",
-        ))
+        )
+        .waive(Rule::KnownTool))
     }
 
     /// Answer with an error result whose text looks like rmcp's own.

@@ -3,7 +3,7 @@
 //! the boundary, and the description the model reads.
 
 use outcome_runtime::testing::LogCapture;
-use outcome_runtime::{FAULT_MESSAGE, Outcome, ToolError, tool, tool_handler, tool_router};
+use outcome_runtime::{FAULT_MESSAGE, Outcome, Rule, ToolError, tool, tool_handler, tool_router};
 use outcome_tests::{Session, events};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -66,10 +66,11 @@ impl Probe {
     /// Refuse: a tool the others call.
     #[tool]
     fn refuse(&self) -> Result<String, ToolError> {
-        Err(ToolError::invalid(
-            "No note at 'x'",
-            "Find the path with search_notes",
-        ))
+        // The notes server's answer; this server has no `search_notes`.
+        Err(
+            ToolError::invalid("No note at 'x'", "Find the path with search_notes")
+                .waive(Rule::KnownTool),
+        )
     }
 
     /// Call refuse, recover from its error, then panic.

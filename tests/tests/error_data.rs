@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use outcome_runtime::testing::Record;
 use outcome_runtime::{
-    FAULT_MESSAGE, MESSAGE_LIMIT, RETRY_MESSAGE, ToolError, tool, tool_handler, tool_router,
+    FAULT_MESSAGE, MESSAGE_LIMIT, RETRY_MESSAGE, Rule, ToolError, tool, tool_handler, tool_router,
 };
 use outcome_tests::{Call, Session};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -172,7 +172,10 @@ impl Files {
     fn converts_then_succeeds(&self) -> Result<String, ToolError> {
         let fault = ToolError::from(std::io::Error::other("disk gone"));
         let _ = ErrorData::from(fault);
-        let _ = ErrorData::from(ToolError::invalid("No note at q", "Call list_notes"));
+        // Never sent: `list_notes` need not be a tool.
+        let _ = ErrorData::from(
+            ToolError::invalid("No note at q", "Call list_notes").waive(Rule::KnownTool),
+        );
         Ok("fine".to_owned())
     }
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use outcome_runtime::testing::{Record, connect};
 use outcome_runtime::{
-    Deferred, FAULT_MESSAGE, Jobs, ToolError, quote, tool, tool_handler, tool_router,
+    Deferred, FAULT_MESSAGE, Jobs, Rule, ToolError, quote, tool, tool_handler, tool_router,
 };
 use outcome_tests::Session;
 use outcome_tests::hostile::{KEEP, MAX_RUN, failed, hostile, jobs, poll_until_done, session};
@@ -56,10 +56,11 @@ impl Slow {
         self.jobs
             .run(DEADLINE, async {
                 tokio::time::sleep(WORK).await;
-                Err(ToolError::invalid(
-                    "No archive named 'x'",
-                    "List the archives first",
-                ))
+                // The step of a server whose archives tool is not here.
+                Err(
+                    ToolError::invalid("No archive named 'x'", "List the archives first")
+                        .waive(Rule::NamesTool),
+                )
             })
             .await
     }

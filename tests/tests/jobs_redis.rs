@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use outcome_runtime::testing::{LogCapture, Record, connect};
 use outcome_runtime::{
-    Deferred, FAULT_MESSAGE, Jobs, RETRY_MESSAGE, ToolError, tool, tool_handler, tool_router,
+    Deferred, FAULT_MESSAGE, Jobs, RETRY_MESSAGE, Rule, ToolError, tool, tool_handler, tool_router,
 };
 use outcome_tests::http_transport::HttpServer;
 use outcome_tests::job_of;
@@ -56,10 +56,11 @@ impl Slow {
         self.jobs
             .run(self.deadline, async {
                 tokio::time::sleep(WORK).await;
-                Err(ToolError::invalid(
-                    "No archive named 'x'",
-                    "List the archives first",
-                ))
+                // The step of a server whose archives tool is not here.
+                Err(
+                    ToolError::invalid("No archive named 'x'", "List the archives first")
+                        .waive(Rule::NamesTool),
+                )
             })
             .await
     }

@@ -73,7 +73,7 @@ impl Server {
     fn refuse(&self, Parameters(Text { text }): Parameters<Text>) -> Result<String, ToolError> {
         Err(ToolError::invalid(
             format!("`{text}` is not allowed."),
-            "Send other text.",
+            "Call refuse again with other text.",
         ))
     }
 }

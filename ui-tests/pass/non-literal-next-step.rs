@@ -13,7 +13,7 @@ fn next_step(tool: &str) -> String {
     format!("Call {tool} with tags separated by commas")
 }
 
-#[tool_router]
+#[tool_router(other_tools(list_tags))]
 impl Server {
     /// Return the note's tags, one per line.
     #[tool]

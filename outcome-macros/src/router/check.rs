@@ -28,5 +28,13 @@ pub(crate) fn router(args: &RouterArgs, block: &Block) -> Vec<syn::Error> {
             "`server_handler` goes on an inherent impl block (`impl MyServer { .. }`)",
         ));
     }
+    // The methods that are no tool build `ToolError`s too (a helper that
+    // the tools call); their texts may name every tool, and answer none.
+    let tools = block.tools(args).rules(None);
+    for method in block.methods.iter().filter(|method| !method.is_tool()) {
+        if let Some(body) = &method.body {
+            errors.extend(crate::literals::check(body, &tools));
+        }
+    }
     errors
 }

@@ -3,7 +3,7 @@
 //! `server_handler`, a `ServerHandler` impl under this crate's
 //! `#[tool_handler]`.
 
-use proc_macro2::{Delimiter, Group, Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::quote;
 
 use super::parse::{Block, Method, RouterArgs};
@@ -15,7 +15,8 @@ pub(crate) fn block(args: &RouterArgs, block: &Block) -> TokenStream {
     let router_fn = router_fn(args, block);
     let check = (!block.is_trait_impl())
         .then(|| wrapped::check_every_tool_is_wrapped(&block.methods, &args.router));
-    let mut tokens = with_items(block, quote! { #router_fn #check });
+    let hidden = block.tools(args).attribute();
+    let mut tokens = with_items(block, &hidden, quote! { #router_fn #check });
     // On a trait impl, `check` reports `server_handler`.
     if args.server_handler && !block.is_trait_impl() {
         let private = crate::private(Span::call_site());
@@ -87,12 +88,46 @@ fn unroutable_error(output: &syn::ReturnType) -> bool {
     }
 }
 
-/// The block as written, with `items` added at the end of its body.
-fn with_items(block: &Block, items: TokenStream) -> TokenStream {
-    let mut stream = block.body.stream();
+/// The block as written, with the attribute `hidden` after each tool
+/// attribute, and `items` added at the end of its body.
+fn with_items(block: &Block, hidden: &TokenStream, items: TokenStream) -> TokenStream {
+    let mut stream = TokenStream::new();
+    let mut after_pound = false;
+    for token in block.body.stream() {
+        let is_tool = after_pound
+            && matches!(&token, TokenTree::Group(group)
+                if group.delimiter() == Delimiter::Bracket && is_tool_attribute(group));
+        after_pound = matches!(&token, TokenTree::Punct(punct) if punct.as_char() == '#');
+        stream.extend([token]);
+        if is_tool {
+            stream.extend(hidden.clone());
+        }
+    }
     stream.extend(items);
     let mut body = Group::new(Delimiter::Brace, stream);
     body.set_span(block.body.span());
     let head = &block.head_tokens;
     quote! { #(#head)* #body }
+}
+
+/// Whether an attribute's brackets hold a tool attribute: a path whose last
+/// name is `tool` (`tool`, `outcome_runtime::tool`), with or without
+/// arguments. Only the brackets at the top level of the body are looked
+/// at: those are the attributes of the block's items.
+fn is_tool_attribute(attribute: &Group) -> bool {
+    let tokens: Vec<TokenTree> = attribute.stream().into_iter().collect();
+    let path = match tokens.as_slice() {
+        [path @ .., TokenTree::Group(arguments)]
+            if arguments.delimiter() == Delimiter::Parenthesis =>
+        {
+            path
+        }
+        path => path,
+    };
+    let is_path = path.iter().all(|token| match token {
+        TokenTree::Ident(_) => true,
+        TokenTree::Punct(punct) => punct.as_char() == ':',
+        _ => false,
+    });
+    is_path && matches!(path.last(), Some(TokenTree::Ident(last)) if last == "tool")
 }

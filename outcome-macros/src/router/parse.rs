@@ -9,6 +9,7 @@ use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Ident, ImplItem, ItemImpl, Signature, Token, Visibility};
 
 use crate::args::{self, Errors, Kind, Parsed};
+use crate::tools::ToolList;
 
 /// Every argument rmcp's `#[tool_router]` takes.
 const ARGS: &[(&str, Kind)] = &[
@@ -16,6 +17,8 @@ const ARGS: &[(&str, Kind)] = &[
     ("vis", Kind::Str),
     ("server_handler", Kind::Flag),
     ("allow_empty", Kind::Flag),
+    // Ours, not rmcp's: taken off before anything is handed on.
+    ("other_tools", Kind::List),
 ];
 
 /// The arguments of `#[tool_router(..)]`, each in its own field. A value
@@ -31,6 +34,9 @@ pub(crate) struct RouterArgs {
     pub(crate) vis: TokenStream,
     pub(crate) server_handler: bool,
     pub(crate) allow_empty: bool,
+    /// `other_tools(job_status, "list_jobs")`: tools of the server that this
+    /// block does not define, which its texts may name.
+    pub(crate) other_tools: Vec<String>,
 }
 
 impl RouterArgs {
@@ -41,8 +47,42 @@ impl RouterArgs {
             vis: visibility(&parsed, errors),
             server_handler: parsed.get("server_handler").is_some(),
             allow_empty: parsed.get("allow_empty").is_some(),
+            other_tools: other_tools(&parsed, errors),
         }
     }
+}
+
+/// The names in `other_tools(..)`: plain names or string literals.
+fn other_tools(args: &Parsed, errors: &mut Errors) -> Vec<String> {
+    let Some(syn::Meta::List(list)) = args.get("other_tools").map(|arg| &arg.meta) else {
+        return Vec::new();
+    };
+    let names = match list
+        .parse_args_with(syn::punctuated::Punctuated::<syn::Expr, Token![,]>::parse_terminated)
+    {
+        Ok(names) => names,
+        Err(error) => {
+            errors.push(error);
+            return Vec::new();
+        }
+    };
+    let mut tools = Vec::new();
+    for name in names {
+        match &name {
+            syn::Expr::Path(path) if path.path.get_ident().is_some() => {
+                tools.extend(path.path.get_ident().map(ToString::to_string));
+            }
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => tools.push(text.value()),
+            other => errors.push(syn::Error::new_spanned(
+                other,
+                "`other_tools` lists the names of tools: `other_tools(job_status, \"list-jobs\")`",
+            )),
+        }
+    }
+    tools
 }
 
 /// The name of the router function. A value that is not a plain name is
@@ -110,6 +150,8 @@ pub(crate) struct Block {
 pub(crate) struct Method {
     pub(crate) attrs: Vec<Attribute>,
     pub(crate) sig: Signature,
+    /// The body, unparsed; `None` for a method without one.
+    pub(crate) body: Option<TokenTree>,
 }
 
 impl Method {
@@ -117,6 +159,50 @@ impl Method {
     /// is `tool`, as rmcp's `#[tool_router]` decides it too.
     pub(crate) fn is_tool(&self) -> bool {
         self.attrs.iter().any(crate::tool::is_tool_attribute)
+    }
+
+    /// The tool's name on the wire: its attribute's `name = ".."`, else the
+    /// method's name.
+    pub(crate) fn tool_name(&self) -> String {
+        self.attrs
+            .iter()
+            .filter(|attr| crate::tool::is_tool_attribute(attr))
+            .find_map(|attr| {
+                let syn::Meta::List(list) = &attr.meta else {
+                    return None;
+                };
+                let metas = list
+                    .parse_args_with(
+                        syn::punctuated::Punctuated::<syn::Meta, Token![,]>::parse_terminated,
+                    )
+                    .ok()?;
+                metas.into_iter().find_map(|meta| match meta {
+                    syn::Meta::NameValue(pair) if pair.path.is_ident("name") => match pair.value {
+                        syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Str(text),
+                            ..
+                        }) => Some(text.value()),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+            })
+            .unwrap_or_else(|| self.sig.ident.to_string())
+    }
+}
+
+impl Block {
+    /// Every tool of the server this block's texts may name: its own, with
+    /// their parameters where the signature shows them, and `other_tools`.
+    pub(crate) fn tools(&self, args: &RouterArgs) -> ToolList {
+        let mut tools = ToolList::default();
+        for method in self.methods.iter().filter(|method| method.is_tool()) {
+            tools.push(method.tool_name(), crate::tools::parameters(&method.sig));
+        }
+        for other in &args.other_tools {
+            tools.push(other.clone(), None);
+        }
+        tools
     }
 }
 
@@ -174,8 +260,9 @@ fn methods(input: ParseStream) -> syn::Result<Vec<Method>> {
             if !fork.peek(syn::token::Brace) && !fork.peek(Token![;]) {
                 return Err(fork.error("expected a body"));
             }
-            fork.parse::<TokenTree>()?;
-            Ok(Method { attrs, sig })
+            let body = fork.parse::<TokenTree>()?;
+            let body = matches!(&body, TokenTree::Group(_)).then_some(body);
+            Ok(Method { attrs, sig, body })
         })();
         match method {
             Ok(method) => {

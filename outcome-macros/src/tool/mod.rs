@@ -37,14 +37,22 @@ pub(crate) fn marker_fn(method: &Ident) -> Ident {
 /// arguments and the method at once, and the method still expanded so that
 /// the router and the impl's other code resolve.
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let function = match parse::method(&item) {
+    let mut function = match parse::method(&item) {
         Ok(function) => function,
         Err(error) => return args::or_item(Err(error), item),
     };
+    // The server's tools, which `#[tool_router]` hands over in a hidden
+    // attribute; outside a router, none are known.
+    let server_tools = crate::tools::take(&mut function.attrs);
     let mut errors = Errors::default();
     let args = parse::ToolArgs::read(attr, &mut errors);
     let description = parse::Description::read(&function, &args);
-    errors.extend(check::tool(&function, &args, &description));
+    let own = metadata::wire_name(&function, &args);
+    let tools = match server_tools {
+        Some(list) => list.rules(Some(&own)),
+        None => outcome_rules::Tools::unknown().answering(own),
+    };
+    errors.extend(check::tool(&function, &args, &description, &tools));
     let metadata = metadata::tool_attr(&function, &args, &description);
     let method = expand::method(&function, &args, &description);
     let errors = errors.into_compile_error();

@@ -1,0 +1,45 @@
+// The writing rule `known-tool`: a tool the server does not have, with the closest it has.
+use outcome_runtime::{ToolError, quote, tool, tool_router};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::schemars;
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Path {
+    path: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Query {
+    query: String,
+}
+
+struct Server;
+
+#[tool_router]
+impl Server {
+    /// Return a note's text.
+    #[tool]
+    fn read_note(
+        &self,
+        Parameters(Path { path }): Parameters<Path>,
+    ) -> Result<String, ToolError> {
+        if path.is_empty() {
+            return Err(ToolError::invalid(
+                format!("No note at {}", quote(&path)),
+                "Find the path with search_note",
+            ));
+        }
+        Ok(path)
+    }
+
+    /// Return the paths of the notes that match a query.
+    #[tool]
+    fn search_notes(
+        &self,
+        Parameters(Query { query }): Parameters<Query>,
+    ) -> Result<String, ToolError> {
+        Ok(query)
+    }
+}
+
+fn main() {}
