@@ -1,0 +1,179 @@
+//! `testing::audit` calls every tool the way a model gets it wrong, and
+//! reports each answer that does not tell the model what to change: the
+//! notes server passes it, and a server written without the runtime breaks
+//! every expectation it checks.
+
+use std::sync::Arc;
+
+use outcome_runtime::FAULT_MESSAGE;
+use outcome_runtime::testing::{AuditReport, audit};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Value, json};
+
+#[tokio::test]
+async fn the_notes_server_passes_the_audit() {
+    let report = audit(notes::Notes::new(true)).await;
+    assert!(report.is_clean(), "{report}");
+    assert!(report.logs_checked);
+    assert!(report.tools >= 8, "{report}");
+    // read_note's path: missing, null, of the wrong type; and so on.
+    assert!(report.calls >= 15, "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_audit_runs_on_any_runtime() {
+    let report = audit(notes::Notes::new(false)).await;
+    assert!(report.is_clean(), "{report}");
+}
+
+/// A server written against rmcp alone, each of whose tools answers a bad
+/// call in one wrong way.
+struct Careless;
+
+fn schema(value: Value) -> Arc<rmcp::model::JsonObject> {
+    let Value::Object(object) = value else {
+        unreachable!()
+    };
+    Arc::new(object)
+}
+
+fn path_schema() -> Arc<rmcp::model::JsonObject> {
+    schema(json!({
+        "type": "object",
+        "properties": { "path": { "type": "string" } },
+        "required": ["path"]
+    }))
+}
+
+impl ServerHandler for Careless {
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(vec![
+            Tool::new("lookup", "Find a note's path.", path_schema()),
+            Tool::new("open_note", "Open a note.", path_schema()),
+            Tool::new("explode", "Open a note.", path_schema()),
+            Tool::new("strict", "Open a note.", path_schema()),
+            Tool::new(
+                "count",
+                "Count notes.",
+                schema(json!({
+                    "type": "object",
+                    "properties": {
+                        "limit": { "type": "integer", "minimum": 1, "maximum": 50 },
+                        "sort": { "type": "string", "enum": ["new", "old"] }
+                    },
+                    "required": ["limit"],
+                    "additionalProperties": false
+                })),
+            ),
+        ]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let error = |text: &str| Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
+        match &*request.name {
+            "lookup" => error("Invalid input. See the description for valid paths."),
+            "open_note" => error(
+                "No note at path /srv/notes/inbox.md, FileNotFoundError. Call lookup to find it.",
+            ),
+            "explode" => error(FAULT_MESSAGE),
+            "strict" => Err(ErrorData::invalid_params("path is wrong", None)),
+            _ => Ok(CallToolResult::success(vec![ContentBlock::text("3")]).into()),
+        }
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}
+
+fn broken(report: &AuditReport, tool: &str) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = report
+        .findings
+        .iter()
+        .filter(|finding| finding.tool == tool)
+        .map(|finding| finding.broken.name())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+#[tokio::test]
+async fn the_audit_finds_each_kind_of_problem() {
+    let report = audit(Careless).await;
+    println!("{report}");
+    assert!(!report.is_clean());
+    assert_eq!(report.tools, 5);
+
+    // "See the description", and neither the argument nor the value.
+    let lookup = broken(&report, "lookup");
+    for expected in [
+        "logged-invalid",
+        "names-argument",
+        "names-tool",
+        "no-lookup",
+        "quotes-value",
+    ] {
+        assert!(lookup.contains(&expected), "{expected}: {lookup:?}");
+    }
+    // A path of the server and an exception type.
+    let open = broken(&report, "open_note");
+    for expected in ["no-path", "no-type-name", "quotes-value"] {
+        assert!(open.contains(&expected), "{expected}: {open:?}");
+    }
+    assert!(!open.contains(&"names-argument"), "{open:?}");
+    assert!(!open.contains(&"names-tool"), "{open:?}");
+    // A fault for a wrong argument, and a JSON-RPC error.
+    assert_eq!(broken(&report, "explode"), ["not-fault"]);
+    assert_eq!(broken(&report, "strict"), ["is-error"]);
+    // Success for every wrong call: out of range, outside the enum, an
+    // unknown key, the wrong type.
+    assert_eq!(broken(&report, "count"), ["is-error"]);
+    let count: Vec<&str> = report
+        .findings
+        .iter()
+        .filter(|finding| finding.tool == "count")
+        .map(|finding| finding.mistake.as_str())
+        .collect();
+    for expected in [
+        "the required argument limit left out",
+        "the required argument limit sent as null",
+        "limit of the wrong type",
+        "limit below its minimum",
+        "limit above its maximum",
+        "sort outside its enum",
+        "the unknown key audit_unknown_key",
+    ] {
+        assert!(count.contains(&expected), "{expected}: {count:?}");
+    }
+
+    // The report: a header with the counts, then one block per finding.
+    let text = report.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "outcome audit: NOT clean: 5 tools, {} calls, {} findings",
+            report.calls,
+            report.findings.len()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "lookup: the required argument path left out\n  sent:   {\"arguments\":{},\"name\":\"lookup\"}\n  read:   Invalid input. See the description for valid paths.\n"
+        ),
+        "{text}"
+    );
+}
