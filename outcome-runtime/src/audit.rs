@@ -358,10 +358,10 @@ fn judge(
     let names_tool_broken = broken
         .iter()
         .any(|b| b.rule == outcome_rules::Rule::NamesTool);
-    if !names_tool_broken && !names.iter().any(|name| contains_word(&text, name)) {
+    if !names_tool_broken && !names.iter().any(|name| contains_word(last_step(&text), name)) {
         found(
             Expectation::NamesServerTool,
-            "the text names no tool of this server as the next step".into(),
+            "the text does not end with a next step that names a tool of this server".into(),
         );
     }
     for b in broken {
@@ -382,6 +382,18 @@ fn text_of(result: &CallToolResult) -> String {
         .filter_map(|content| content.as_text().map(|text| text.text.as_str()))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The last sentence or line of a text: where its next step stands.
+fn last_step(text: &str) -> &str {
+    let text = text.trim_end();
+    let body = text.trim_end_matches(['.', '!', '?']);
+    let start = [". ", "! ", "? ", "\n"]
+        .iter()
+        .filter_map(|end| body.rfind(end).map(|at| at + end.len()))
+        .max()
+        .unwrap_or(0);
+    &text[start..]
 }
 
 fn is_word_char(c: char) -> bool {
@@ -756,5 +768,8 @@ mod tests {
         assert!(quotes("input_value='ten'", &Value::from("ten")));
         assert!(quotes("was '42', but", &Value::from(42)));
         assert!(!quotes("was 142, but", &Value::from(42)));
+        assert_eq!(last_step("No note. Call lookup to find it."), "Call lookup to find it.");
+        assert_eq!(last_step("Error in read_note\n  visit https://x.dev/a"), "  visit https://x.dev/a");
+        assert_eq!(last_step("Call read_note."), "Call read_note.");
     }
 }
