@@ -522,7 +522,10 @@ pub(crate) fn probes(tool: &Tool) -> Vec<Probe> {
             .map(|n| format!("{UNKNOWN_KEY}{}", if n == 0 { String::new() } else { n.to_string() }))
             .find(|k| !properties.contains_key(k))
             .unwrap();
-        probes.push(probe(Mistake::UnknownKey, &key, Some(Value::from("x"))));
+        let mut unknown = probe(Mistake::UnknownKey, &key, Some(Value::from("x")));
+        // The key is what the model got wrong, and what the text names.
+        unknown.value = None;
+        probes.push(unknown);
     }
     probes
 }

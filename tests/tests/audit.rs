@@ -5,8 +5,11 @@
 
 use std::sync::Arc;
 
-use outcome_runtime::FAULT_MESSAGE;
 use outcome_runtime::testing::{AuditReport, audit};
+use outcome_runtime::{FAULT_MESSAGE, ToolError, tool, tool_handler, tool_router};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::schemars;
+use serde::Deserialize;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -29,6 +32,72 @@ async fn the_notes_server_passes_the_audit() {
 async fn the_audit_runs_on_any_runtime() {
     let report = audit(notes::Notes::new(false)).await;
     assert!(report.is_clean(), "{report}");
+}
+
+/// Arguments whose schema says more than "a string": a range, an enum,
+/// lengths, and no unknown keys. serde refuses what breaks them (through
+/// the types and `try_from`), so the runtime words every refusal.
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // Only refusing them matters.
+struct ListArgs {
+    /// How many notes, at most.
+    limit: u8,
+    /// Which notes come first.
+    order: Order,
+    /// Only the notes with this tag.
+    #[schemars(with = "String", length(min = 1, max = 8))]
+    tag: Tag,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Order {
+    Newest,
+    Oldest,
+}
+
+/// A tag: one to eight characters.
+#[derive(Deserialize)]
+#[serde(try_from = "String")]
+struct Tag(#[allow(dead_code)] String);
+
+impl TryFrom<String> for Tag {
+    type Error = &'static str;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        match text.chars().count() {
+            1..=8 => Ok(Tag(text)),
+            _ => Err("a tag has one to eight characters"),
+        }
+    }
+}
+
+#[derive(Clone)]
+struct Strict;
+
+#[tool_router]
+impl Strict {
+    /// List the paths of the notes with a tag.
+    #[tool]
+    fn list_notes(&self, Parameters(_): Parameters<ListArgs>) -> Result<String, ToolError> {
+        Ok("plan.md".into())
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Strict {}
+
+/// Every kind of mistake the audit makes is worded by the runtime as the
+/// audit expects.
+#[tokio::test]
+async fn the_runtime_words_every_kind_of_mistake() {
+    let report = audit(Strict).await;
+    assert!(report.is_clean(), "{report}");
+    // limit: left out, null, a string, below 0, above 255; order: left
+    // out, null, a number, outside its enum; tag: left out, null, a
+    // number, empty, nine characters; an unknown key.
+    assert_eq!(report.calls, 15, "{report}");
 }
 
 /// A server written against rmcp alone, each of whose tools answers a bad
