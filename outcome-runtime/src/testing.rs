@@ -1,6 +1,56 @@
 //! Test helpers: capture the log records of a call, connect a client in
-//! memory, check that every route is inside the boundary. Behind the
+//! memory, check that every route is inside the boundary, check a message
+//! against the writing rules, and audit a whole server. Behind the
 //! `testing` feature: depend on this crate with it in `[dev-dependencies]`.
+//!
+//! # The writing rules at run time
+//!
+//! `#[tool]` checks the literal texts of a `ToolError` at compile time. A
+//! message built at run time (from a table, a template, another crate's
+//! error) is checked in a test with [`check`], [`check_with`] (against the
+//! server's tools and their parameters) or [`check_error`] (a
+//! `ToolError`, with the rules it waives left out): the same rules, from
+//! the same code (`outcome-rules`), so a text the compiler accepts is one
+//! these accept. Each rule a text breaks is a [`Broken`]: the rule, where,
+//! the words, and what to write instead.
+//!
+//! ```
+//! use outcome_runtime::testing::{Tools, check_with};
+//! use outcome_runtime::{Outcome, Rule};
+//!
+//! let tools = Tools::new().tool_with_parameters("read_note", ["path"]);
+//! let text = "No note at 'plan'. Check /srv/notes, then call read_note again.";
+//! let broken = check_with(Outcome::Invalid, text, &tools);
+//! assert_eq!(broken[0].rule, Rule::NoPath);
+//! assert_eq!(broken[0].words, "/srv/notes");
+//! ```
+//!
+//! # The audit
+//!
+//! [`audit`] calls every tool of a server the way a model gets it wrong,
+//! with arguments its input schema refuses, and checks that each answer
+//! tells the model what to change (the table is on [`audit`]). A test
+//! asserts `audit(server).await.is_clean()` and prints the report when it
+//! is not. The report reads:
+//!
+//! ```text
+//! outcome audit: NOT clean: 2 tools, 6 calls, 1 findings in 1 calls
+//!
+//! [1] read_note: the required argument path left out
+//!   sent:   {"arguments":{},"name":"read_note"}
+//!   read:   Invalid input. See the description for valid paths.
+//!   broken: no-lookup: "See the description" sends the model to read something ...
+//! ```
+//!
+//! The header counts the tools, the calls made, the findings and the calls
+//! they are in. Each block is one finding: the tool and the mistake the
+//! call made on purpose, the call as JSON (send it again to see the answer),
+//! the text the model read, and the expectation or writing rule the text
+//! broke, with what is wrong. A call that breaks several has a block for
+//! each. The `outcome-audit` command runs the same audit against a server
+//! in any language, over stdio or streamable HTTP.
+//!
+//! # Log records
 //!
 //! ```
 //! use outcome_runtime::testing::LogCapture;
