@@ -76,7 +76,9 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
                     .parse()
                     .ok()
                     .filter(|s: &f64| s.is_finite() && *s > 0.0)
-                    .ok_or_else(|| format!("--timeout {value}: not a positive number of seconds"))?;
+                    .ok_or_else(|| {
+                        format!("--timeout {value}: not a positive number of seconds")
+                    })?;
                 timeout = Duration::from_secs_f64(seconds);
             }
             "--" => {
@@ -158,10 +160,10 @@ async fn run(target: Target) -> Result<outcome_runtime::testing::AuditReport, St
                 ));
             }
             let transport = StreamableHttpClientTransport::from_uri(url.as_str());
-            let client = ()
-                .serve(transport)
-                .await
-                .map_err(|e| format!("{url}: no MCP session: {e}"))?;
+            let client =
+                ().serve(transport)
+                    .await
+                    .map_err(|e| format!("{url}: no MCP session: {e}"))?;
             let report = audit(client.peer()).await;
             let _ = client.cancel().await;
             report

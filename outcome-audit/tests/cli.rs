@@ -47,7 +47,12 @@ fn audit(args: &[&str]) -> (Output, String) {
 fn the_notes_example_over_stdio_is_clean() {
     let notes = notes_example();
     let (output, report) = audit(&["--", notes.to_str().unwrap(), "--export"]);
-    assert_eq!(output.status.code(), Some(0), "{report}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{report}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(
         report.starts_with("outcome audit: clean: ") && report.contains("0 findings"),
         "{report}"
@@ -81,12 +86,20 @@ fn the_notes_example_over_http_is_clean() {
     );
     let started = Instant::now();
     while std::net::TcpStream::connect(address).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(30), "the server listens");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the server listens"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let url = format!("http://{address}/mcp");
     let (output, report) = audit(&[&url]);
-    assert_eq!(output.status.code(), Some(0), "{report}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{report}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(report.starts_with("outcome audit: clean: "), "{report}");
 }
 
@@ -101,7 +114,12 @@ fn a_fastmcp_server_is_reported_with_pydantic_s_wording() {
     );
     let server = root().join("tests/fixtures/python/notes_server.py");
     let (output, report) = audit(&["--", python.to_str().unwrap(), server.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(1), "{report}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{report}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(
         report.starts_with("outcome audit: NOT clean: 3 tools, 13 calls, "),
         "{report}"
@@ -135,7 +153,10 @@ fn usage_errors_and_unreachable_servers_exit_2() {
     let (output, _) = audit(&["--", "/nonexistent/server"]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("cannot start /nonexistent/server"), "{stderr}");
+    assert!(
+        stderr.contains("cannot start /nonexistent/server"),
+        "{stderr}"
+    );
     let closed = {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         listener.local_addr().unwrap()

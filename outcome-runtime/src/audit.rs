@@ -172,7 +172,11 @@ impl fmt::Display for AuditReport {
     /// A header with the counts, then one block per finding: the tool and
     /// the mistake, the call sent, the text read, the expectation broken.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let verdict = if self.is_clean() { "clean" } else { "NOT clean" };
+        let verdict = if self.is_clean() {
+            "clean"
+        } else {
+            "NOT clean"
+        };
         writeln!(
             f,
             "outcome audit: {verdict}: {} tools, {} calls, {} findings in {} calls{}",
@@ -188,13 +192,7 @@ impl fmt::Display for AuditReport {
         )?;
         for (n, finding) in self.findings.iter().enumerate() {
             writeln!(f)?;
-            writeln!(
-                f,
-                "[{}] {}: {}",
-                n + 1,
-                finding.tool,
-                finding.mistake
-            )?;
+            writeln!(f, "[{}] {}: {}", n + 1, finding.tool, finding.mistake)?;
             writeln!(f, "  sent:   {}", finding.call)?;
             let text = finding.text.replace('\n', "\n          ");
             writeln!(f, "  read:   {text}")?;
@@ -242,7 +240,13 @@ pub(crate) async fn run(
                 Err(ServiceError::McpError(error)) => Answer::Protocol(error.message.into_owned()),
                 Err(other) => return Err(other),
             };
-            judge(&probe, &answer, logged.as_deref(), (&known, &names), &mut report.findings);
+            judge(
+                &probe,
+                &answer,
+                logged.as_deref(),
+                (&known, &names),
+                &mut report.findings,
+            );
         }
     }
     Ok(report)
@@ -325,7 +329,9 @@ fn judge(
             .iter()
             .find(|r| r.name == "tool_call_failed" && r.tool.as_deref() == Some(&*probe.tool));
         match failed {
-            Some(r) if r.level == Level::INFO && r.outcome.as_deref() == Some(Outcome::Invalid.as_str()) => {}
+            Some(r)
+                if r.level == Level::INFO
+                    && r.outcome.as_deref() == Some(Outcome::Invalid.as_str()) => {}
             Some(r) => found(
                 Expectation::LoggedInvalid,
                 format!(
@@ -346,19 +352,23 @@ fn judge(
             format!("the text does not name the argument {}", probe.argument),
         );
     }
-    if let Some(value) = &probe.value {
-        if !quotes(&text, value) {
-            found(
-                Expectation::QuotesValue,
-                format!("the text does not quote the value sent, {value}"),
-            );
-        }
+    if let Some(value) = &probe.value
+        && !quotes(&text, value)
+    {
+        found(
+            Expectation::QuotesValue,
+            format!("the text does not quote the value sent, {value}"),
+        );
     }
     let broken = outcome_rules::check_message(outcome_rules::Message::Invalid, &text, known);
     let names_tool_broken = broken
         .iter()
         .any(|b| b.rule == outcome_rules::Rule::NamesTool);
-    if !names_tool_broken && !names.iter().any(|name| contains_word(last_step(&text), name)) {
+    if !names_tool_broken
+        && !names
+            .iter()
+            .any(|name| contains_word(last_step(&text), name))
+    {
         found(
             Expectation::NamesServerTool,
             "the text does not end with a next step that names a tool of this server".into(),
@@ -479,38 +489,56 @@ pub(crate) fn probes(tool: &Tool) -> Vec<Probe> {
                 probes.push(probe(Mistake::Null, name, Some(Value::Null)));
             }
         }
-        if let Some(kind) = single_type(schema) {
-            if let Some(wrong) = wrong_type(kind) {
-                probes.push(probe(Mistake::WrongType, name, Some(wrong)));
-            }
+        if let Some(kind) = single_type(schema)
+            && let Some(wrong) = wrong_type(kind)
+        {
+            probes.push(probe(Mistake::WrongType, name, Some(wrong)));
         }
-        if let Some(choices) = schema.get("enum").and_then(Value::as_array) {
-            if choices.iter().all(Value::is_string) && !choices.is_empty() {
-                let outside = (0..)
-                    .map(|n| format!("not_a_choice{}", if n == 0 { String::new() } else { n.to_string() }))
-                    .find(|s| !choices.iter().any(|c| c == s))
-                    .unwrap();
-                probes.push(probe(Mistake::NotInEnum, name, Some(Value::String(outside))));
-            }
+        if let Some(choices) = schema.get("enum").and_then(Value::as_array)
+            && choices.iter().all(Value::is_string)
+            && !choices.is_empty()
+        {
+            let outside = (0..)
+                .map(|n| {
+                    format!(
+                        "not_a_choice{}",
+                        if n == 0 { String::new() } else { n.to_string() }
+                    )
+                })
+                .find(|s| !choices.iter().any(|c| c == s))
+                .unwrap();
+            probes.push(probe(
+                Mistake::NotInEnum,
+                name,
+                Some(Value::String(outside)),
+            ));
         }
         let integer = single_type(schema) == Some("integer");
         if let Some(min) = schema.get("minimum").and_then(Value::as_f64) {
-            probes.push(probe(Mistake::BelowMinimum, name, Some(number(min - 1.0, integer))));
+            probes.push(probe(
+                Mistake::BelowMinimum,
+                name,
+                Some(number(min - 1.0, integer)),
+            ));
         }
         if let Some(max) = schema.get("maximum").and_then(Value::as_f64) {
-            probes.push(probe(Mistake::AboveMaximum, name, Some(number(max + 1.0, integer))));
+            probes.push(probe(
+                Mistake::AboveMaximum,
+                name,
+                Some(number(max + 1.0, integer)),
+            ));
         }
-        if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
-            if min > 0 {
-                let short = "a".repeat(min as usize - 1);
-                probes.push(probe(Mistake::TooShort, name, Some(Value::String(short))));
-            }
+        if let Some(min) = schema.get("minLength").and_then(Value::as_u64)
+            && min > 0
+        {
+            let short = "a".repeat(min as usize - 1);
+            probes.push(probe(Mistake::TooShort, name, Some(Value::String(short))));
         }
-        if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
-            if max < LENGTH_LIMIT {
-                let long = "a".repeat(max as usize + 1);
-                probes.push(probe(Mistake::TooLong, name, Some(Value::String(long))));
-            }
+        if let Some(max) = schema.get("maxLength").and_then(Value::as_u64)
+            && max < LENGTH_LIMIT
+        {
+            let long = "a".repeat(max as usize + 1);
+            probes.push(probe(Mistake::TooLong, name, Some(Value::String(long))));
         }
     }
     // serde ignores a key it does not know unless the type says
@@ -519,7 +547,12 @@ pub(crate) fn probes(tool: &Tool) -> Vec<Probe> {
     // keyword is absent. Only a schema that refuses them is probed.
     if root.get("additionalProperties") == Some(&Value::Bool(false)) {
         let key = (0..)
-            .map(|n| format!("{UNKNOWN_KEY}{}", if n == 0 { String::new() } else { n.to_string() }))
+            .map(|n| {
+                format!(
+                    "{UNKNOWN_KEY}{}",
+                    if n == 0 { String::new() } else { n.to_string() }
+                )
+            })
             .find(|k| !properties.contains_key(k))
             .unwrap();
         let mut unknown = probe(Mistake::UnknownKey, &key, Some(Value::from("x")));
@@ -586,12 +619,18 @@ fn allows_null(schema: &Value, root: &Value) -> bool {
     };
     in_type
         || schema.get("nullable") == Some(&Value::Bool(true))
-        || schema.get("enum").and_then(Value::as_array).is_some_and(|e| e.contains(&Value::Null))
+        || schema
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|e| e.contains(&Value::Null))
         || ["anyOf", "oneOf"].iter().any(|k| {
             schema
                 .get(*k)
                 .and_then(Value::as_array)
-                .is_some_and(|alts| alts.iter().any(|alt| allows_null(resolve(alt, root, 0), root)))
+                .is_some_and(|alts| {
+                    alts.iter()
+                        .any(|alt| allows_null(resolve(alt, root, 0), root))
+                })
         })
 }
 
@@ -635,10 +674,10 @@ fn valid(schema: &Value, root: &Value, depth: usize) -> Option<Value> {
                 .find_map(|alt| valid(alt, root, depth + 1));
         }
     }
-    if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
-        if let [one] = &all[..] {
-            return valid(one, root, depth + 1);
-        }
+    if let Some(all) = schema.get("allOf").and_then(Value::as_array)
+        && let [one] = &all[..]
+    {
+        return valid(one, root, depth + 1);
     }
     let kind = single_type(schema).unwrap_or(if schema.get("properties").is_some() {
         "object"
@@ -684,7 +723,11 @@ fn valid(schema: &Value, root: &Value, depth: usize) -> Option<Value> {
             let min = schema.get("minItems").and_then(Value::as_u64).unwrap_or(0);
             let mut items = Vec::new();
             if min > 0 {
-                let item = valid(schema.get("items").unwrap_or(&Value::Bool(true)), root, depth + 1)?;
+                let item = valid(
+                    schema.get("items").unwrap_or(&Value::Bool(true)),
+                    root,
+                    depth + 1,
+                )?;
                 items.resize(min.min(16) as usize, item);
             }
             Value::Array(items)
@@ -699,7 +742,9 @@ fn valid(schema: &Value, root: &Value, depth: usize) -> Option<Value> {
                 .flatten()
                 .filter_map(Value::as_str)
             {
-                let property = properties.and_then(|p| p.get(name)).unwrap_or(&Value::Bool(true));
+                let property = properties
+                    .and_then(|p| p.get(name))
+                    .unwrap_or(&Value::Bool(true));
                 object.insert(name.to_owned(), valid(property, root, depth + 1)?);
             }
             Value::Object(object)
@@ -713,7 +758,9 @@ mod tests {
     use super::*;
 
     fn tool(schema: Value) -> Tool {
-        let Value::Object(schema) = schema else { unreachable!() };
+        let Value::Object(schema) = schema else {
+            unreachable!()
+        };
         Tool::new("t", "A tool.", std::sync::Arc::new(schema))
     }
 
@@ -771,8 +818,14 @@ mod tests {
         assert!(quotes("input_value='ten'", &Value::from("ten")));
         assert!(quotes("was '42', but", &Value::from(42)));
         assert!(!quotes("was 142, but", &Value::from(42)));
-        assert_eq!(last_step("No note. Call lookup to find it."), "Call lookup to find it.");
-        assert_eq!(last_step("Error in read_note\n  visit https://x.dev/a"), "  visit https://x.dev/a");
+        assert_eq!(
+            last_step("No note. Call lookup to find it."),
+            "Call lookup to find it."
+        );
+        assert_eq!(
+            last_step("Error in read_note\n  visit https://x.dev/a"),
+            "  visit https://x.dev/a"
+        );
         assert_eq!(last_step("Call read_note."), "Call read_note.");
     }
 }

@@ -8,14 +8,14 @@ use std::sync::Arc;
 use outcome_runtime::testing::{AuditReport, audit};
 use outcome_runtime::{FAULT_MESSAGE, ToolError, tool, tool_handler, tool_router};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::schemars;
-use serde::Deserialize;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
+use rmcp::schemars;
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 #[tokio::test]
