@@ -18,7 +18,7 @@ Audits an MCP server: lists its tools, calls each one the way a model gets
 it wrong, and checks every answer. The first form launches <command> and
 speaks MCP with it over stdin and stdout (its stderr passes through); the
 second connects to the streamable HTTP endpoint at <url>, such as
-http://127.0.0.1:8080/mcp (https:// needs the build's tls feature).
+http://127.0.0.1:8080/mcp (plain HTTP: this build has no TLS).
 
 The calls, derived from each tool's input schema, one mistake each: a
 required argument left out, or sent as null; an argument of the wrong JSON
@@ -154,9 +154,10 @@ async fn run(target: Target) -> Result<outcome_runtime::testing::AuditReport, St
             report
         }
         Target::Url(url) => {
-            if url.starts_with("https://") && !cfg!(feature = "tls") {
+            if url.starts_with("https://") {
                 return Err(format!(
-                    "{url}: this build has no TLS; build outcome-audit with the tls feature"
+                    "{url}: this build speaks plain HTTP only; reach the server over \
+                     http://, or launch it with --"
                 ));
             }
             let transport = StreamableHttpClientTransport::from_uri(url.as_str());

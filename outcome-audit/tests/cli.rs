@@ -163,6 +163,10 @@ fn usage_errors_and_unreachable_servers_exit_2() {
     };
     let (output, _) = audit(&[&format!("http://{closed}/mcp")]);
     assert_eq!(output.status.code(), Some(2));
+    let (output, _) = audit(&[&format!("https://{closed}/mcp")]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("plain HTTP only"), "{stderr}");
     let (output, report) = audit(&["--help"]);
     assert_eq!(output.status.code(), Some(0));
     assert!(report.contains("Exit status: 0 when"), "{report}");
