@@ -625,7 +625,13 @@ impl<'t> Scan<'t> {
     /// Whether word `index` names a parameter: "with `path` set to", "set
     /// `path` to", "pass `path`", "without `path`", "`path` as".
     fn is_parameter_mention(&self, index: usize) -> bool {
+        let at = self.words[index].at.clone();
         let word = self.word(&self.words[index]);
+        // A quoted value stands masked: it is the model's, and names no
+        // parameter ("takes no argument 'limt'").
+        if self.text[at.clone()] != self.masked[at] {
+            return false;
+        }
         if !is_name(word) || NOT_NAMES.contains(&word.to_ascii_lowercase().as_str()) {
             return false;
         }
@@ -644,7 +650,10 @@ impl<'t> Scan<'t> {
             (Some("without"), _) => word.contains('_'),
             (Some("with"), Some("set")) => then.as_deref() == Some("to"),
             (Some("with"), Some("as" | "corrected" | "=")) => true,
-            (_, Some("parameter" | "argument")) => true,
+            // "no argument", "each parameter": a determiner, not a name.
+            (_, Some("parameter" | "argument")) => {
+                !DETERMINERS.contains(&word.to_ascii_lowercase().as_str())
+            }
             _ => false,
         }
     }

@@ -357,3 +357,18 @@ fn rules_are_named_both_ways() {
     }
     assert_eq!(Rule::from_name("no-such-rule"), None);
 }
+
+/// The runtime's answer to an unknown key: neither "no" before
+/// "argument" nor the quoted key after it names a parameter.
+#[test]
+fn an_unknown_key_named_by_the_runtime_is_no_parameter() {
+    let tools = notes().answering("search_notes");
+    let text = "search_notes takes no argument 'limt'. Call search_notes again with only \
+                query and limit.";
+    assert_eq!(rules(&check_message(Message::Invalid, text, &tools)), []);
+    // A name the author wrote before "argument" is still checked.
+    let text = "Call search_notes again without the limt argument.";
+    let broken = check_message(Message::Invalid, text, &tools);
+    assert_eq!(rules(&broken), [Rule::KnownParameter], "{broken:?}");
+    assert_eq!(broken[0].words, "limt");
+}

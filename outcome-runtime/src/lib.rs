@@ -85,8 +85,10 @@
 //! - `spawn_tool_task`: a call run as a task of rmcp's tasks extension, by
 //!   the same rules (not under the `local` feature).
 //! - `testing` (feature `testing`, for dev-dependencies): the log records
-//!   of a call, an in-memory client, and a check
-//!   that every tool of a router is inside the boundary.
+//!   of a call, an in-memory client, a check
+//!   that every tool of a router is inside the boundary, the writing rules
+//!   for messages built at run time, and an audit of a server's answers to
+//!   the calls a model gets wrong.
 //!
 //! The three macros are this crate's own, built without rmcp's macros:
 //! rmcp's `macros` feature (its macro crate, and darling with it) is
@@ -160,6 +162,9 @@
 #![warn(missing_docs)]
 
 mod arguments;
+// The audit's core, which `testing` runs.
+#[cfg(feature = "testing")]
+mod audit;
 mod boundary;
 mod cancel;
 mod classify;

@@ -1,6 +1,56 @@
 //! Test helpers: capture the log records of a call, connect a client in
-//! memory, check that every route is inside the boundary. Behind the
+//! memory, check that every route is inside the boundary, check a message
+//! against the writing rules, and audit a whole server. Behind the
 //! `testing` feature: depend on this crate with it in `[dev-dependencies]`.
+//!
+//! # The writing rules at run time
+//!
+//! `#[tool]` checks the literal texts of a `ToolError` at compile time. A
+//! message built at run time (from a table, a template, another crate's
+//! error) is checked in a test with [`check`], [`check_with`] (against the
+//! server's tools and their parameters) or [`check_error`] (a
+//! `ToolError`, with the rules it waives left out): the same rules, from
+//! the same code (`outcome-rules`), so a text the compiler accepts is one
+//! these accept. Each rule a text breaks is a [`Broken`]: the rule, where,
+//! the words, and what to write instead.
+//!
+//! ```
+//! use outcome_runtime::testing::{Tools, check_with};
+//! use outcome_runtime::{Outcome, Rule};
+//!
+//! let tools = Tools::new().tool_with_parameters("read_note", ["path"]);
+//! let text = "No note at 'plan'. Check /srv/notes, then call read_note again.";
+//! let broken = check_with(Outcome::Invalid, text, &tools);
+//! assert_eq!(broken[0].rule, Rule::NoPath);
+//! assert_eq!(broken[0].words, "/srv/notes");
+//! ```
+//!
+//! # The audit
+//!
+//! [`audit`] calls every tool of a server the way a model gets it wrong,
+//! with arguments its input schema refuses, and checks that each answer
+//! tells the model what to change (the table is on [`audit`]). A test
+//! asserts `audit(server).await.is_clean()` and prints the report when it
+//! is not. The report reads:
+//!
+//! ```text
+//! outcome audit: NOT clean: 2 tools, 6 calls, 1 findings in 1 calls
+//!
+//! [1] read_note: the required argument path left out
+//!   sent:   {"arguments":{},"name":"read_note"}
+//!   read:   Invalid input. See the description for valid paths.
+//!   broken: no-lookup: "See the description" sends the model to read something ...
+//! ```
+//!
+//! The header counts the tools, the calls made, the findings and the calls
+//! they are in. Each block is one finding: the tool and the mistake the
+//! call made on purpose, the call as JSON (send it again to see the answer),
+//! the text the model read, and the expectation or writing rule the text
+//! broke, with what is wrong. A call that breaks several has a block for
+//! each. The `outcome-audit` command runs the same audit against a server
+//! in any language, over stdio or streamable HTTP.
+//!
+//! # Log records
 //!
 //! ```
 //! use outcome_runtime::testing::LogCapture;
@@ -28,6 +78,8 @@ use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record as SpanRecord};
 use tracing::subscriber::DefaultGuard;
 use tracing::{Event, Level, Metadata, Subscriber};
+
+use crate::{Outcome, ToolError};
 
 /// One captured event.
 #[derive(Clone, Debug, PartialEq)]
@@ -405,4 +457,203 @@ pub fn assert_records_kept() {
          tool_call_failed for the model's mistakes): add outcome_runtime=info to its filter's \
          directives"
     );
+}
+
+pub use crate::audit::{AuditReport, Expectation, Finding};
+pub use outcome_rules::{Broken, Tools};
+
+/// Checks a message the model reads against the writing rules (the
+/// compile-time check's, from the same code), with the server's tools
+/// unknown: a step must still name something that reads as a tool, but
+/// any name will do. An empty list is a message that keeps to them.
+///
+/// `outcome` says what the message must do: outcomes 2 and 3 name a tool
+/// as the next step; a fault only keeps to the rules about words and
+/// length; a result (the tool's value) and a protocol error (the client's)
+/// are not the model's recovery text, and nothing is checked.
+///
+/// ```
+/// use outcome_runtime::Outcome;
+/// use outcome_runtime::testing::check;
+///
+/// let good = "No note at 'inbox/todo.md'. Find the path with search_notes.";
+/// assert!(check(Outcome::Invalid, good).is_empty());
+///
+/// let bad = "No note at 'inbox/todo.md'. See the description for valid paths.";
+/// let broken = check(Outcome::Invalid, bad);
+/// let rules: Vec<&str> = broken.iter().map(|b| b.rule.name()).collect();
+/// assert!(rules.contains(&"no-lookup"), "{rules:?}");
+/// ```
+pub fn check(outcome: Outcome, text: &str) -> Vec<Broken> {
+    check_with(outcome, text, &Tools::unknown())
+}
+
+/// [`check`], against the tools a message may name: a tool that is not
+/// among them, or a parameter that is not that tool's, breaks a rule.
+///
+/// ```
+/// use outcome_runtime::testing::{Tools, check_with};
+/// use outcome_runtime::{Outcome, Rule};
+///
+/// let tools = Tools::new()
+///     .tool_with_parameters("search_notes", ["query"])
+///     .tool("read_note");
+/// let text = "No note at 'plan'. Find the path with find_notes.";
+/// let broken = check_with(Outcome::Invalid, text, &tools);
+/// assert_eq!(broken[0].rule, Rule::KnownTool);
+/// ```
+pub fn check_with(outcome: Outcome, text: &str, tools: &Tools) -> Vec<Broken> {
+    let message = match outcome {
+        Outcome::Invalid => outcome_rules::Message::Invalid,
+        Outcome::Stale => outcome_rules::Message::Stale,
+        Outcome::Fault => outcome_rules::Message::Fault,
+        Outcome::Result | Outcome::Protocol => return Vec::new(),
+    };
+    outcome_rules::check_message(message, text, tools)
+}
+
+/// [`check`]s a [`ToolError`]'s message for its outcome, leaving out the
+/// rules it [`waives`](ToolError::waives).
+///
+/// ```
+/// use outcome_runtime::testing::check_error;
+/// use outcome_runtime::{Rule, ToolError, quote};
+///
+/// let path = "inbox/todo.md";
+/// let error = ToolError::invalid(
+///     format_args!("No note at {}", quote(path)),
+///     "Find the path with search_notes",
+/// );
+/// assert!(check_error(&error).is_empty());
+///
+/// // The server's users run this command themselves, by design.
+/// let waived = ToolError::invalid(
+///     "The notes CLI is older than this server",
+///     "Ask the user to run pip install notes-cli, then call sync_notes again",
+/// )
+/// .waive(Rule::NoCommand);
+/// assert!(check_error(&waived).is_empty());
+/// ```
+pub fn check_error(error: &ToolError) -> Vec<Broken> {
+    let mut broken = check(error.outcome(), error.message());
+    broken.retain(|b| !error.waives(b.rule));
+    broken
+}
+
+/// Audits how a server answers the calls a model gets wrong.
+///
+/// It lists the tools and, from each input schema, derives calls that
+/// break it in one way each: a required argument left out or sent as
+/// `null`, an argument of the wrong JSON type, a value outside its `enum`,
+/// its `minimum`/`maximum` or its `minLength`/`maxLength`, and a key the
+/// schema does not declare when `additionalProperties` is `false` (serde
+/// ignores unknown keys unless the type denies them, and JSON Schema allows
+/// them when the keyword is absent). It calls each, and expects every
+/// answer to be:
+///
+/// | expectation | the answer |
+/// |---|---|
+/// | `is-error` | a result with `isError` true: not a JSON-RPC error, not a success |
+/// | `not-fault` | outcome 2: not the fault or retry message |
+/// | `logged-invalid` | logged at INFO as `tool_call_failed`, outcome `invalid` |
+/// | `names-argument` | names the argument that is wrong |
+/// | `quotes-value` | quotes the value sent, when one was |
+/// | `names-server-tool` | names a tool of this server as the next step |
+/// | a rule's name (`no-lookup`, ..) | keeps to the writing rules, with the tools and parameters `tools/list` gives |
+///
+/// The [`AuditReport`] prints a header with the counts, then one block per
+/// finding: the tool and the mistake, the call sent as JSON, the text the
+/// model read, and the expectation broken with what is wrong.
+///
+/// The server runs in this process, on a thread of its own with a
+/// [`LogCapture`], so its log records are checked too. The calls are real:
+/// a server that accepts one runs the tool with it, so audit a server built
+/// for the test. To audit a server in another process (over stdio or HTTP,
+/// with no log records), use [`audit_client`] or the `outcome-audit` CLI.
+///
+/// ```
+/// # use outcome_runtime::{ToolError, quote, tool, tool_handler, tool_router};
+/// # use rmcp::handler::server::wrapper::Parameters;
+/// # use rmcp::{ServerHandler, schemars};
+/// # #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// # struct ReadNote { path: String }
+/// # #[derive(Clone)] struct Notes;
+/// # #[tool_router]
+/// # impl Notes {
+/// #     /// Return a note's text; look paths up with search_notes first.
+/// #     #[tool]
+/// #     fn read_note(&self, Parameters(ReadNote { path }): Parameters<ReadNote>) -> Result<String, ToolError> {
+/// #         Err(ToolError::invalid(format_args!("No note at {}", quote(&path)), "Find the path with search_notes"))
+/// #     }
+/// #     /// List the notes whose text contains the query.
+/// #     #[tool]
+/// #     fn search_notes(&self, Parameters(ReadNote { path }): Parameters<ReadNote>) -> Result<String, ToolError> {
+/// #         Ok(path)
+/// #     }
+/// # }
+/// # #[tool_handler]
+/// # impl ServerHandler for Notes {}
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let report = outcome_runtime::testing::audit(Notes).await;
+/// assert!(report.is_clean(), "{report}");
+/// assert_eq!(report.calls, 6);
+/// # }
+/// ```
+///
+/// # Panics
+///
+/// When the in-memory client cannot connect, or the server breaks off a
+/// call: that is the test failing.
+#[cfg(not(feature = "local"))]
+pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
+    let thread = tokio::task::spawn_blocking(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime for the audited server");
+        let capture = LogCapture::new();
+        let _guard = capture.set_default();
+        runtime.block_on(async move {
+            let client = connect(server, ())
+                .await
+                .expect("the in-memory client connects");
+            let mut logs = || {
+                capture
+                    .take()
+                    .into_iter()
+                    .map(|record| crate::audit::Logged {
+                        tool: record.field("tool").map(str::to_owned),
+                        outcome: record.field("outcome").map(str::to_owned),
+                        level: record.level,
+                        name: record.message,
+                    })
+                    .collect()
+            };
+            let report = crate::audit::run(client.peer(), Some(&mut logs))
+                .await
+                .expect("the server answers every call");
+            let _ = client.cancel().await;
+            report
+        })
+    });
+    match thread.await {
+        Ok(report) => report,
+        Err(error) => std::panic::resume_unwind(error.into_panic()),
+    }
+}
+
+/// The [`audit`] of the server behind any connected rmcp client: one run
+/// in another process, over stdio or HTTP. The log records are not
+/// checked (`logged-invalid` is left out).
+///
+/// # Errors
+///
+/// When listing the tools fails, or a call ends without an answer (the
+/// connection closed, a timeout): a JSON-RPC error answer is a finding,
+/// not an error.
+pub async fn audit_client(
+    peer: &rmcp::service::Peer<rmcp::RoleClient>,
+) -> Result<AuditReport, rmcp::service::ServiceError> {
+    crate::audit::run(peer, None).await
 }
