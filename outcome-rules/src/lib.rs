@@ -814,6 +814,11 @@ fn split_words(masked: &str) -> Vec<Word> {
         // A sentence ends at `.`, `!` or `?` followed by the end or a word
         // that starts as a sentence does.
         let mark = tail.contains(['.', '!', '?']);
+        // A line break ends a sentence too: a text of four lines is four.
+        let broken_line = masked[at..]
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .any(|c| c == '\n' || c == '\r');
         let next = bytes[at..]
             .iter()
             .position(|b| !b.is_ascii_whitespace())
@@ -827,7 +832,7 @@ fn split_words(masked: &str) -> Vec<Word> {
         });
         words.push(Word {
             at: begin..end,
-            ends_sentence: mark && starts_sentence,
+            ends_sentence: (mark && starts_sentence) || broken_line,
             followed_by,
         });
     }
@@ -855,6 +860,9 @@ const PHRASES: &[(&str, Rule, &str)] = &[
     ("consult the", Rule::NoLookup, LOOKUP),
     ("as documented", Rule::NoLookup, LOOKUP),
     ("see above", Rule::NoLookup, LOOKUP),
+    ("for further information", Rule::NoLookup, LOOKUP),
+    ("for more information", Rule::NoLookup, LOOKUP),
+    ("for more details", Rule::NoLookup, LOOKUP),
     ("see below", Rule::NoLookup, LOOKUP),
     ("error code", Rule::NoLookup, CODE),
     ("errno", Rule::NoLookup, CODE),
@@ -960,6 +968,24 @@ fn word_rule(word: &str) -> Option<(Rule, String)> {
             ),
         ));
     }
+    if word.contains("://") {
+        return Some((
+            Rule::NoLookup,
+            format!(
+                "`{word}` sends the model to a page it cannot read from a failed call; say \
+                 in this text what it must change"
+            ),
+        ));
+    }
+    if is_field(word) {
+        return Some((
+            Rule::NoLogLine,
+            format!(
+                "`{word}` is a field of a log line or a debug dump, which is the operator's; \
+                 say in words what was wrong"
+            ),
+        ));
+    }
     if is_flag(word) {
         return Some((
             Rule::NoCommand,
@@ -1034,13 +1060,34 @@ fn is_type_name(word: &str) -> bool {
                         .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'<' || b == b'>')
             });
     }
+    // A generated type: a tool's name, then a type's (`read_noteArguments`).
+    if let Some(at) = word.find(|c: char| c.is_ascii_uppercase())
+        && at > 0
+        && word[..at].contains('_')
+        && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return true;
+    }
     let camel = word.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
         && word.bytes().all(|b| b.is_ascii_alphanumeric());
     camel
-        && ["Error", "Exception", "Panic", "Fault"]
+        && TYPE_SUFFIXES
             .iter()
             .any(|suffix| word.len() > suffix.len() && word.ends_with(suffix))
 }
+
+/// The ends of type names a model never needs: `ValueError`,
+/// `IOException`, `ReadNoteArguments`.
+const TYPE_SUFFIXES: &[&str] = &[
+    "Error",
+    "Exception",
+    "Panic",
+    "Fault",
+    "Arguments",
+    "Params",
+    "Model",
+    "Schema",
+];
 
 /// An environment variable: `$HOME`, `${HOME}`, `%APPDATA%`, or a name in
 /// capitals with an underscore (`NOTES_DIR`).
@@ -1095,6 +1142,19 @@ fn is_timestamp(word: &str) -> bool {
             .iter()
             .all(|b| b.is_ascii_digit() || matches!(b, b':' | b'.' | b','));
     date || time
+}
+
+/// A field of a log line or a debug dump: `input_type=dict`,
+/// `type=missing`, `[code=7`.
+fn is_field(word: &str) -> bool {
+    let word = word.trim_start_matches(['[', '(', '{']);
+    word.split_once('=').is_some_and(|(key, _)| {
+        !key.is_empty()
+            && key.as_bytes()[0].is_ascii_alphabetic()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    })
 }
 
 /// A command-line flag: `--force`, `--dry-run`.

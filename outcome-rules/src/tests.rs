@@ -244,6 +244,27 @@ fn words_the_model_cannot_use_are_refused() {
         ),
         ("Try again with --force", Rule::NoCommand, "--force"),
         ("Ask an admin to sudo", Rule::NoCommand, "sudo"),
+        (
+            "Validation failed for read_noteArguments",
+            Rule::NoTypeName,
+            "read_noteArguments",
+        ),
+        ("ValueError: bad path", Rule::NoTypeName, "ValueError"),
+        (
+            "Field required [type=missing",
+            Rule::NoLogLine,
+            "type=missing",
+        ),
+        (
+            "Visit https://errors.example.dev/v/missing",
+            Rule::NoLookup,
+            "https://errors.example.dev/v/missing",
+        ),
+        (
+            "For further information, ask",
+            Rule::NoLookup,
+            "For further information",
+        ),
     ] {
         let broken = check_part(Part::Problem, text, &notes());
         assert_eq!(rules(&broken), [rule], "{text}: {broken:?}");
@@ -299,6 +320,23 @@ fn values_are_not_the_authors_words() {
     // An apostrophe in a word opens no value.
     let apostrophe = "The server's file at /srv/notes is gone. Call reindex again.";
     assert_eq!(message(Message::Invalid, apostrophe), [Rule::NoPath]);
+}
+
+#[test]
+fn a_validation_dump_breaks_the_rules_it_should() {
+    // What a Python server built on pydantic answers for a missing argument.
+    let text = "Error executing tool read_note: 1 validation error for read_noteArguments\n\
+                path\n  Field required [type=missing, input_value={}, input_type=dict]\n    \
+                For further information visit https://errors.pydantic.dev/2.14/v/missing";
+    let broken = message(Message::Invalid, text);
+    for rule in [
+        Rule::NoTypeName,
+        Rule::NoLogLine,
+        Rule::NoLookup,
+        Rule::Short,
+    ] {
+        assert!(broken.contains(&rule), "{rule}: {broken:?}");
+    }
 }
 
 #[test]
