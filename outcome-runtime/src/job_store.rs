@@ -383,7 +383,8 @@ impl MemoryStore {
     /// One task at a time, as a rule: it wakes at the earliest expiry, and
     /// sleeps again until the next while the store holds any record.
     fn sweep_at(&self, memory: &mut Memory, at: Instant) {
-        // A task past its time was dropped with its runtime: replace it.
+        // One due by `at` will see to it, unless its time has passed: it
+        // was then dropped with its runtime, and a new one takes over.
         if memory
             .sweeper
             .is_some_and(|due| due <= at && Instant::now() <= due)
@@ -394,15 +395,16 @@ impl MemoryStore {
             return;
         };
         memory.sweeper = Some(at);
+        // A store that is dropped ends its task.
         let store = Arc::downgrade(&self.memory);
         runtime.spawn(async move {
             let mut due = at;
             loop {
                 tokio::time::sleep_until(due).await;
-                let Some(store) = store.upgrade() else {
+                let Some(held) = store.upgrade() else {
                     return;
                 };
-                let mut memory = lock_and_sweep(&store);
+                let mut memory = lock_and_sweep(&held);
                 // Another task took over, for an earlier instant.
                 if memory.sweeper != Some(due) {
                     return;
@@ -635,6 +637,23 @@ mod tests {
         assert_eq!(at(&store, t0, 3), (vec!["c".into()], 1));
         ready(store.start("d", job(10, 10))).unwrap();
         assert_eq!(store.held(), Some(2));
+    }
+
+    #[tokio::test]
+    async fn an_answer_nobody_polls_goes_when_its_keep_is_over() {
+        let store = MemoryStore::new();
+        ready(store.start("short", job(60, 60))).unwrap();
+        ready(store.start("long", job(60, 60))).unwrap();
+        let keep = Duration::from_millis(20);
+        assert!(ready(store.finish("long", answer(), keep * 2)).unwrap());
+        assert!(ready(store.finish("short", answer(), keep)).unwrap());
+        tokio::time::sleep(keep * 5).await;
+        // Untouched since: the store's own task dropped both answers, and
+        // waits for the running jobs no more, there being none.
+        let memory = store.memory.lock().unwrap();
+        assert!(memory.jobs.is_empty());
+        assert!(memory.expiries.is_empty());
+        assert_eq!(memory.sweeper, None);
     }
 
     #[test]
