@@ -23,11 +23,12 @@
 //! | a poll for an id the store does not hold (expired, lost, another session's, made up) | WARNING `tool_failed` and `tool_call_failed` fault | that no result is kept and the work may have taken effect: the server cannot tell these apart, so the model is never sent to run the tool again |
 //! | a poll for an id no job could have (not `j-` and 32 hex digits) | INFO `tool_call_failed` invalid | that it is not a job id, and to pass the id as the tool gave it |
 
+use std::collections::{BTreeMap, HashMap};
 use std::error::Error;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use rmcp::ErrorData;
@@ -255,16 +256,53 @@ impl StoreError {
     }
 }
 
+/// How many jobs a [`MemoryStore`] holds unless told otherwise
+/// ([`MemoryStore::with_capacity`]).
+///
+/// A record is a few hundred bytes and an answer, so this many stays within
+/// tens of megabytes for answers of a few hundred bytes, and is far more
+/// jobs than one process runs at once: a client that starts jobs in a loop
+/// meets the bound long before the process runs out of memory.
+pub const DEFAULT_CAPACITY: usize = 100_000;
+
 /// The jobs in this process's memory: the default store.
 ///
 /// A job lives as long as the process, and is read only from the session
 /// that started it (by its client's `initialize` parameters). Its record is
 /// dropped [`keep`](crate::Jobs::with_keep) after the job ended, or after
-/// its deadline passed with no answer; records past their bound are swept
-/// on every access.
-#[derive(Clone, Default)]
+/// its deadline passed with no answer: records past their bound are dropped
+/// at the next access, which looks only at those (the records wait in the
+/// order they expire), and an answer nobody polls goes when its keep is
+/// over, by a task of the store's own.
+///
+/// The store holds at most [`DEFAULT_CAPACITY`] jobs, running or finished,
+/// or the number given to [`with_capacity`](Self::with_capacity): past
+/// that, [`start`](JobStore::start) fails with a [`StoreError`], and the
+/// call is a fault that heals itself until a record is dropped.
+#[derive(Clone)]
 pub struct MemoryStore {
-    jobs: Arc<Mutex<std::collections::HashMap<String, MemoryJob>>>,
+    memory: Arc<Mutex<Memory>>,
+}
+
+impl Default for MemoryStore {
+    fn default() -> Self {
+        MemoryStore::with_capacity(DEFAULT_CAPACITY)
+    }
+}
+
+/// The records, and when each goes.
+struct Memory {
+    jobs: HashMap<Arc<str>, MemoryJob>,
+    /// One entry per record in `jobs`, keyed by when it goes (and a
+    /// sequence number, for records that go at the same instant): an access
+    /// drops the records that expired without looking at the others.
+    expiries: BTreeMap<(Instant, u64), Arc<str>>,
+    /// The sequence number of the next entry in `expiries`.
+    next: u64,
+    /// How many records `jobs` may hold.
+    capacity: usize,
+    /// When the store's sweeping task wakes, if one waits.
+    sweeper: Option<Instant>,
 }
 
 struct MemoryJob {
@@ -272,46 +310,145 @@ struct MemoryJob {
     owner: Owner,
     /// When the job must have ended.
     deadline: Instant,
-    /// How long the record is kept past its deadline with no answer.
-    keep: Duration,
+    /// The record's key in `expiries`: its deadline plus `keep` while it
+    /// runs, the end of its answer's keep once done.
+    expires: (Instant, u64),
     state: MemoryState,
 }
 
 enum MemoryState {
     Running,
-    /// The answer, kept until the instant given.
-    Done(Box<Answer>, Instant),
+    /// The answer, kept until the record expires.
+    Done(Box<Answer>),
+}
+
+impl Memory {
+    /// Drops the records past their bounds: an answer kept past `keep`,
+    /// and a job whose bookkeeping ended without an answer and that nobody
+    /// polled for `keep` after its deadline.
+    fn sweep(&mut self, now: Instant) {
+        while let Some(entry) = self.expiries.first_entry() {
+            if entry.key().0 > now {
+                break;
+            }
+            let id = entry.remove();
+            self.jobs.remove(&id);
+        }
+    }
+
+    /// Files job `id` to go at `at`: the key of its entry.
+    fn expire(&mut self, id: Arc<str>, at: Instant) -> (Instant, u64) {
+        let key = (at, self.next);
+        self.next += 1;
+        self.expiries.insert(key, id);
+        key
+    }
+
+    /// Drops the record of job `id`, and its entry.
+    fn remove(&mut self, id: &str) -> Option<MemoryJob> {
+        let job = self.jobs.remove(id)?;
+        self.expiries.remove(&job.expires);
+        Some(job)
+    }
 }
 
 impl MemoryStore {
-    /// An empty store.
+    /// An empty store that holds at most [`DEFAULT_CAPACITY`] jobs.
     pub fn new() -> Self {
         MemoryStore::default()
     }
 
-    /// The jobs, without those past their bounds: an answer kept past
-    /// `keep`, and a job whose bookkeeping ended without an answer and that
-    /// nobody polled for `keep` after its deadline.
-    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, MemoryJob>> {
-        let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        jobs.retain(|_, job| match job.state {
-            MemoryState::Running => now < job.deadline + job.keep,
-            MemoryState::Done(_, until) => now < until,
-        });
-        jobs
+    /// An empty store that holds at most `capacity` jobs, running or
+    /// finished: past that, [`start`](JobStore::start) fails until a record
+    /// is dropped.
+    pub fn with_capacity(capacity: usize) -> Self {
+        MemoryStore {
+            memory: Arc::new(Mutex::new(Memory {
+                jobs: HashMap::new(),
+                expiries: BTreeMap::new(),
+                next: 0,
+                capacity,
+                sweeper: None,
+            })),
+        }
     }
+
+    /// The records, without those past their bounds.
+    fn lock(&self) -> MutexGuard<'_, Memory> {
+        lock_and_sweep(&self.memory)
+    }
+
+    /// Has a task of the store's own drop the records past their bounds
+    /// at `at` and after, with nobody polling, unless one is due by then.
+    /// One task at a time, as a rule: it wakes at the earliest expiry, and
+    /// sleeps again until the next while the store holds any record.
+    fn sweep_at(&self, memory: &mut Memory, at: Instant) {
+        // One due by `at` will see to it, unless its time has passed: it
+        // was then dropped with its runtime, and a new one takes over.
+        if memory
+            .sweeper
+            .is_some_and(|due| due <= at && Instant::now() <= due)
+        {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        memory.sweeper = Some(at);
+        // A store that is dropped ends its task.
+        let store = Arc::downgrade(&self.memory);
+        runtime.spawn(async move {
+            let mut due = at;
+            loop {
+                tokio::time::sleep_until(due).await;
+                let Some(held) = store.upgrade() else {
+                    return;
+                };
+                let mut memory = lock_and_sweep(&held);
+                // Another task took over, for an earlier instant.
+                if memory.sweeper != Some(due) {
+                    return;
+                }
+                memory.sweeper = memory.expiries.first_key_value().map(|(key, _)| key.0);
+                match memory.sweeper {
+                    Some(next) => due = next,
+                    None => return,
+                }
+            }
+        });
+    }
+}
+
+fn lock_and_sweep(memory: &Mutex<Memory>) -> MutexGuard<'_, Memory> {
+    let mut memory = memory.lock().unwrap_or_else(|e| e.into_inner());
+    memory.sweep(Instant::now());
+    memory
 }
 
 impl JobStore for MemoryStore {
     fn start<'a>(&'a self, id: &'a str, job: NewJob) -> StoreFuture<'a, ()> {
-        self.lock().insert(
-            id.to_owned(),
+        let mut memory = self.lock();
+        let restarted = memory.remove(id).is_some();
+        if !restarted && memory.jobs.len() >= memory.capacity {
+            let error = StoreError::new(
+                format!(
+                    "the job store in memory holds {} jobs, as many as it may",
+                    memory.jobs.len()
+                ),
+                None,
+            );
+            return Box::pin(std::future::ready(Err(error)));
+        }
+        let deadline = Instant::now() + job.runs_for;
+        let id: Arc<str> = Arc::from(id);
+        let expires = memory.expire(id.clone(), deadline + job.keep);
+        memory.jobs.insert(
+            id,
             MemoryJob {
                 tool: job.tool,
                 owner: job.owner,
-                deadline: Instant::now() + job.runs_for,
-                keep: job.keep,
+                deadline,
+                expires,
                 state: MemoryState::Running,
             },
         );
@@ -320,35 +457,40 @@ impl JobStore for MemoryStore {
 
     fn finish<'a>(&'a self, id: &'a str, answer: Answer, keep: Duration) -> StoreFuture<'a, bool> {
         let until = Instant::now() + keep;
-        let settled = match self.lock().get_mut(id) {
+        let mut guard = self.lock();
+        let memory = &mut *guard;
+        let settled = match memory.jobs.get_mut(id) {
             Some(job) if matches!(job.state, MemoryState::Running) => {
-                job.state = MemoryState::Done(Box::new(answer), until);
+                job.state = MemoryState::Done(Box::new(answer));
+                let id = memory
+                    .expiries
+                    .remove(&job.expires)
+                    .expect("every record has its entry");
+                let key = (until, memory.next);
+                memory.next += 1;
+                memory.expiries.insert(key, id);
+                job.expires = key;
                 true
             }
             _ => false,
         };
-        if settled && let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            // The answer goes when its keep is over, polled or not: taking
-            // the lock then sweeps it.
-            let store = self.clone();
-            runtime.spawn(async move {
-                tokio::time::sleep_until(until).await;
-                drop(store.lock());
-            });
+        if settled {
+            // The answer goes when its keep is over, polled or not.
+            self.sweep_at(memory, until);
         }
         Box::pin(std::future::ready(Ok(settled)))
     }
 
     fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<StoredJob>> {
         let now = Instant::now();
-        let found = self.lock().get(id).map(|job| StoredJob {
+        let found = self.lock().jobs.get(id).map(|job| StoredJob {
             tool: job.tool.clone(),
             owner: job.owner.clone(),
             state: match &job.state {
                 MemoryState::Running => JobState::Running {
                     overdue: now >= job.deadline,
                 },
-                MemoryState::Done(answer, _) => JobState::Done(answer.clone()),
+                MemoryState::Done(answer) => JobState::Done(answer.clone()),
             },
         });
         Box::pin(std::future::ready(Ok(found)))
@@ -360,6 +502,174 @@ impl JobStore for MemoryStore {
     }
 
     fn held(&self) -> Option<usize> {
-        Some(self.lock().len())
+        Some(self.lock().jobs.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::task::{Context, Poll, Waker};
+
+    use super::*;
+
+    /// The memory store's futures are ready when made.
+    fn ready<T>(mut future: StoreFuture<'_, T>) -> Result<T, StoreError> {
+        match future
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()))
+        {
+            Poll::Ready(result) => result,
+            Poll::Pending => panic!("the memory store answers at once"),
+        }
+    }
+
+    fn job(runs_for: u64, keep: u64) -> NewJob {
+        NewJob {
+            tool: "work".to_owned(),
+            owner: Owner::anyone(),
+            runs_for: Duration::from_secs(runs_for),
+            keep: Duration::from_secs(keep),
+        }
+    }
+
+    fn answer() -> Answer {
+        Ok(CallToolResult::success(Vec::new()))
+    }
+
+    /// What the store holds once the clock reads `secs` from `t0`, by id,
+    /// sorted; and how many entries wait in the expiry queue.
+    fn at(store: &MemoryStore, t0: Instant, secs: u64) -> (Vec<String>, usize) {
+        let mut memory = store.memory.lock().unwrap();
+        memory.sweep(t0 + Duration::from_secs(secs));
+        let mut ids: Vec<String> = memory.jobs.keys().map(|id| id.to_string()).collect();
+        ids.sort();
+        (ids, memory.expiries.len())
+    }
+
+    #[test]
+    fn records_go_in_the_order_they_expire() {
+        let store = MemoryStore::new();
+        let t0 = Instant::now();
+        // Expire at 30, 10 and 20 seconds (deadline plus keep).
+        ready(store.start("a", job(20, 10))).unwrap();
+        ready(store.start("b", job(5, 5))).unwrap();
+        ready(store.start("c", job(10, 10))).unwrap();
+        assert_eq!(
+            at(&store, t0, 9),
+            (vec!["a".into(), "b".into(), "c".into()], 3)
+        );
+        assert_eq!(at(&store, t0, 11), (vec!["a".into(), "c".into()], 2));
+        assert_eq!(at(&store, t0, 21), (vec!["a".into()], 1));
+        assert_eq!(at(&store, t0, 31), (vec![], 0));
+    }
+
+    #[test]
+    fn a_finished_job_goes_when_its_answers_keep_is_over_not_its_deadlines() {
+        let store = MemoryStore::new();
+        let t0 = Instant::now();
+        ready(store.start("early", job(100, 100))).unwrap();
+        ready(store.start("late", job(1, 1))).unwrap();
+        assert!(ready(store.finish("early", answer(), Duration::from_secs(5))).unwrap());
+        assert!(ready(store.finish("late", answer(), Duration::from_secs(50))).unwrap());
+        assert!(!ready(store.finish("late", answer(), Duration::from_secs(1))).unwrap());
+        // One entry per record: the running job's entry left with its state.
+        assert_eq!(at(&store, t0, 0).1, 2);
+        // Past the late job's deadline plus keep, its answer stays.
+        assert_eq!(at(&store, t0, 3), (vec!["early".into(), "late".into()], 2));
+        assert_eq!(at(&store, t0, 6), (vec!["late".into()], 1));
+        let Some(StoredJob {
+            state: JobState::Done(_),
+            ..
+        }) = ready(store.get("late")).unwrap()
+        else {
+            panic!("the late job's answer is kept");
+        };
+        assert_eq!(at(&store, t0, 51), (vec![], 0));
+    }
+
+    #[test]
+    fn a_forgotten_job_leaves_no_entry() {
+        let store = MemoryStore::new();
+        let t0 = Instant::now();
+        ready(store.start("a", job(10, 10))).unwrap();
+        ready(store.start("b", job(10, 10))).unwrap();
+        ready(store.forget("a")).unwrap();
+        ready(store.forget("unknown")).unwrap();
+        assert_eq!(at(&store, t0, 0), (vec!["b".into()], 1));
+        assert!(ready(store.get("a")).unwrap().is_none());
+        assert!(!ready(store.finish("a", answer(), Duration::from_secs(1))).unwrap());
+    }
+
+    #[test]
+    fn a_restarted_id_is_one_record_with_the_new_bounds() {
+        let store = MemoryStore::with_capacity(1);
+        let t0 = Instant::now();
+        ready(store.start("a", job(10, 10))).unwrap();
+        assert!(ready(store.finish("a", answer(), Duration::from_secs(100))).unwrap());
+        // A full store starts the id it holds again: it replaces its record.
+        ready(store.start("a", job(1, 1))).unwrap();
+        let Some(StoredJob {
+            state: JobState::Running { overdue: false },
+            ..
+        }) = ready(store.get("a")).unwrap()
+        else {
+            panic!("the id runs again");
+        };
+        assert_eq!(at(&store, t0, 0), (vec!["a".into()], 1));
+        assert_eq!(at(&store, t0, 3), (vec![], 0));
+    }
+
+    #[test]
+    fn past_its_capacity_the_store_refuses_a_job_until_a_record_goes() {
+        let store = MemoryStore::with_capacity(2);
+        let t0 = Instant::now();
+        ready(store.start("a", job(1, 1))).unwrap();
+        ready(store.start("b", job(10, 10))).unwrap();
+        let refused = ready(store.start("c", job(10, 10))).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "the job store in memory holds 2 jobs, as many as it may"
+        );
+        assert!(ready(store.get("c")).unwrap().is_none());
+        ready(store.forget("b")).unwrap();
+        ready(store.start("c", job(10, 10))).unwrap();
+        // Once "a" expires, there is room again.
+        assert_eq!(at(&store, t0, 3), (vec!["c".into()], 1));
+        ready(store.start("d", job(10, 10))).unwrap();
+        assert_eq!(store.held(), Some(2));
+    }
+
+    #[tokio::test]
+    async fn an_answer_nobody_polls_goes_when_its_keep_is_over() {
+        let store = MemoryStore::new();
+        ready(store.start("short", job(60, 60))).unwrap();
+        ready(store.start("long", job(60, 60))).unwrap();
+        let keep = Duration::from_millis(20);
+        assert!(ready(store.finish("long", answer(), keep * 2)).unwrap());
+        assert!(ready(store.finish("short", answer(), keep)).unwrap());
+        tokio::time::sleep(keep * 5).await;
+        // Untouched since: the store's own task dropped both answers, and
+        // waits for the running jobs no more, there being none.
+        let memory = store.memory.lock().unwrap();
+        assert!(memory.jobs.is_empty());
+        assert!(memory.expiries.is_empty());
+        assert_eq!(memory.sweeper, None);
+    }
+
+    #[test]
+    fn many_jobs_started_and_finished_leave_as_many_records_as_entries() {
+        let store = MemoryStore::new();
+        let t0 = Instant::now();
+        for round in 0..10_000u64 {
+            let id = format!("j-{round:032x}");
+            ready(store.start(&id, job(60, 60))).unwrap();
+            assert!(ready(store.finish(&id, answer(), Duration::from_secs(1))).unwrap());
+            // The clock moves a second every 50 jobs, and an answer is
+            // kept for one: the store holds those of the last few seconds.
+            let (held, queued) = at(&store, t0, round / 50);
+            assert!(held.len() <= 150, "{} held", held.len());
+            assert_eq!(held.len(), queued);
+        }
+        assert_eq!(at(&store, t0, 10_000 / 50 + 2), (vec![], 0));
     }
 }

@@ -146,7 +146,10 @@ impl Default for Jobs {
 
 impl Jobs {
     /// Jobs in this process's memory that may run for 10 minutes and whose
-    /// answers are kept for 5.
+    /// answers are kept for 5, at most
+    /// [`DEFAULT_CAPACITY`](crate::job_store::DEFAULT_CAPACITY) of them at
+    /// once; `Jobs::with_store(MemoryStore::with_capacity(n))` holds
+    /// another number ([`MemoryStore`]).
     pub fn new() -> Self {
         Jobs::with_store(MemoryStore::new())
     }

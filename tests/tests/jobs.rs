@@ -9,9 +9,11 @@
 
 use std::time::Duration;
 
+use outcome_runtime::job_store::MemoryStore;
 use outcome_runtime::testing::{Record, connect};
 use outcome_runtime::{
-    Deferred, FAULT_MESSAGE, Jobs, Rule, ToolError, quote, tool, tool_handler, tool_router,
+    Deferred, FAULT_MESSAGE, Jobs, RETRY_MESSAGE, Rule, ToolError, quote, tool, tool_handler,
+    tool_router,
 };
 use outcome_tests::Session;
 use outcome_tests::hostile::{KEEP, MAX_RUN, failed, hostile, jobs, poll_until_done, session};
@@ -251,6 +253,55 @@ async fn a_job_past_its_longest_run_is_stopped_as_a_fault() {
     );
     tokio::time::sleep(keep + Duration::from_millis(50)).await;
     assert!(harness.jobs.is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn past_the_stores_bound_a_call_heals_itself_until_a_record_goes() {
+    let max_run = Duration::from_millis(1000);
+    let keep = Duration::from_millis(100);
+    let jobs = Jobs::with_store(MemoryStore::with_capacity(2))
+        .with_max_run(max_run)
+        .with_keep(keep);
+    let harness = Harness::start(jobs).await;
+    let started = tokio::time::Instant::now();
+    let first = job_of(&harness.call("endless", json!({})).await);
+    job_of(&harness.call("slow", json!({})).await);
+    assert_eq!(harness.jobs.len(), 2);
+    harness.events();
+    // A third job has no room: the call is a fault that heals itself, and
+    // its work is stopped.
+    let refused = harness.call("endless", json!({})).await;
+    assert_eq!(refused.is_error, Some(true));
+    assert_eq!(text(&refused), RETRY_MESSAGE);
+    let records = harness.session.capture.take();
+    let logged: Vec<_> = records
+        .iter()
+        .filter(|r| r.target == "outcome_runtime")
+        .map(|r| format!("{} {}", r.level, r.name()))
+        .collect();
+    assert_eq!(logged, ["WARN tool_failed", "WARN tool_call_failed"]);
+    let failed = records.iter().find(|r| r.name() == "tool_failed").unwrap();
+    let error = failed.field("error").unwrap_or_default();
+    assert!(error.contains("holds 2 jobs, as many as it may"), "{error}");
+    assert_eq!(harness.jobs.len(), 2);
+    // The slow job's answer goes after its keep, polled or not: room for
+    // one more.
+    tokio::time::sleep(WORK + keep).await;
+    assert_eq!(harness.jobs.len(), 1);
+    let third = job_of(&harness.call("endless", json!({})).await);
+    assert_eq!(harness.jobs.len(), 2);
+    // The first job is stopped at its longest run and goes after its
+    // keep; the third runs on.
+    tokio::time::sleep_until(started + max_run + keep + DEADLINE).await;
+    assert_eq!(harness.jobs.len(), 1);
+    let gone = harness.call("job_status", json!({ "job": first })).await;
+    assert!(
+        text(&gone).contains("may have taken effect"),
+        "{}",
+        text(&gone)
+    );
+    let running = harness.call("job_status", json!({ "job": third })).await;
+    assert_eq!(running.is_error, Some(false), "{}", text(&running));
 }
 
 /// The memory store, with a way to lose every record, as a Redis that
