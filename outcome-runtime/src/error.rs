@@ -402,7 +402,7 @@ impl ToolError {
     /// Allows this message to break `rule`, for the rare text that must:
     /// `#[tool]` then accepts the literal texts of the call it is chained
     /// to (`ToolError::invalid(..).waive(Rule::NoCommand)`), and
-    /// [`testing::check`](super::testing::check) the message. Say why in a
+    /// `testing::check` (feature `testing`) the message. Say why in a
     /// comment next to it.
     ///
     /// ```

@@ -199,7 +199,7 @@ pub use message::{
     FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, is_invisible, quote,
 };
 /// The writing rules a message to the model is checked against: at compile
-/// time for literal texts, by [`testing::check`] and by the audit at run
+/// time for literal texts, by `testing::check` and by the audit at run
 /// time. [`ToolError::waive`] opts one call out of one rule.
 pub use outcome_rules::Rule;
 pub use request::call_tool;
