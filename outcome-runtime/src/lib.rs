@@ -183,6 +183,8 @@ mod request;
 mod routes;
 mod scope;
 mod sentences;
+#[cfg(feature = "redis")]
+mod session_store;
 // rmcp's task manager runs a task as a `Send` future, which a tool under
 // `local` need not give.
 #[cfg(not(feature = "local"))]
@@ -204,6 +206,8 @@ pub use message::{
 pub use outcome_rules::Rule;
 pub use request::call_tool;
 pub use routes::{wrap_route, wrap_router};
+#[cfg(feature = "redis")]
+pub use session_store::RedisSessionStore;
 #[cfg(not(feature = "local"))]
 pub use tasks::spawn_tool_task;
 
