@@ -207,7 +207,7 @@ pub use outcome_rules::Rule;
 pub use request::call_tool;
 pub use routes::{wrap_route, wrap_router};
 #[cfg(feature = "redis")]
-pub use session_store::RedisSessionStore;
+pub use session_store::{RedisSessionStore, SessionsInRedis};
 #[cfg(not(feature = "local"))]
 pub use tasks::spawn_tool_task;
 

@@ -5,15 +5,24 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
+use futures_core::Stream;
 use redis::aio::ConnectionManager;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::store::{
     SessionState, SessionStore, SessionStoreError,
+};
+use rmcp::transport::streamable_http_server::session::{
+    RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
 
 use crate::job_store::{StoreError, connect, once_more};
 
 /// The prefix of every session's key.
 const PREFIX: &str = "outcome:session:";
+
+/// What a session's key holds once the client ended the session: a
+/// replica that still holds the session in memory ends it too.
+const CLOSED: &str = "closed";
 
 /// What each of the trait's methods returns, as `#[async_trait]` would
 /// have written it.
@@ -43,12 +52,16 @@ type Stored<'a, T> = Pin<Box<dyn Future<Output = Result<T, SessionStoreError>> +
 ///
 /// Each session is one string, `outcome:session:<id>`, holding the JSON of
 /// rmcp's `SessionState` (the client's `initialize` parameters). rmcp
-/// writes it once, after the handshake, and deletes it when the client
-/// ends the session (HTTP DELETE); a replica that restores the session
-/// reads it. Both the write and the read set its expiry to the TTL
-/// ([`with_ttl`](Self::with_ttl), 24 hours unless set): a session is kept
-/// that long after it began or was last restored, however busy it was on
-/// the replica that held it, since rmcp does not write it again.
+/// writes it once, after the handshake; a replica that restores the
+/// session reads it. When the client ends the session (HTTP DELETE), the
+/// key is not deleted but holds `closed` until it expires, so that the
+/// other replicas that hold the session in memory learn it: rmcp closes
+/// the session only on the replica the DELETE reached, and only
+/// [`SessionsInRedis`] makes the others look. Every write and read sets
+/// the key's expiry to the TTL ([`with_ttl`](Self::with_ttl), 24 hours
+/// unless set); under [`SessionsInRedis`] every request reads it, so a
+/// session expires a TTL after its last request, and otherwise a TTL
+/// after it began or was last restored on another replica.
 ///
 /// # Failures
 ///
@@ -100,6 +113,14 @@ impl RedisSessionStore {
         self
     }
 
+    /// The session's key, its expiry set to the TTL again: `None` when
+    /// there is none.
+    async fn touch(&self, session_id: &str) -> Result<Option<String>, SessionStoreError> {
+        let mut read = redis::cmd("GETEX");
+        read.arg(key(session_id)).arg("PX").arg(self.ttl_ms());
+        self.run(read, "read a session").await
+    }
+
     fn ttl_ms(&self) -> u64 {
         u64::try_from(self.ttl.as_millis())
             .unwrap_or(u64::MAX)
@@ -145,12 +166,12 @@ impl SessionStore for RedisSessionStore {
         Self: 'async_trait,
     {
         Box::pin(async move {
-            let mut read = redis::cmd("GETEX");
-            read.arg(key(session_id)).arg("PX").arg(self.ttl_ms());
-            let json: Option<String> = self.run(read, "read a session").await?;
-            let Some(json) = json else {
+            let Some(json) = self.touch(session_id).await? else {
                 return Ok(None);
             };
+            if json == CLOSED {
+                return Ok(None);
+            }
             let state = serde_json::from_str(&json).map_err(|error| {
                 Box::new(StoreError::new(
                     "a session in Redis is not a session",
@@ -199,9 +220,145 @@ impl SessionStore for RedisSessionStore {
         Self: 'async_trait,
     {
         Box::pin(async move {
-            let mut delete = redis::cmd("DEL");
-            delete.arg(key(session_id));
-            self.run(delete, "drop a session").await
+            let mut close = redis::cmd("SET");
+            close
+                .arg(key(session_id))
+                .arg(CLOSED)
+                .arg("PX")
+                .arg(self.ttl_ms());
+            self.run(close, "close a session").await
         })
+    }
+}
+
+/// A session manager (rmcp's `LocalSessionManager`, say) whose sessions
+/// also end when the [`RedisSessionStore`] says the client ended them on
+/// another replica.
+///
+/// rmcp asks a replica's session manager whether it holds the session a
+/// request names, and serves it if so: on its own, a replica that holds a
+/// session in memory goes on serving it after the client ended it with a
+/// DELETE that reached another replica. Under this manager, each request
+/// to a session held in memory reads the session's key first (one round
+/// trip to Redis, which also sets the key's expiry to the TTL again): a
+/// closed session is closed here too, and the request answers HTTP 404 as
+/// for any unknown session. A session the store does not hold (written
+/// while Redis was down, or expired) stays served where it is held.
+/// While Redis fails or does not answer within the store timeout, the
+/// replica serves the sessions it holds, and logs `session_store_failed`
+/// at WARNING for each such request.
+///
+/// ```no_run
+/// # async fn serve() -> Result<(), outcome_runtime::job_store::StoreError> {
+/// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+/// use outcome_runtime::{RedisSessionStore, SessionsInRedis};
+///
+/// let store = RedisSessionStore::open("redis://127.0.0.1:6379")?;
+/// // `StreamableHttpService::new(factory, Arc::new(sessions), config)`,
+/// // with `config.session_store` set to the same store.
+/// let sessions = SessionsInRedis::new(LocalSessionManager::default(), store.clone());
+/// # Ok(()) }
+/// ```
+pub struct SessionsInRedis<M> {
+    inner: M,
+    store: RedisSessionStore,
+}
+
+impl<M: SessionManager> SessionsInRedis<M> {
+    /// `inner`'s sessions, each also ended once `store` says it is closed.
+    pub fn new(inner: M, store: RedisSessionStore) -> Self {
+        SessionsInRedis { inner, store }
+    }
+}
+
+impl<M: SessionManager> SessionManager for SessionsInRedis<M> {
+    type Error = M::Error;
+    type Transport = M::Transport;
+
+    fn create_session(
+        &self,
+    ) -> impl Future<Output = Result<(SessionId, Self::Transport), Self::Error>> + Send {
+        self.inner.create_session()
+    }
+
+    fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<ServerJsonRpcMessage, Self::Error>> + Send {
+        self.inner.initialize_session(id, message)
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        if !self.inner.has_session(id).await? {
+            return Ok(false);
+        }
+        match self.store.touch(id).await {
+            Ok(Some(value)) if value == CLOSED => {
+                self.inner.close_session(id).await?;
+                tracing::info!(session = %id, "session_closed_elsewhere");
+                Ok(false)
+            }
+            Ok(_) => Ok(true),
+            Err(error) => {
+                tracing::warn!(session = %id, error = %error, "session_store_failed");
+                Ok(true)
+            }
+        }
+    }
+
+    fn close_session(&self, id: &SessionId) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close_session(id)
+    }
+
+    fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        self.inner.create_stream(id, message)
+    }
+
+    fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.accept_message(id, message)
+    }
+
+    fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        self.inner.create_standalone_stream(id)
+    }
+
+    fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        self.inner.resume(id, last_event_id)
+    }
+
+    fn restore_session(
+        &self,
+        id: SessionId,
+    ) -> impl Future<Output = Result<RestoreOutcome<Self::Transport>, Self::Error>> + Send {
+        self.inner.restore_session(id)
+    }
+
+    fn event_store(
+        &self,
+    ) -> Option<std::sync::Arc<dyn rmcp::transport::streamable_http_server::session::EventStore>>
+    {
+        self.inner.event_store()
     }
 }
