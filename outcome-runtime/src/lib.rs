@@ -151,6 +151,8 @@
 //!   each of rmcp's errors becomes.
 //! - [`guide::logs`]: the log records, the call's span, and OpenTelemetry.
 //! - [`guide::jobs`]: long-running tools, tasks, and the job store in Redis.
+//! - [`guide::replicas`]: several replicas behind a load balancer, sessions
+//!   and jobs in Redis, and what each failure costs.
 //! - [`guide::bounds`]: what hostile input cannot do, and what no boundary
 //!   can catch.
 //! - [`guide::examples`]: the example servers (stdio, streamable HTTP) and
@@ -381,5 +383,8 @@ pub mod guide {
     }
     pub mod migration {
         #![doc = include_str!("docs/guide/migration.md")]
+    }
+    pub mod replicas {
+        #![doc = include_str!("docs/guide/replicas.md")]
     }
 }

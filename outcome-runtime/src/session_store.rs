@@ -307,7 +307,10 @@ impl<M: SessionManager> SessionManager for SessionsInRedis<M> {
         }
     }
 
-    fn close_session(&self, id: &SessionId) -> impl Future<Output = Result<(), Self::Error>> + Send {
+    fn close_session(
+        &self,
+        id: &SessionId,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send {
         self.inner.close_session(id)
     }
 

@@ -518,7 +518,10 @@ async fn a_job_whose_replica_died_is_settled_once() {
                 break (job, ran);
             }
             let port = replicas[ran].port;
-            assert!(replicas[ran].spawn(), "replica {ran} restarts on port {port}");
+            assert!(
+                replicas[ran].spawn(),
+                "replica {ran} restarts on port {port}"
+            );
         };
 
         // Four pollers at once, through both survivors, race to settle

@@ -177,8 +177,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let served = match http {
         None => serve_stdio(notes).await,
         Some(address) => {
-            let config =
-                StreamableHttpServerConfig::default().with_legacy_session_mode(!stateless);
+            let config = StreamableHttpServerConfig::default().with_legacy_session_mode(!stateless);
             let token = config.cancellation_token.clone();
             let stop = move || token.cancel();
             let router = match mcp_router(Arc::new(notes), config, sessions.as_deref()) {
@@ -221,16 +220,14 @@ fn mcp_router(
             StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
         return Ok(axum::Router::new().nest_service("/mcp", service));
     };
-    let store = outcome_runtime::RedisSessionStore::open(url).map_err(|error| match error
-        .source()
-    {
-        Some(cause) => format!("{error}: {cause}"),
-        None => error.to_string(),
-    })?;
+    let store =
+        outcome_runtime::RedisSessionStore::open(url).map_err(|error| match error.source() {
+            Some(cause) => format!("{error}: {cause}"),
+            None => error.to_string(),
+        })?;
     config.session_store = Some(Arc::new(store.clone()));
     // A session the client ended on another replica ends here too.
-    let sessions =
-        outcome_runtime::SessionsInRedis::new(LocalSessionManager::default(), store);
+    let sessions = outcome_runtime::SessionsInRedis::new(LocalSessionManager::default(), store);
     let service = StreamableHttpService::new(factory, Arc::new(sessions), config);
     Ok(axum::Router::new().nest_service("/mcp", service))
 }
