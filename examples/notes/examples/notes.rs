@@ -96,7 +96,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
             },
             "--redis" => match args.next() {
                 Some(url) => {
-                    jobs = Some(url.clone());
+                    jobs = Some(("--redis", url.clone()));
                     sessions = Some(url);
                 }
                 None => {
@@ -107,7 +107,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 }
             },
             "--jobs" => match args.next() {
-                Some(url) => jobs = Some(url),
+                Some(url) => jobs = Some(("--jobs", url)),
                 None => {
                     eprintln!(
                         "--jobs needs a Redis URL, such as redis://127.0.0.1:6379\n\n{USAGE}"
@@ -159,10 +159,10 @@ async fn main() -> Result<(), Box<dyn Error>> {
     // output stays one JSON object per line.
     let mut notes = notes::Notes::new(export);
     let jobs = match jobs {
-        Some(url) => match redis_jobs(&url) {
+        Some((flag, url)) => match redis_jobs(&url) {
             Ok(jobs) => Some(jobs),
             Err(error) => {
-                eprintln!("--jobs {url}: {error}\n\n{USAGE}");
+                eprintln!("{flag} {url}: {error}\n\n{USAGE}");
                 std::process::exit(2);
             }
         },
