@@ -607,60 +607,95 @@ async fn a_redis_restarted_empty_loses_sessions_and_answers_alike() {
     .await;
 }
 
+/// How Redis stops serving the replicas in [`unavailable`].
+#[derive(Clone, Copy)]
+enum Outage {
+    /// The process is killed: connections are refused at once.
+    Down,
+    /// Every client's commands wait, unanswered, for this long: each
+    /// operation waits for the store timeout.
+    Unanswered(Duration),
+}
+
+/// While Redis is unavailable, a replica serves the sessions it holds,
+/// starting a job and loading a session fail within the store timeout, and
+/// the client's retry succeeds once Redis is back.
+async fn unavailable(outage: Outage) {
+    let mut redis = RedisServer::start_persistent();
+    let (mut replicas, proxy) = deployment(&redis, 3, &[]).await;
+    // `held` is served by every replica, so each holds it in memory;
+    // `moved` by the two its handshake reached, which then die.
+    let mut held = Client::session(&proxy).await;
+    let mut on = std::collections::BTreeSet::new();
+    while on.len() < 3 {
+        let listed = held.request("tools/list", json!({})).await;
+        assert_eq!(listed.status, 200, "{listed:?}");
+        on.insert(proxy.last());
+    }
+    let mut moved = Client::session(&proxy).await;
+    for at in proxy.recent(2) {
+        replicas[at].kill();
+    }
+    let back = match outage {
+        Outage::Down => {
+            redis.stop();
+            None
+        }
+        Outage::Unanswered(pause) => {
+            let millis = pause.as_millis().to_string();
+            assert_eq!(redis.command(&["CLIENT", "PAUSE", &millis, "ALL"]), "+OK");
+            Some(Instant::now() + pause)
+        }
+    };
+
+    // A session a replica holds is served without the store.
+    for _ in 0..2 {
+        let started = Instant::now();
+        let listed = held.request("tools/list", json!({})).await;
+        assert_eq!(listed.status, 200, "{listed:?}");
+        assert!(started.elapsed() < STORE_TIMEOUT + SLACK);
+    }
+    // A job cannot be started: a fault that heals itself, in time.
+    let started = Instant::now();
+    let reply = held.call("rebuild_backlinks", json!({})).await;
+    assert!(started.elapsed() < STORE_TIMEOUT + SLACK);
+    assert_eq!(reply.result()["isError"], true, "{reply:?}");
+    assert_eq!(reply.text(), RETRY_MESSAGE);
+
+    // A session that must be loaded fails with an HTTP error, in time,
+    // which the client retries once Redis is back.
+    let started = Instant::now();
+    let reply = moved.request("tools/list", json!({})).await;
+    assert!(started.elapsed() < STORE_TIMEOUT + SLACK);
+    assert_eq!(reply.status, 500, "{reply:?}");
+    assert!(reply.body.contains("restore session"), "{reply:?}");
+    if let Some(back) = back {
+        // Still paused: the failure was the store timeout's.
+        assert!(Instant::now() < back, "the pause outlasts the requests");
+    }
+
+    if back.is_none() {
+        redis.restart();
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let reply = moved.request("tools/list", json!({})).await;
+        if reply.status == 200 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{reply:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let job = held.start_job().await;
+    assert_backlinks(&held.finished(&job).await);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_redis_that_is_down_costs_a_bounded_error() {
-    bounded(async {
-        let mut redis = RedisServer::start_persistent();
-        let (mut replicas, proxy) = deployment(&redis, 3, &[]).await;
-        // `held` is served by every replica, so each holds it in memory;
-        // `moved` by the two its handshake reached, which then die.
-        let mut held = Client::session(&proxy).await;
-        let mut on = std::collections::BTreeSet::new();
-        while on.len() < 3 {
-            let listed = held.request("tools/list", json!({})).await;
-            assert_eq!(listed.status, 200, "{listed:?}");
-            on.insert(proxy.last());
-        }
-        let mut moved = Client::session(&proxy).await;
-        for at in proxy.recent(2) {
-            replicas[at].kill();
-        }
-        redis.stop();
+    bounded(unavailable(Outage::Down)).await;
+}
 
-        // A session a replica holds is served without the store.
-        for _ in 0..2 {
-            let started = Instant::now();
-            let listed = held.request("tools/list", json!({})).await;
-            assert_eq!(listed.status, 200, "{listed:?}");
-            assert!(started.elapsed() < STORE_TIMEOUT + SLACK);
-        }
-        // A job cannot be started: a fault that heals itself, in time.
-        let started = Instant::now();
-        let reply = held.call("rebuild_backlinks", json!({})).await;
-        assert!(started.elapsed() < STORE_TIMEOUT + SLACK);
-        assert_eq!(reply.result()["isError"], true, "{reply:?}");
-        assert_eq!(reply.text(), RETRY_MESSAGE);
-
-        // A session that must be loaded fails with an HTTP error, in time,
-        // which the client retries once Redis is back.
-        let started = Instant::now();
-        let reply = moved.request("tools/list", json!({})).await;
-        assert!(started.elapsed() < STORE_TIMEOUT + SLACK);
-        assert_eq!(reply.status, 500, "{reply:?}");
-        assert!(reply.body.contains("restore session"), "{reply:?}");
-
-        redis.restart();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let reply = moved.request("tools/list", json!({})).await;
-            if reply.status == 200 {
-                break;
-            }
-            assert!(Instant::now() < deadline, "{reply:?}");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        let job = held.start_job().await;
-        assert_backlinks(&held.finished(&job).await);
-    })
-    .await;
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_that_does_not_answer_costs_at_most_the_store_timeout() {
+    bounded(unavailable(Outage::Unanswered(Duration::from_secs(20)))).await;
 }
