@@ -3,7 +3,7 @@
 //! them, a session the client ended is gone on every replica, a stateless
 //! client's job reads on any replica, a job whose replica died is settled
 //! once, a Redis restarted with persistence keeps every answer, and a
-//! Redis that is down costs a bounded error, not a hang.
+//! Redis that is down or does not answer costs a bounded error, not a hang.
 //!
 //! Each replica is a process of the notes example (`--http`, `--redis`),
 //! built with its `redis` feature; the Redis is a real redis-server the
@@ -698,4 +698,50 @@ async fn a_redis_that_is_down_costs_a_bounded_error() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_redis_that_does_not_answer_costs_at_most_the_store_timeout() {
     bounded(unavailable(Outage::Unanswered(Duration::from_secs(20)))).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_session_store_keeps_a_session_for_its_ttl_and_marks_it_closed() {
+    use outcome_runtime::RedisSessionStore;
+    use rmcp::model::{ClientCapabilities, Implementation, InitializeRequestParams};
+    use rmcp::transport::streamable_http_server::session::store::{SessionState, SessionStore};
+
+    bounded(async {
+        let redis = RedisServer::start();
+        let ttl = Duration::from_secs(60);
+        let store = RedisSessionStore::open(&redis.url())
+            .unwrap()
+            .with_ttl(ttl)
+            .with_timeout(Duration::from_millis(500));
+        let params = InitializeRequestParams::new(
+            ClientCapabilities::default(),
+            Implementation::new("replicas", "1"),
+        );
+        store
+            .store("s-1", &SessionState::new(params.clone()))
+            .await
+            .unwrap();
+        let expiry: u64 = redis.command(&["PTTL", "outcome:session:s-1"])[1..]
+            .parse()
+            .unwrap();
+        assert!(expiry > 50_000 && expiry <= 60_000, "{expiry}");
+        let loaded = store.load("s-1").await.unwrap().expect("the session");
+        assert_eq!(loaded.initialize_params, params);
+        assert!(store.load("s-2").await.unwrap().is_none());
+
+        store.delete("s-1").await.unwrap();
+        assert!(store.load("s-1").await.unwrap().is_none());
+        assert_eq!(redis.command(&["STRLEN", "outcome:session:s-1"]), ":6");
+
+        // A Redis that does not answer: an error within the timeout.
+        assert_eq!(redis.command(&["CLIENT", "PAUSE", "5000", "ALL"]), "+OK");
+        let started = Instant::now();
+        let error = store.load("s-1").await.unwrap_err();
+        assert!(started.elapsed() < Duration::from_millis(500) + SLACK);
+        assert_eq!(
+            error.to_string(),
+            "the session store did not answer within 500ms"
+        );
+    })
+    .await;
 }
