@@ -53,15 +53,17 @@ type Stored<'a, T> = Pin<Box<dyn Future<Output = Result<T, SessionStoreError>> +
 /// Each session is one string, `outcome:session:<id>`, holding the JSON of
 /// rmcp's `SessionState` (the client's `initialize` parameters). rmcp
 /// writes it once, after the handshake; a replica that restores the
-/// session reads it. When the client ends the session (HTTP DELETE), the
-/// key is not deleted but holds `closed` until it expires, so that the
-/// other replicas that hold the session in memory learn it: rmcp closes
-/// the session only on the replica the DELETE reached, and only
-/// [`SessionsInRedis`] makes the others look. Every write and read sets
+/// session reads it. When the client ends the session (HTTP DELETE), its
+/// key, if it has one, is not deleted but holds `closed` until it expires,
+/// so that the other replicas that hold the session in memory learn it:
+/// rmcp closes the session only on the replica the DELETE reached, and
+/// only [`SessionsInRedis`] makes the others look. A DELETE of an id with
+/// no key makes none. Every write and read sets
 /// the key's expiry to the TTL ([`with_ttl`](Self::with_ttl), 24 hours
 /// unless set); under [`SessionsInRedis`] every request reads it, so a
 /// session expires a TTL after its last request, and otherwise a TTL
-/// after it began or was last restored on another replica.
+/// after it began or was last restored on another replica. Needs Redis 6.2
+/// or later (`GETEX`).
 ///
 /// # Failures
 ///
@@ -220,10 +222,13 @@ impl SessionStore for RedisSessionStore {
         Self: 'async_trait,
     {
         Box::pin(async move {
+            // Only a key that exists: rmcp passes on the id of any DELETE,
+            // and a client must not make keys by sending made-up ones.
             let mut close = redis::cmd("SET");
             close
                 .arg(key(session_id))
                 .arg(CLOSED)
+                .arg("XX")
                 .arg("PX")
                 .arg(self.ttl_ms());
             self.run(close, "close a session").await

@@ -732,6 +732,9 @@ async fn the_session_store_keeps_a_session_for_its_ttl_and_marks_it_closed() {
         store.delete("s-1").await.unwrap();
         assert!(store.load("s-1").await.unwrap().is_none());
         assert_eq!(redis.command(&["STRLEN", "outcome:session:s-1"]), ":6");
+        // A DELETE of an id the store never held leaves nothing behind.
+        store.delete("made-up").await.unwrap();
+        assert_eq!(redis.command(&["EXISTS", "outcome:session:made-up"]), ":0");
 
         // A Redis that does not answer: an error within the timeout.
         assert_eq!(redis.command(&["CLIENT", "PAUSE", "5000", "ALL"]), "+OK");
