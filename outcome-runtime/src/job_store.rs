@@ -43,6 +43,8 @@ use crate::error::ToolError;
 mod redis;
 #[cfg(feature = "redis")]
 pub use self::redis::RedisStore;
+#[cfg(feature = "redis")]
+pub(crate) use self::redis::{connect, once_more};
 
 /// A finished job's answer: what the inline call would have answered.
 pub type Answer = Result<CallToolResult, ErrorData>;

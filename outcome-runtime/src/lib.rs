@@ -151,6 +151,8 @@
 //!   each of rmcp's errors becomes.
 //! - [`guide::logs`]: the log records, the call's span, and OpenTelemetry.
 //! - [`guide::jobs`]: long-running tools, tasks, and the job store in Redis.
+//! - [`guide::replicas`]: several replicas behind a load balancer, sessions
+//!   and jobs in Redis, and what each failure costs.
 //! - [`guide::bounds`]: what hostile input cannot do, and what no boundary
 //!   can catch.
 //! - [`guide::examples`]: the example servers (stdio, streamable HTTP) and
@@ -183,6 +185,8 @@ mod request;
 mod routes;
 mod scope;
 mod sentences;
+#[cfg(feature = "redis")]
+mod session_store;
 // rmcp's task manager runs a task as a `Send` future, which a tool under
 // `local` need not give.
 #[cfg(not(feature = "local"))]
@@ -204,6 +208,8 @@ pub use message::{
 pub use outcome_rules::Rule;
 pub use request::call_tool;
 pub use routes::{wrap_route, wrap_router};
+#[cfg(feature = "redis")]
+pub use session_store::{RedisSessionStore, SessionsInRedis};
 #[cfg(not(feature = "local"))]
 pub use tasks::spawn_tool_task;
 
@@ -377,5 +383,8 @@ pub mod guide {
     }
     pub mod migration {
         #![doc = include_str!("docs/guide/migration.md")]
+    }
+    pub mod replicas {
+        #![doc = include_str!("docs/guide/replicas.md")]
     }
 }

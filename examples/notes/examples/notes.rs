@@ -1,6 +1,7 @@
 //! The notes server, on stdio or over streamable HTTP:
 //! `cargo run --example notes [-- [--log-json] [--export] [--http <address>]
-//! [--jobs <redis-url>]]`.
+//! [--stateless] [--redis <redis-url>] [--jobs <redis-url>]
+//! [--max-run <seconds>]]`.
 //!
 //! On stdio any MCP client can launch it. With `--http <address>` it serves
 //! rmcp's streamable HTTP transport at `http://<address>/mcp`, many sessions
@@ -10,6 +11,9 @@
 //! session that started it. With `--jobs redis://127.0.0.1:6379` (built
 //! with the `redis` feature) the jobs live in Redis instead, where every
 //! replica of the server that uses the same Redis answers every poll.
+//! `--redis <url>` keeps the sessions there too, so that a session goes on
+//! on any replica behind a round-robin load balancer; `--stateless` serves
+//! every request on its own, with no session at all.
 //!
 //! Logs go to stderr; `--log-json` writes one JSON object per line.
 //! `RUST_LOG` picks the records, as `target=level` directives
@@ -19,6 +23,7 @@
 use std::env::VarError;
 use std::error::Error;
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -27,7 +32,8 @@ use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
-const USAGE: &str = "usage: notes [--log-json] [--export] [--http <address>] [--jobs <redis-url>]
+const USAGE: &str = "usage: notes [--log-json] [--export] [--http <address>] [--stateless]
+             [--redis <redis-url>] [--jobs <redis-url>] [--max-run <seconds>]
 
 Serves the notes MCP server on stdin and stdout, or, with --http, over
 streamable HTTP at http://<address>/mcp.
@@ -36,12 +42,23 @@ streamable HTTP at http://<address>/mcp.
                     127.0.0.1:8080, until Ctrl-C; every session shares one
                     note store. Requests must name localhost, 127.0.0.1 or
                     ::1 as their host (rmcp's guard against DNS rebinding)
+  --stateless       with --http, serve each request on its own, with no
+                    session (rmcp's legacy_session_mode off): any replica
+                    answers any request, and a job is read by its id alone
+  --redis <url>     keep the jobs and, with --http, the sessions in the
+                    Redis at this URL, for example redis://127.0.0.1:6379:
+                    a session and its jobs go on on every replica that uses
+                    it (needs the redis feature)
   --log-json        write each log record to stderr as one JSON object per
                     line
   --export          turn on the opt-in export_notes feature
   --jobs <url>      keep the jobs of long-running tools in the Redis at this
                     URL, for example redis://127.0.0.1:6379, shared by every
                     replica that uses it (needs the redis feature)
+  --max-run <seconds>
+                    how long a job may run before it ends as a fault, 600
+                    unless set: a job whose replica died reads as that
+                    fault once this has passed
 
 Environment:
   RUST_LOG    which log records to write: target=level directives separated
@@ -54,6 +71,9 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let mut export = false;
     let mut http = None;
     let mut jobs = None;
+    let mut sessions = None;
+    let mut stateless = false;
+    let mut max_run = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -66,8 +86,28 @@ async fn main() -> Result<(), Box<dyn Error>> {
                     std::process::exit(2);
                 }
             },
+            "--stateless" => stateless = true,
+            "--max-run" => match args.next().and_then(|seconds| seconds.parse().ok()) {
+                Some(seconds) => max_run = Some(Duration::from_secs(seconds)),
+                None => {
+                    eprintln!("--max-run needs a whole number of seconds, such as 600\n\n{USAGE}");
+                    std::process::exit(2);
+                }
+            },
+            "--redis" => match args.next() {
+                Some(url) => {
+                    jobs = Some(("--redis", url.clone()));
+                    sessions = Some(url);
+                }
+                None => {
+                    eprintln!(
+                        "--redis needs a Redis URL, such as redis://127.0.0.1:6379\n\n{USAGE}"
+                    );
+                    std::process::exit(2);
+                }
+            },
             "--jobs" => match args.next() {
-                Some(url) => jobs = Some(url),
+                Some(url) => jobs = Some(("--jobs", url)),
                 None => {
                     eprintln!(
                         "--jobs needs a Redis URL, such as redis://127.0.0.1:6379\n\n{USAGE}"
@@ -118,18 +158,37 @@ async fn main() -> Result<(), Box<dyn Error>> {
     // Failures of the server itself go to the log too, so that `--log-json`
     // output stays one JSON object per line.
     let mut notes = notes::Notes::new(export);
-    if let Some(url) = jobs {
-        match redis_jobs(&url) {
-            Ok(jobs) => notes = notes.with_jobs(jobs),
+    let jobs = match jobs {
+        Some((flag, url)) => match redis_jobs(&url) {
+            Ok(jobs) => Some(jobs),
             Err(error) => {
-                eprintln!("--jobs {url}: {error}\n\n{USAGE}");
+                eprintln!("{flag} {url}: {error}\n\n{USAGE}");
                 std::process::exit(2);
             }
-        }
+        },
+        None => max_run.map(|_| outcome_runtime::Jobs::new()),
+    };
+    if let Some(jobs) = jobs {
+        notes = notes.with_jobs(match max_run {
+            Some(max_run) => jobs.with_max_run(max_run),
+            None => jobs,
+        });
     }
     let served = match http {
         None => serve_stdio(notes).await,
-        Some(address) => serve_http(&address, notes).await,
+        Some(address) => {
+            let config = StreamableHttpServerConfig::default().with_legacy_session_mode(!stateless);
+            let token = config.cancellation_token.clone();
+            let stop = move || token.cancel();
+            let router = match mcp_router(Arc::new(notes), config, sessions.as_deref()) {
+                Ok(router) => router,
+                Err(error) => {
+                    eprintln!("--redis: {error}\n\n{USAGE}");
+                    std::process::exit(2);
+                }
+            };
+            serve_http(&address, router, stop).await
+        }
     };
     if let Err(error) = served {
         tracing::error!(error = %error, "server_stopped");
@@ -145,6 +204,53 @@ fn redis_jobs(url: &str) -> Result<outcome_runtime::Jobs, String> {
         Some(cause) => format!("{error}: {cause}"),
         None => error.to_string(),
     })
+}
+
+/// The streamable HTTP service at `/mcp`: its sessions in memory, or, with
+/// the Redis URL `redis`, also in Redis, so that every replica serves them.
+#[cfg(feature = "redis")]
+fn mcp_router(
+    notes: Arc<notes::Notes>,
+    mut config: StreamableHttpServerConfig,
+    redis: Option<&str>,
+) -> Result<axum::Router, String> {
+    let factory = move || Ok(notes.clone());
+    let Some(url) = redis else {
+        let service =
+            StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
+        return Ok(axum::Router::new().nest_service("/mcp", service));
+    };
+    let store =
+        outcome_runtime::RedisSessionStore::open(url).map_err(|error| match error.source() {
+            Some(cause) => format!("{error}: {cause}"),
+            None => error.to_string(),
+        })?;
+    config.session_store = Some(Arc::new(store.clone()));
+    // A session the client ended on another replica ends here too.
+    let sessions = outcome_runtime::SessionsInRedis::new(LocalSessionManager::default(), store);
+    let service = StreamableHttpService::new(factory, Arc::new(sessions), config);
+    Ok(axum::Router::new().nest_service("/mcp", service))
+}
+
+/// The streamable HTTP service at `/mcp`, its sessions in memory: sessions
+/// in Redis need the `redis` feature.
+#[cfg(not(feature = "redis"))]
+fn mcp_router(
+    notes: Arc<notes::Notes>,
+    config: StreamableHttpServerConfig,
+    redis: Option<&str>,
+) -> Result<axum::Router, String> {
+    if redis.is_some() {
+        return Err(
+            "this build has no Redis session store: build it with --features redis".to_owned(),
+        );
+    }
+    let service = StreamableHttpService::new(
+        move || Ok(notes.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    Ok(axum::Router::new().nest_service("/mcp", service))
 }
 
 /// Jobs in Redis need the `redis` feature.
@@ -164,18 +270,15 @@ async fn serve_stdio(notes: notes::Notes) -> Result<(), Box<dyn Error>> {
 ///
 /// Every session gets the same `Notes`, so all share its note store and
 /// version counter; its jobs tell the sessions apart by themselves.
-async fn serve_http(address: &str, notes: notes::Notes) -> Result<(), Box<dyn Error>> {
-    let notes = Arc::new(notes);
-    let config = StreamableHttpServerConfig::default();
-    // Cancelled on Ctrl-C: it ends every session and closes their open
-    // event streams, which the graceful shutdown would otherwise wait on.
-    let stop = config.cancellation_token.clone();
-    let service = StreamableHttpService::new(
-        move || Ok(notes.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
+///
+/// `stop` cancels the service's token on Ctrl-C: it ends every session and
+/// closes their open event streams, which the graceful shutdown would
+/// otherwise wait on.
+async fn serve_http(
+    address: &str,
+    router: axum::Router,
+    stop: impl FnOnce() + Send + 'static,
+) -> Result<(), Box<dyn Error>> {
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .map_err(|error| format!("cannot listen on {address}: {error}"))?;
@@ -189,7 +292,7 @@ async fn serve_http(address: &str, notes: notes::Notes) -> Result<(), Box<dyn Er
                 std::future::pending::<()>().await;
             }
             tracing::info!("server_stopping");
-            stop.cancel();
+            stop();
         })
         .await?;
     Ok(())

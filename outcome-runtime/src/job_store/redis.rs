@@ -69,23 +69,32 @@ impl RedisStore {
     /// faults that heal themselves until Redis is back. Must be called
     /// inside a tokio runtime, whose tasks then carry the connection.
     pub fn open(url: &str) -> Result<RedisStore, StoreError> {
-        let client = redis::Client::open(url).map_err(|error| {
-            StoreError::new(
-                "the job store's Redis URL is not valid",
-                Some(Box::new(error)),
-            )
-        })?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(Duration::from_secs(1)))
-            .set_response_timeout(Some(Duration::from_secs(1)))
-            .set_number_of_retries(1)
-            .set_max_delay(Duration::from_millis(200));
-        let connection =
-            ConnectionManager::new_lazy_with_config(client, config).map_err(|error| {
-                StoreError::new("the job store's Redis client failed", Some(Box::new(error)))
-            })?;
-        Ok(RedisStore { connection })
+        connect(url, "job store").map(|connection| RedisStore { connection })
     }
+}
+
+/// A client of the Redis at `url` that connects lazily, on its first
+/// operation, for the `store` its errors name ("job store"): a connection
+/// must be made within a second and a reply come within a second, and a
+/// lost connection is tried again once, a fifth of a second later at most.
+pub(crate) fn connect(url: &str, store: &str) -> Result<ConnectionManager, StoreError> {
+    let client = redis::Client::open(url).map_err(|error| {
+        StoreError::new(
+            format!("the {store}'s Redis URL is not valid"),
+            Some(Box::new(error)),
+        )
+    })?;
+    let config = ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(Duration::from_secs(1)))
+        .set_response_timeout(Some(Duration::from_secs(1)))
+        .set_number_of_retries(1)
+        .set_max_delay(Duration::from_millis(200));
+    ConnectionManager::new_lazy_with_config(client, config).map_err(|error| {
+        StoreError::new(
+            format!("the {store}'s Redis client failed"),
+            Some(Box::new(error)),
+        )
+    })
 }
 
 fn key(id: &str) -> String {
@@ -112,7 +121,7 @@ fn now_ms() -> u64 {
 /// once more: the manager reconnects on the failure, so that the first
 /// operation after Redis came back does not fail for the connection it had
 /// before.
-async fn once_more<T, F>(
+pub(crate) async fn once_more<T, F>(
     connection: &ConnectionManager,
     operation: impl Fn(ConnectionManager) -> F,
 ) -> redis::RedisResult<T>

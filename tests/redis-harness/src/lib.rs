@@ -4,7 +4,9 @@
 //! Each [`RedisServer`] is a child process with nothing saved to disk
 //! (`--save ''`, `--appendonly no`) and a temporary directory of its own as
 //! its working directory, so a server that is stopped and restarted comes
-//! back empty, as a store that lost its data would. The test can take it
+//! back empty, as a store that lost its data would; one started with
+//! [`RedisServer::start_persistent`] writes every change to its append-only
+//! file before it answers, and comes back with all of it. The test can take it
 //! away mid-test with [`RedisServer::stop`] and bring it back on the same
 //! port with [`RedisServer::restart`]; dropping it kills the process.
 //!
@@ -50,6 +52,7 @@ pub struct RedisServer {
     port: u16,
     dir: PathBuf,
     child: Option<Child>,
+    persistent: bool,
 }
 
 impl RedisServer {
@@ -57,6 +60,18 @@ impl RedisServer {
     /// PING. Panics if `redis-server` is not installed, or if it does not
     /// come up.
     pub fn start() -> RedisServer {
+        RedisServer::start_with(false)
+    }
+
+    /// Starts a server as [`start`](Self::start) does, that keeps its data
+    /// in an append-only file synced on every write (`--appendonly yes
+    /// --appendfsync always`): killed and restarted, it holds every write
+    /// it answered.
+    pub fn start_persistent() -> RedisServer {
+        RedisServer::start_with(true)
+    }
+
+    fn start_with(persistent: bool) -> RedisServer {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let dir =
             std::env::temp_dir().join(format!("outcome-tests-redis-{}-{id}", std::process::id()));
@@ -66,6 +81,7 @@ impl RedisServer {
             port: 0,
             dir,
             child: None,
+            persistent,
         };
         let mut failures = Vec::new();
         for _ in 0..START_ATTEMPTS {
@@ -124,8 +140,8 @@ impl RedisServer {
         }
     }
 
-    /// Starts the server again on the same port, empty (stopping it first
-    /// if it is running), and waits until it answers PING. Panics if it
+    /// Starts the server again on the same port, empty unless it is
+    /// persistent (stopping it first if it is running), and waits until it answers PING. Panics if it
     /// does not come up.
     pub fn restart(&mut self) {
         self.stop();
@@ -146,7 +162,12 @@ impl RedisServer {
         let spawned = Command::new("redis-server")
             .args(["--bind", "127.0.0.1", "--port"])
             .arg(self.port.to_string())
-            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .args(["--save", "", "--daemonize", "no", "--appendonly"])
+            .args(if self.persistent {
+                ["yes", "--appendfsync", "always"]
+            } else {
+                ["no", "--appendfsync", "everysec"]
+            })
             .arg("--dir")
             .arg(&self.dir)
             .stdin(Stdio::null())
