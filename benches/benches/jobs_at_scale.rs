@@ -1,0 +1,179 @@
+//! Jobs at scale: 64 clients at once, each starting a job and polling it
+//! over streamable HTTP, against replicas of the notes example in their own
+//! processes. The anchor is one replica keeping its jobs in memory; the
+//! case measured is two replicas sharing a Redis, the clients split between
+//! them. Reported: the p50 and p99 of a `job_status` poll, and their ratio.
+//!
+//! `cargo bench -p outcome-benches --bench jobs_at_scale` builds the notes
+//! example with the `redis` feature and starts a redis-server of its own on
+//! a free loopback port, as the tests do.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::transport::StreamableHttpClientTransport;
+
+#[allow(dead_code)] // The harness's other helpers serve the tests.
+use outcome_redis_harness as redis_server;
+
+/// Clients at once.
+const CLIENTS: usize = 64;
+
+/// Polls each client makes and keeps, after as many again to warm up.
+const POLLS: usize = 100;
+
+/// The notes example's executable, built with the `redis` feature.
+fn notes_example() -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "-q",
+            "-p",
+            "notes",
+            "--example",
+            "notes",
+        ])
+        .args(["--features", "redis", "--message-format=json"])
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("cargo runs");
+    assert!(output.status.success(), "the notes example builds");
+    String::from_utf8(output.stdout)
+        .expect("cargo writes UTF-8")
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| message["target"]["name"] == "notes")
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .expect("cargo names the example's executable")
+}
+
+/// A replica of the notes example serving streamable HTTP; killed on drop.
+struct Replica {
+    child: Child,
+    address: SocketAddr,
+}
+
+impl Replica {
+    fn start(notes: &PathBuf, redis: Option<&str>) -> Replica {
+        let address = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port");
+        let mut command = Command::new(notes);
+        command.args(["--http", &address.to_string()]);
+        if let Some(url) = redis {
+            command.args(["--jobs", url]);
+        }
+        // A deployment writes its log; here it costs the same but nobody
+        // reads it.
+        let child = command
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the replica starts");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(address).is_err() {
+            assert!(Instant::now() < deadline, "the replica listens in time");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Replica { child, address }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}/mcp", self.address)
+    }
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn job_of(result: &CallToolResult) -> String {
+    let text = &result.content[0].as_text().expect("text").text;
+    let start = text.find("j-").expect("a job id");
+    text[start..start + 34].to_owned()
+}
+
+/// One client: starts a job on `url`, then polls it `2 * POLLS` times and
+/// gives the time of the last `POLLS`.
+async fn client(url: String) -> Vec<Duration> {
+    let transport = StreamableHttpClientTransport::from_uri(url);
+    let client = ().serve(transport).await.expect("the client connects");
+    let started = client
+        .call_tool(CallToolRequestParams::new("rebuild_backlinks"))
+        .await
+        .expect("an answer");
+    let job = job_of(&started);
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("job".into(), job.into());
+    let poll = CallToolRequestParams::new("job_status").with_arguments(arguments);
+    let mut took = Vec::with_capacity(POLLS);
+    for round in 0..2 * POLLS {
+        let at = Instant::now();
+        let answer = client.call_tool(poll.clone()).await.expect("a poll");
+        let elapsed = at.elapsed();
+        assert_eq!(answer.is_error, Some(false), "{answer:?}");
+        if round >= POLLS {
+            took.push(elapsed);
+        }
+    }
+    let _ = client.cancel().await;
+    took
+}
+
+/// Runs `CLIENTS` clients at once, spread over `replicas`; the p50 and p99
+/// of their polls.
+async fn measure(replicas: &[Replica]) -> (Duration, Duration) {
+    let urls: Arc<[String]> = replicas.iter().map(Replica::url).collect();
+    let clients: Vec<_> = (0..CLIENTS)
+        .map(|index| tokio::spawn(client(urls[index % urls.len()].clone())))
+        .collect();
+    let mut took = Vec::with_capacity(CLIENTS * POLLS);
+    for client in clients {
+        took.extend(client.await.expect("the client ends"));
+    }
+    took.sort();
+    (took[took.len() / 2], took[took.len() * 99 / 100])
+}
+
+fn main() {
+    // `cargo test --benches` runs this with `--bench` absent: nothing to
+    // measure then.
+    if !std::env::args().any(|arg| arg == "--bench") {
+        return;
+    }
+    let notes = notes_example();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    println!("job_status poll over streamable HTTP, {CLIENTS} clients at once, {POLLS} polls each");
+    let memory = [Replica::start(&notes, None)];
+    let (memory_p50, memory_p99) = runtime.block_on(measure(&memory));
+    drop(memory);
+    println!("memory, 1 replica     p50 {memory_p50:>9.2?}   p99 {memory_p99:>9.2?}");
+    let redis = redis_server::RedisServer::start();
+    let url = redis.url();
+    let replicas = [
+        Replica::start(&notes, Some(&url)),
+        Replica::start(&notes, Some(&url)),
+    ];
+    let (redis_p50, redis_p99) = runtime.block_on(measure(&replicas));
+    println!("redis, 2 replicas     p50 {redis_p50:>9.2?}   p99 {redis_p99:>9.2?}");
+    println!(
+        "redis / memory        p50 {:>8.2}x   p99 {:>8.2}x",
+        redis_p50.as_secs_f64() / memory_p50.as_secs_f64(),
+        redis_p99.as_secs_f64() / memory_p99.as_secs_f64()
+    );
+}
