@@ -1,8 +1,14 @@
 //! Jobs at scale: 64 clients at once, each starting a job and polling it
 //! over streamable HTTP, against replicas of the notes example in their own
 //! processes. The anchor is one replica keeping its jobs in memory; the
-//! case measured is two replicas sharing a Redis, the clients split between
+//! case measured is two replicas sharing a Redis for their sessions and
+//! jobs (`--redis`), the clients split between
 //! them. Reported: the p50 and p99 of a `job_status` poll, and their ratio.
+//! Over HTTP on a small machine the HTTP round trips of 64 clients queue
+//! behind each other, so the same 64 clients are measured again in this
+//! process, over rmcp's in-memory transport, against servers whose jobs are
+//! in memory, then in a shared Redis through two `Jobs` (two replicas'
+//! worth of connections): what the store itself adds at that load.
 //!
 //! `cargo bench -p outcome-benches --bench jobs_at_scale` builds the notes
 //! example with the `redis` feature and starts a redis-server of its own on
@@ -14,9 +20,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rmcp::ServiceExt;
+use outcome_runtime::testing::connect;
+use outcome_runtime::{Deferred, Jobs, ToolError, tool, tool_handler, tool_router};
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{ServerHandler, ServiceExt};
 
 #[allow(dead_code)] // The harness's other helpers serve the tests.
 use outcome_redis_harness as redis_server;
@@ -68,7 +77,7 @@ impl Replica {
         let mut command = Command::new(notes);
         command.args(["--http", &address.to_string()]);
         if let Some(url) = redis {
-            command.args(["--jobs", url]);
+            command.args(["--redis", url]);
         }
         // A deployment writes its log; here it costs the same but nobody
         // reads it.
@@ -99,6 +108,62 @@ impl Drop for Replica {
     }
 }
 
+/// A server whose one tool answers with a job that ends soon.
+struct Worker {
+    jobs: Jobs,
+    tools: ToolRouter<Worker>,
+}
+
+#[tool_router]
+impl Worker {
+    /// Start work that ends soon; poll it with job_status.
+    #[tool]
+    async fn work(&self) -> Result<Deferred<String>, ToolError> {
+        self.jobs
+            .run(Duration::ZERO, async {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                Ok("done".repeat(64))
+            })
+            .await
+    }
+}
+
+#[tool_handler(router = self.tools)]
+impl ServerHandler for Worker {}
+
+/// One client in this process, over the in-memory transport, against a
+/// server of its own whose jobs are in `jobs`: the time of its last
+/// `POLLS` polls.
+async fn client_in_process(jobs: Jobs) -> Vec<Duration> {
+    let tools = Worker::tool_router().with_route(jobs.status_tool());
+    let client = connect(Worker { jobs, tools }, ())
+        .await
+        .expect("the client connects");
+    let started = client
+        .call_tool(CallToolRequestParams::new("work"))
+        .await
+        .expect("an answer");
+    polls(&client, &job_of(&started)).await
+}
+
+/// Runs `CLIENTS` clients in this process at once, spread over `jobs`; the
+/// p50 and p99 of their polls.
+async fn measure_in_process(jobs: &[Jobs]) -> (Duration, Duration) {
+    let clients: Vec<_> = (0..CLIENTS)
+        .map(|index| tokio::spawn(client_in_process(jobs[index % jobs.len()].clone())))
+        .collect();
+    let mut took = Vec::with_capacity(CLIENTS * POLLS);
+    for client in clients {
+        took.extend(client.await.expect("the client ends"));
+    }
+    percentiles(took)
+}
+
+fn percentiles(mut took: Vec<Duration>) -> (Duration, Duration) {
+    took.sort();
+    (took[took.len() / 2], took[took.len() * 99 / 100])
+}
+
 fn job_of(result: &CallToolResult) -> String {
     let text = &result.content[0].as_text().expect("text").text;
     let start = text.find("j-").expect("a job id");
@@ -114,7 +179,19 @@ async fn client(url: String) -> Vec<Duration> {
         .call_tool(CallToolRequestParams::new("rebuild_backlinks"))
         .await
         .expect("an answer");
-    let job = job_of(&started);
+    let took = polls(&client, &job_of(&started)).await;
+    let _ = client.cancel().await;
+    took
+}
+
+/// Polls `job` `2 * POLLS` times; the time of the last `POLLS`.
+async fn polls<S>(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, S>,
+    job: &str,
+) -> Vec<Duration>
+where
+    S: rmcp::service::Service<rmcp::RoleClient>,
+{
     let mut arguments = serde_json::Map::new();
     arguments.insert("job".into(), job.into());
     let poll = CallToolRequestParams::new("job_status").with_arguments(arguments);
@@ -128,7 +205,6 @@ async fn client(url: String) -> Vec<Duration> {
             took.push(elapsed);
         }
     }
-    let _ = client.cancel().await;
     took
 }
 
@@ -143,8 +219,7 @@ async fn measure(replicas: &[Replica]) -> (Duration, Duration) {
     for client in clients {
         took.extend(client.await.expect("the client ends"));
     }
-    took.sort();
-    (took[took.len() / 2], took[took.len() * 99 / 100])
+    percentiles(took)
 }
 
 fn main() {
@@ -171,6 +246,23 @@ fn main() {
     ];
     let (redis_p50, redis_p99) = runtime.block_on(measure(&replicas));
     println!("redis, 2 replicas     p50 {redis_p50:>9.2?}   p99 {redis_p99:>9.2?}");
+    ratio(memory_p50, memory_p99, redis_p50, redis_p99);
+    drop(replicas);
+    println!("the same clients in this process, over the in-memory transport");
+    let (memory_p50, memory_p99) = runtime.block_on(measure_in_process(&[Jobs::new()]));
+    println!("memory, 1 store       p50 {memory_p50:>9.2?}   p99 {memory_p99:>9.2?}");
+    let (redis_p50, redis_p99) = runtime.block_on(async {
+        let jobs = [
+            Jobs::redis(&url).expect("a valid Redis URL"),
+            Jobs::redis(&url).expect("a valid Redis URL"),
+        ];
+        measure_in_process(&jobs).await
+    });
+    println!("redis, 2 connections  p50 {redis_p50:>9.2?}   p99 {redis_p99:>9.2?}");
+    ratio(memory_p50, memory_p99, redis_p50, redis_p99);
+}
+
+fn ratio(memory_p50: Duration, memory_p99: Duration, redis_p50: Duration, redis_p99: Duration) {
     println!(
         "redis / memory        p50 {:>8.2}x   p99 {:>8.2}x",
         redis_p50.as_secs_f64() / memory_p50.as_secs_f64(),
