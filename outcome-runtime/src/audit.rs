@@ -169,8 +169,9 @@ impl AuditReport {
 }
 
 impl fmt::Display for AuditReport {
-    /// A header with the counts, then one block per finding: the tool and
-    /// the mistake, the call sent, the text read, the expectation broken.
+    /// A header with the counts, then one block per call with findings:
+    /// the tool and the mistake, the call sent, the text read, then each
+    /// expectation broken.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let verdict = if self.is_clean() {
             "clean"
@@ -190,13 +191,20 @@ impl fmt::Display for AuditReport {
                 " (log records not checked)"
             }
         )?;
-        for (n, finding) in self.findings.iter().enumerate() {
-            writeln!(f)?;
-            writeln!(f, "[{}] {}: {}", n + 1, finding.tool, finding.mistake)?;
-            writeln!(f, "  sent:   {}", finding.call)?;
-            let text = finding.text.replace('\n', "\n          ");
-            writeln!(f, "  read:   {text}")?;
+        // One block per call: the findings of a call are consecutive.
+        let mut block = 0;
+        let mut previous: Option<&Finding> = None;
+        for finding in &self.findings {
+            if previous.is_none_or(|p| p.call != finding.call || p.text != finding.text) {
+                block += 1;
+                writeln!(f)?;
+                writeln!(f, "[{block}] {}: {}", finding.tool, finding.mistake)?;
+                writeln!(f, "  sent:   {}", finding.call)?;
+                let text = finding.text.replace('\n', "\n          ");
+                writeln!(f, "  read:   {text}")?;
+            }
             writeln!(f, "  broken: {}: {}", finding.broken, finding.detail)?;
+            previous = Some(finding);
         }
         Ok(())
     }
@@ -375,7 +383,9 @@ fn judge(
         );
     }
     for b in broken {
-        let detail = if b.words.is_empty() {
+        // The rule's message quotes the words it is about, mostly: only
+        // one that does not gets them after it.
+        let detail = if b.words.is_empty() || b.message.contains(&b.words) {
             b.message
         } else {
             format!("{} ({:?})", b.message, b.words)

@@ -229,7 +229,8 @@ async fn the_audit_finds_each_kind_of_problem() {
         assert!(count.contains(&expected), "{expected}: {count:?}");
     }
 
-    // The report: a header with the counts, then one block per finding.
+    // The report: a header with the counts, then one block per call with
+    // findings, each broken expectation a line of its block.
     let text = report.to_string();
     assert!(
         text.starts_with(&format!(
@@ -243,6 +244,20 @@ async fn the_audit_finds_each_kind_of_problem() {
         text.contains(
             "lookup: the required argument path left out\n  sent:   {\"arguments\":{},\"name\":\"lookup\"}\n  read:   Invalid input. See the description for valid paths.\n"
         ),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("\n  sent:   ").count(),
+        report.calls_with_findings(),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("\n  broken: ").count(),
+        report.findings.len(),
+        "{text}"
+    );
+    assert!(
+        report.findings.len() > report.calls_with_findings(),
         "{text}"
     );
 }
