@@ -47,13 +47,14 @@ pub fn tool_handler(attr: TokenStream, item: TokenStream) -> TokenStream {
     server_handler::expand(attr.into(), item.into()).into()
 }
 
-/// The server's tools, which `#[tool_router]` writes after each tool
-/// attribute of its block for `#[tool]` to read and remove; where another
-/// macro made the tool (rmcp's `#[tool]`), it is left on the method, and
-/// expands to the method unchanged.
+/// The mark `#[tool_router]` writes after each tool attribute of its block:
+/// the router has checked the tool's texts against the server's tools, so
+/// `#[tool]` removes it and checks them no more; where another macro made
+/// the tool (rmcp's `#[tool]`), it is left on the method, and expands to
+/// the method unchanged.
 #[doc(hidden)]
 #[proc_macro_attribute]
-pub fn __server_tools(_attr: TokenStream, item: TokenStream) -> TokenStream {
+pub fn __texts_checked(_attr: TokenStream, item: TokenStream) -> TokenStream {
     item
 }
 
@@ -118,8 +119,8 @@ mod robustness {
             "fn f(&self) { ToolError::invalid(\"\",) ToolError::stale(,,) ToolError::retry_later() }",
             "fn f(&self) { ToolError::invalid ToolError::retry_later(r\"\" \" \") ::invalid(\"\") }",
             "fn f(&self) { ToolError::invalid(format!(\"{\"), format!(\"}\")) }",
-            "#[__server_tools(\"a\"(\"b\"), 1, \"c\"())] fn f(&self) { ToolError::invalid(\"x\", \"Call d\") }",
-            "#[x::__server_tools] #[__server_tools = 1] fn f(&self) {}",
+            "#[__texts_checked(\"a\"(\"b\"), 1, \"c\"())] fn f(&self) { ToolError::invalid(\"x\", \"Call d\") }",
+            "#[x::__texts_checked] #[__texts_checked = 1] fn f(&self) {}",
             "impl S { #[tool] #[tool(name = \"a\")] fn f(&self, Parameters(A { b }): P) {} fn g() { ToolError::invalid(\"x\", \"Call a\") } }",
             "fn f(&self) { ToolError::stale(format!(\"{{{\"), format_args!(\"{:?\")) }",
             "fn f(&self) { ToolError::retry_later(::std::format!(\"{}}{{}\", x)) }",

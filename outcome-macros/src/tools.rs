@@ -1,23 +1,22 @@
-//! The tools of a server as `#[tool_router]` sees them, handed to each
-//! `#[tool]` of its impl block, so that a text may be checked against the
-//! tools and parameters it names.
+//! The tools of a server as `#[tool_router]` sees them, against which it
+//! checks the texts of every method of its block, and the mark it leaves
+//! on each tool so that `#[tool]` does not check them again.
 //!
-//! The router writes a hidden attribute after every tool attribute of its
-//! block, `#[::outcome_runtime::__private_<version>::__server_tools(
-//! "read_note"("path"), "search_notes"("query"), "jobs")]`: each tool's
-//! name, then its parameters where the router could see them. `#[tool]`
-//! reads it and takes it off the method before anything else sees it.
-//! An attribute rather than an argument of `#[tool(..)]`, since the tool
-//! attribute may be rmcp's (which the router check then reports), and
+//! The router writes `#[::outcome_runtime::__private_<version>::__texts_checked]`
+//! after every tool attribute of its block; `#[tool]` takes it off the
+//! method before anything else sees it. The router checks once, with the
+//! whole list; handing the list to each `#[tool]` would cost a copy of it
+//! per tool. A mark rather than an argument of `#[tool(..)]`, since the
+//! tool attribute may be rmcp's (which the router check then reports), and
 //! rmcp's `#[tool]` refuses arguments it does not know; it keeps other
 //! attributes on the method, and this one expands to the method unchanged.
 
 use outcome_rules::Tools;
-use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
-use syn::{Attribute, FnArg, Lit, Member, Meta, Pat};
+use proc_macro2::{Delimiter, Group, Ident, Punct, Spacing, Span, TokenStream, TokenTree};
+use syn::{Attribute, FnArg, Member, Pat};
 
-/// The name of the hidden attribute.
-const HIDDEN: &str = "__server_tools";
+/// The name of the router's mark.
+const MARK: &str = "__texts_checked";
 
 /// Every tool of a server: its name, and its parameters if known.
 #[derive(Clone, Debug, Default)]
@@ -47,94 +46,37 @@ impl ToolList {
             None => tools,
         }
     }
-
-    /// The hidden attribute that hands the list to `#[tool]`, `#` and
-    /// its brackets.
-    pub(crate) fn attribute(&self) -> TokenStream {
-        let mut list = TokenStream::new();
-        for (index, (name, parameters)) in self.tools.iter().enumerate() {
-            if index > 0 {
-                list.extend([comma()]);
-            }
-            list.extend([TokenTree::Literal(Literal::string(name))]);
-            if let Some(parameters) = parameters {
-                let mut inner = TokenStream::new();
-                for (index, parameter) in parameters.iter().enumerate() {
-                    if index > 0 {
-                        inner.extend([comma()]);
-                    }
-                    inner.extend([TokenTree::Literal(Literal::string(parameter))]);
-                }
-                list.extend([TokenTree::Group(Group::new(Delimiter::Parenthesis, inner))]);
-            }
-        }
-        let mut path = crate::private(Span::call_site());
-        path.extend([
-            TokenTree::Punct(Punct::new(':', Spacing::Joint)),
-            TokenTree::Punct(Punct::new(':', Spacing::Alone)),
-            TokenTree::Ident(Ident::new(HIDDEN, Span::call_site())),
-            TokenTree::Group(Group::new(Delimiter::Parenthesis, list)),
-        ]);
-        [
-            TokenTree::Punct(Punct::new('#', Spacing::Alone)),
-            TokenTree::Group(Group::new(Delimiter::Bracket, path)),
-        ]
-        .into_iter()
-        .collect()
-    }
-
-    /// The list in a hidden argument's parentheses; what does not read as
-    /// one is passed over.
-    fn read(list: TokenStream) -> ToolList {
-        let mut tools = ToolList::default();
-        let mut tokens = list.into_iter().peekable();
-        while let Some(token) = tokens.next() {
-            let Some(name) = string(&token) else {
-                continue;
-            };
-            let parameters = match tokens.peek() {
-                Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Parenthesis => {
-                    let parameters = group.stream().into_iter().filter_map(|t| string(&t));
-                    let parameters = parameters.collect();
-                    tokens.next();
-                    Some(parameters)
-                }
-                _ => None,
-            };
-            tools.push(name, parameters);
-        }
-        tools
-    }
 }
 
-fn comma() -> TokenTree {
-    TokenTree::Punct(Punct::new(',', Spacing::Alone))
+/// The mark the router leaves after each tool attribute: `#` and its
+/// brackets.
+pub(crate) fn mark() -> TokenStream {
+    let mut path = crate::private(Span::call_site());
+    path.extend([
+        TokenTree::Punct(Punct::new(':', Spacing::Joint)),
+        TokenTree::Punct(Punct::new(':', Spacing::Alone)),
+        TokenTree::Ident(Ident::new(MARK, Span::call_site())),
+    ]);
+    [
+        TokenTree::Punct(Punct::new('#', Spacing::Alone)),
+        TokenTree::Group(Group::new(Delimiter::Bracket, path)),
+    ]
+    .into_iter()
+    .collect()
 }
 
-fn string(token: &TokenTree) -> Option<String> {
-    match token {
-        TokenTree::Literal(literal) => match Lit::new(literal.clone()) {
-            Lit::Str(text) => Some(text.value()),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// The list of the hidden attribute, taken off `attrs`; `None` when there
-/// was none (a `#[tool]` outside a router).
-pub(crate) fn take(attrs: &mut Vec<Attribute>) -> Option<ToolList> {
-    let index = attrs.iter().position(|attr| {
+/// Whether `attrs` had the router's mark, which is taken off.
+pub(crate) fn take_mark(attrs: &mut Vec<Attribute>) -> bool {
+    let Some(index) = attrs.iter().position(|attr| {
         attr.path()
             .segments
             .last()
-            .is_some_and(|segment| segment.ident == HIDDEN)
-    })?;
-    let attr = attrs.remove(index);
-    Some(match attr.meta {
-        Meta::List(list) => ToolList::read(list.tokens),
-        _ => ToolList::default(),
-    })
+            .is_some_and(|segment| segment.ident == MARK)
+    }) else {
+        return false;
+    };
+    attrs.remove(index);
+    true
 }
 
 /// The parameters of a tool, if its signature shows them all: a
@@ -177,19 +119,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_hidden_attribute_is_taken_off_and_reads_back() {
-        let mut list = ToolList::default();
-        list.push("read_note".into(), Some(vec!["path".into()]));
-        list.push("jobs".into(), None);
-        let hidden = list.attribute();
-        let item: TokenStream = format!("#[doc = \"Doc.\"] {hidden} #[inline] fn f() {{}}")
+    fn the_mark_is_taken_off_once() {
+        let item: TokenStream = format!("#[doc = \"Doc.\"] {} #[inline] fn f() {{}}", mark())
             .parse()
             .expect("lexes");
         let mut function: syn::ItemFn = syn::parse2(item).expect("parses");
-        let found = take(&mut function.attrs).expect("found");
-        assert_eq!(format!("{:?}", found.tools), format!("{:?}", list.tools));
+        assert!(take_mark(&mut function.attrs));
         assert_eq!(function.attrs.len(), 2);
-        assert!(take(&mut function.attrs).is_none());
+        assert!(!take_mark(&mut function.attrs));
     }
 
     #[test]

@@ -153,10 +153,10 @@ pub struct IsWrapped;
 pub struct NotWrapped;
 #[allow(missing_docs)]
 pub struct NotATool;
-/// The attribute `#[tool_router]` puts after each tool attribute, with the
-/// server's tools: `#[tool]` reads and removes it; after rmcp's `#[tool]`
-/// it expands to the method unchanged.
-pub use outcome_macros::__server_tools;
+/// The mark `#[tool_router]` puts after each tool attribute once it has
+/// checked the tool's texts: `#[tool]` removes it and checks them no more;
+/// after rmcp's `#[tool]` it expands to the method unchanged.
+pub use outcome_macros::__texts_checked;
 pub use rmcp;
 pub use std::sync::OnceLock;
 

@@ -28,12 +28,14 @@ pub(crate) fn router(args: &RouterArgs, block: &Block) -> Vec<syn::Error> {
             "`server_handler` goes on an inherent impl block (`impl MyServer { .. }`)",
         ));
     }
-    // The methods that are no tool build `ToolError`s too (a helper that
-    // the tools call); their texts may name every tool, and answer none.
-    let tools = block.tools(args).rules(None);
-    for method in block.methods.iter().filter(|method| !method.is_tool()) {
+    // The texts of every method, against every tool of the server, once
+    // here rather than by each `#[tool]` with the whole list: a tool's may
+    // call it "again"; a helper's (that the tools call) answer no tool.
+    let tools = block.tools(args);
+    for method in &block.methods {
         if let Some(body) = &method.body {
-            errors.extend(crate::literals::check(body, &tools));
+            let own = method.is_tool().then(|| method.tool_name());
+            errors.extend(crate::literals::check(body, &tools.rules(own.as_deref())));
         }
     }
     errors

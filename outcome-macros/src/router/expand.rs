@@ -15,7 +15,7 @@ pub(crate) fn block(args: &RouterArgs, block: &Block) -> TokenStream {
     let router_fn = router_fn(args, block);
     let check = (!block.is_trait_impl())
         .then(|| wrapped::check_every_tool_is_wrapped(&block.methods, &args.router));
-    let hidden = block.tools(args).attribute();
+    let hidden = crate::tools::mark();
     let mut tokens = with_items(block, &hidden, quote! { #router_fn #check });
     // On a trait impl, `check` reports `server_handler`.
     if args.server_handler && !block.is_trait_impl() {

@@ -5,14 +5,14 @@
 use super::parse::{Description, ToolArgs, ToolFn};
 use crate::description;
 
-/// Every problem of the method, its arguments, its description and the
-/// texts of its `ToolError`s (which may name `tools`), in the order they
-/// are written.
+/// Every problem of the method, its arguments, its description and, unless
+/// its router checked them, the texts of its `ToolError`s (which may name
+/// `tools`), in the order they are written.
 pub(crate) fn tool(
     function: &ToolFn,
     args: &ToolArgs,
     description: &Description,
-    tools: &outcome_rules::Tools,
+    tools: Option<&outcome_rules::Tools>,
 ) -> Vec<syn::Error> {
     let mut errors = Vec::new();
     if let Some(constness) = &function.constness {
@@ -35,7 +35,9 @@ pub(crate) fn tool(
         };
         errors.push(syn::Error::new_spanned(attr, message));
     }
-    errors.extend(crate::literals::check(&function.body, tools));
+    if let Some(tools) = tools {
+        errors.extend(crate::literals::check(&function.body, tools));
+    }
     errors.extend(self::description(function, args, description));
     errors
 }

@@ -41,18 +41,16 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(function) => function,
         Err(error) => return args::or_item(Err(error), item),
     };
-    // The server's tools, which `#[tool_router]` hands over in a hidden
-    // attribute; outside a router, none are known.
-    let server_tools = crate::tools::take(&mut function.attrs);
+    // Inside a router, the router has checked the texts against the
+    // server's tools, and says so in a mark; outside one, no tool but this
+    // one is known.
+    let checked = crate::tools::take_mark(&mut function.attrs);
     let mut errors = Errors::default();
     let args = parse::ToolArgs::read(attr, &mut errors);
     let description = parse::Description::read(&function, &args);
     let own = metadata::wire_name(&function, &args);
-    let tools = match server_tools {
-        Some(list) => list.rules(Some(&own)),
-        None => outcome_rules::Tools::unknown().answering(own),
-    };
-    errors.extend(check::tool(&function, &args, &description, &tools));
+    let tools = (!checked).then(|| outcome_rules::Tools::unknown().answering(own));
+    errors.extend(check::tool(&function, &args, &description, tools.as_ref()));
     let metadata = metadata::tool_attr(&function, &args, &description);
     let method = expand::method(&function, &args, &description);
     let errors = errors.into_compile_error();
