@@ -748,3 +748,52 @@ async fn the_session_store_keeps_a_session_for_its_ttl_and_marks_it_closed() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_expires_a_ttl_after_it_was_last_read() {
+    use outcome_runtime::RedisSessionStore;
+    use rmcp::model::{ClientCapabilities, Implementation, InitializeRequestParams};
+    use rmcp::transport::streamable_http_server::session::store::{SessionState, SessionStore};
+
+    bounded(async {
+        let redis = RedisServer::start();
+        let ttl = Duration::from_millis(1_500);
+        let store = RedisSessionStore::open(&redis.url()).unwrap().with_ttl(ttl);
+        let params = InitializeRequestParams::new(
+            ClientCapabilities::default(),
+            Implementation::new("replicas", "1"),
+        );
+        store
+            .store("s-1", &SessionState::new(params))
+            .await
+            .unwrap();
+        let expiry = || -> i64 {
+            redis.command(&["PTTL", "outcome:session:s-1"])[1..]
+                .parse()
+                .unwrap()
+        };
+        // Let some of the TTL pass, then read: the read sets it again.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while expiry() > 1_000 {
+            assert!(Instant::now() < deadline, "the key's TTL runs down");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let before = expiry();
+        assert!(store.load("s-1").await.unwrap().is_some());
+        let after = expiry();
+        assert!(
+            after > before,
+            "a read sets the TTL again: {before} ms, then {after} ms"
+        );
+        // Unread (a load would set the TTL again), the session is gone once
+        // the TTL has passed: a replica that must load it finds nothing,
+        // and answers 404.
+        while redis.command(&["EXISTS", "outcome:session:s-1"]) == ":1" {
+            assert!(Instant::now() < deadline, "the session expires");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(store.load("s-1").await.unwrap().is_none());
+        assert_eq!(redis.command(&["EXISTS", "outcome:session:s-1"]), ":0");
+    })
+    .await;
+}
