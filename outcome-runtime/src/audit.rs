@@ -10,7 +10,7 @@ use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::{Map, Value};
 use tracing::Level;
 
-use crate::message::{FAULT_MESSAGE, RETRY_MESSAGE};
+use crate::message::{FAULT_MESSAGE, RETRY_MESSAGE, one_line};
 use crate::outcome::Outcome;
 
 /// How deep `$ref`s and nested objects are followed to build a value.
@@ -168,10 +168,38 @@ impl AuditReport {
     }
 }
 
+/// The characters the report shows of one line of a server's text, or of
+/// anything else the server named (a tool, an argument).
+const SHOWN_LINE: usize = 500;
+
+/// The lines the report shows of a server's text.
+const SHOWN_LINES: usize = 20;
+
+/// `text` as the report shows it: each of its first lines on a line of its
+/// own, bounded, with its control and invisible characters escaped, since
+/// the report is read in a terminal and the text is any server's.
+fn shown(text: &str) -> String {
+    let mut lines = text.split('\n');
+    let mut out = String::new();
+    for (index, line) in lines.by_ref().take(SHOWN_LINES).enumerate() {
+        if index > 0 {
+            out.push_str("\n          ");
+        }
+        out.push_str(&one_line(line, SHOWN_LINE));
+    }
+    let rest = lines.count();
+    if rest > 0 {
+        out.push_str(&format!("\n          ... and {rest} more lines"));
+    }
+    out
+}
+
 impl fmt::Display for AuditReport {
     /// A header with the counts, then one block per call with findings:
     /// the tool and the mistake, the call sent, the text read, then each
-    /// expectation broken.
+    /// expectation broken. What the server wrote is shown bounded (the
+    /// first 20 lines, 500 characters each), its control and invisible
+    /// characters escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let verdict = if self.is_clean() {
             "clean"
@@ -198,12 +226,18 @@ impl fmt::Display for AuditReport {
             if previous.is_none_or(|p| p.call != finding.call || p.text != finding.text) {
                 block += 1;
                 writeln!(f)?;
-                writeln!(f, "[{block}] {}: {}", finding.tool, finding.mistake)?;
-                writeln!(f, "  sent:   {}", finding.call)?;
-                let text = finding.text.replace('\n', "\n          ");
-                writeln!(f, "  read:   {text}")?;
+                let tool = one_line(&finding.tool, SHOWN_LINE);
+                let mistake = one_line(&finding.mistake, SHOWN_LINE);
+                writeln!(f, "[{block}] {tool}: {mistake}")?;
+                writeln!(
+                    f,
+                    "  sent:   {}",
+                    one_line(&finding.call.to_string(), SHOWN_LINE)
+                )?;
+                writeln!(f, "  read:   {}", shown(&finding.text))?;
             }
-            writeln!(f, "  broken: {}: {}", finding.broken, finding.detail)?;
+            let detail = one_line(&finding.detail, SHOWN_LINE);
+            writeln!(f, "  broken: {}: {detail}", finding.broken)?;
             previous = Some(finding);
         }
         Ok(())
