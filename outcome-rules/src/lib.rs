@@ -104,6 +104,24 @@ impl Rule {
         Rule::Short,
     ];
 
+    /// The rule's place in [`Rule::ALL`]: a match with no wildcard, so a
+    /// rule added later cannot be left out of the list unnoticed.
+    pub const fn index(self) -> usize {
+        match self {
+            Rule::NamesTool => 0,
+            Rule::KnownTool => 1,
+            Rule::KnownParameter => 2,
+            Rule::NoLookup => 3,
+            Rule::NoTypeName => 4,
+            Rule::NoPath => 5,
+            Rule::NoStackFrame => 6,
+            Rule::NoLogLine => 7,
+            Rule::NoEnvVar => 8,
+            Rule::NoCommand => 9,
+            Rule::Short => 10,
+        }
+    }
+
     /// The rule's name, as reports and opt-outs write it: `no-path`.
     pub const fn name(self) -> &'static str {
         match self {

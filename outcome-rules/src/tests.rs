@@ -388,6 +388,13 @@ fn hostile_text_is_checked_in_bounded_time_and_never_panics() {
 }
 
 #[test]
+fn every_rule_stands_at_its_index() {
+    for (index, rule) in Rule::ALL.into_iter().enumerate() {
+        assert_eq!(rule.index(), index, "{rule}");
+    }
+}
+
+#[test]
 fn rules_are_named_both_ways() {
     for rule in Rule::ALL {
         assert_eq!(Rule::from_name(rule.name()), Some(rule));

@@ -574,8 +574,7 @@ const _: () = assert!(Rule::ALL.len() <= 16, "a rule has no bit left in `waived`
 
 /// `rule`'s bit in [`Inner::waived`].
 fn rule_bit(rule: Rule) -> u16 {
-    let index = Rule::ALL.iter().position(|r| *r == rule).unwrap_or(0);
-    1 << index
+    1 << rule.index()
 }
 
 /// What an rmcp `ErrorData` means for the call, by its code.
@@ -1062,6 +1061,20 @@ mod tests {
             assert_eq!(back.level(), level, "{message}");
             assert_eq!(back.message(), message);
             assert_eq!(back.error_type(), Some("outcome_runtime::ToolError"));
+        }
+    }
+
+    #[test]
+    fn a_waiver_waives_its_rule_and_no_other() {
+        for rule in Rule::ALL {
+            let error = ToolError::invalid("No note at 'a'", "Call read_note").waive(rule);
+            for other in Rule::ALL {
+                assert_eq!(
+                    error.waives(other),
+                    other == rule,
+                    "{rule} waived, {other} read"
+                );
+            }
         }
     }
 
