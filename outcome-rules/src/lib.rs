@@ -365,6 +365,25 @@ pub fn check_message(outcome: Message, text: &str, tools: &Tools) -> Vec<Broken>
     broken
 }
 
+/// Whether `text` names a tool as a step must, by the rule
+/// [`Rule::NamesTool`]: a tool of `tools`, a name after "call", or (with
+/// the tools not all known) a name that reads as a tool.
+///
+/// ```
+/// use outcome_rules::{Tools, names_tool};
+///
+/// let unknown = Tools::unknown();
+/// assert!(names_tool("Find the path with search_notes.", &unknown));
+/// assert!(names_tool("Call search to find it.", &unknown));
+/// assert!(!names_tool("Call it again later.", &unknown));
+/// assert!(names_tool("Use fetch with its address.", &Tools::unknown().answering("fetch")));
+/// ```
+pub fn names_tool(text: &str, tools: &Tools) -> bool {
+    let mut broken = Vec::new();
+    Scan::new(text).names_tool(tools, &mut broken);
+    broken.is_empty()
+}
+
 fn part_name(part: Part) -> &'static str {
     match part {
         Part::Problem => "problem",

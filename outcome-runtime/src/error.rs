@@ -58,9 +58,9 @@ use outcome_rules::Rule;
 /// | code | outcome | what the model reads | log |
 /// |---|---|---|---|
 /// | -32021, missing client capability | [`Protocol`](Outcome::Protocol): passes through | nothing: the client receives the JSON-RPC error itself | INFO `tool_call_failed`, `outcome` `protocol`, `error.code` |
-/// | -32602, invalid params: what rmcp users write for "no such file", "not allowed" | 2, [`Invalid`](Outcome::Invalid) | the error's message made model-safe (one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT) characters, without "Invalid params:", codes such as -32602 or JSON-RPC wording; "The request cannot be carried out as sent." when nothing is left), then "Correct the request, then call `<tool>` again." naming the tool called, unless the message's last sentence already names a tool (a `snake_case` name, or the tool called); never `data` | INFO `tool_call_failed`, `outcome` `invalid`, `error.type`; no `tool_failed` |
+/// | -32602, invalid params: what rmcp users write for "no such file", "not allowed" | 2, [`Invalid`](Outcome::Invalid) | the error's message made model-safe (one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT) characters, without "Invalid params:", codes such as -32602 or JSON-RPC wording; a message that is only a code name, such as `invalid_args`, said in words; "The request cannot be carried out as sent." when nothing is left), then "Correct the request, then call `<tool>` again." naming the tool called, unless the message's last sentence is already a step naming a tool ("Call list_directory to read it", "Call tree again with a depth of 3 or less" from `tree`); never `data` | INFO `tool_call_failed`, `outcome` `invalid`, `error.type`; no `tool_failed` |
 /// | -32600, invalid request: what real servers write for "outside the root", "on the deny list", "too large", a request that can never succeed as sent | 2, [`Invalid`](Outcome::Invalid): the model must change the request, and retrying it unchanged only fails again | as -32602 | as -32602 |
-/// | -32002, resource not found (which MCP 2026-07-28 replaces by -32602) | 2, [`Invalid`](Outcome::Invalid): the model named something that is not there | as -32602, after "Not found: " when the message does not say so itself | as -32602 |
+/// | -32002, resource not found (which MCP 2026-07-28 replaces by -32602) | 2, [`Invalid`](Outcome::Invalid): the model named something that is not there | as -32602, after "Not found: " when the message does not say so itself, and with the `uri` of its `data` (MCP's field for the URI asked for) quoted when the message leaves it out: `resource_not_found("resource_not_found", Some(json!({"uri": uri})))` reads "Resource not found: 'notes://todo'." | as -32602 |
 /// | -32602 or -32603 whose `data` carries `"outcome"`: a `ToolError` made into an `ErrorData`, as rmcp does with a trait tool's error (see [`From<ToolError> for ErrorData`](#impl-From%3CToolError%3E-for-ErrorData)) | the outcome it carries, when the code agrees with it | the message as it is, bounded: it was written to these rules | as that outcome; a fault's `tool_failed` names its message, `error.type` `outcome_runtime::ToolError` |
 /// | -32602 from rmcp's `Extension` extractor ("missing extension ...") | 4, [`Fault`](Outcome::Fault): the server's setup, not the request | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | as the next row |
 /// | -32603, internal error, and every other code: -32601, -32700, a server's own (-32000 to -32099 but those above) | 4, [`Fault`](Outcome::Fault): each says the server failed, or is the server author's own, whose meaning this crate cannot know | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | ERROR `tool_failed` with the code, message and `data`, `error.type` `rmcp::model::ErrorData`; then ERROR `tool_call_failed` (WARNING for both when a type registered with [`recognize_transient`](crate::recognize_transient) says it heals itself) |
@@ -689,15 +689,18 @@ impl ToolError {
                     return Self::from_source(Kind::PassThrough(data), source, error_type);
                 }
                 Meaning::Invalid => {
-                    let says_not_found = data
-                        .message
-                        .as_bytes()
-                        .windows(9)
-                        .any(|word| word.eq_ignore_ascii_case(b"not found"));
-                    let built = if data.code == ErrorCode::RESOURCE_NOT_FOUND && !says_not_found {
-                        sentences::invalid_params(&format!("Not found: {}", data.message))
+                    // The tool called, so that a step naming it is kept as
+                    // the step; an error made outside a call names none.
+                    let called = scope::CALL.try_with(|call| call.tool.clone()).ok();
+                    let tool = called.as_deref();
+                    let built = if data.code == ErrorCode::RESOURCE_NOT_FOUND {
+                        // The URI is MCP's own field of this error: the
+                        // model's value, which its text may leave out.
+                        let uri = data.data.as_ref().and_then(|data| data.get("uri"));
+                        let uri = uri.and_then(serde_json::Value::as_str);
+                        sentences::resource_not_found(&data.message, uri, tool)
                     } else {
-                        sentences::invalid_params(&data.message)
+                        sentences::invalid_params(&data.message, tool)
                     };
                     let mut error = Self::model_facing(Kind::Invalid, built);
                     error.inner.error_type = error_type;
@@ -895,6 +898,35 @@ mod tests {
             assert_eq!(
                 error.into_message("read_file"),
                 "File not found: x. Correct the request, then call read_file again."
+            );
+        }
+    }
+
+    #[test]
+    fn resource_not_found_keeps_the_uri_its_data_carries() {
+        // As rmcp's examples write it: a code name, and the URI in `data`.
+        let carried = ErrorData::resource_not_found(
+            "resource_not_found",
+            Some(serde_json::json!({ "uri": "notes://inbox/todo" })),
+        );
+        for error in conversions(carried) {
+            assert_eq!(error.outcome(), Outcome::Invalid);
+            assert_eq!(
+                error.into_message("read_note"),
+                "Resource not found: 'notes://inbox/todo'. Correct the request, then call \
+                 read_note again."
+            );
+        }
+        // Only MCP's own field, and only as text: the rest of `data` is
+        // never the model's.
+        let other = ErrorData::resource_not_found(
+            "No such note",
+            Some(serde_json::json!({ "uri": 7, "root": "/srv/notes" })),
+        );
+        for error in conversions(other) {
+            assert_eq!(
+                error.message(),
+                "Not found: No such note. Correct the request, then call the tool again."
             );
         }
     }

@@ -107,21 +107,69 @@ pub(crate) fn stale(problem: &dyn Display, refresh: &dyn Display) -> Built {
 /// Outcome 2 from the text of a JSON-RPC invalid-params error, which was
 /// written for a protocol, not for the model: the text without the
 /// protocol's words, then the fallback step that names the tool, since such
-/// a text rarely says what to do instead.
-pub(crate) fn invalid_params(message: &str) -> Built {
-    // Bounded first, so a megabyte of text costs no more than a line.
-    let line = one_line(message, MESSAGE_LIMIT);
-    // A `ToolError` made into an `ErrorData` outside a call carries this
-    // step naming no tool; it is added again below, naming the tool.
-    let generic = FallbackKind::Change.sentence("the tool");
-    let line = line.strip_suffix(&generic).unwrap_or(&line);
-    let problem = without_jargon(line);
+/// a text rarely says what to do instead. `tool` is the tool called, which
+/// a step the text ends with may name.
+pub(crate) fn invalid_params(message: &str, tool: Option<&str>) -> Built {
+    let problem = params_text(message);
     // A text that already ends with a step naming a tool keeps it as the
     // step: a second one would only repeat it.
-    match named_step(&problem) {
+    match named_step(&problem, tool) {
         Some((problem, step)) => invalid(&problem, &step),
         None => invalid(&problem, &""),
     }
+}
+
+/// Outcome 2 from a resource-not-found error (-32002): its text as
+/// [`invalid_params`] reads one, said to be a "not found" when it does not
+/// say so itself, with the URI the error carries when the text leaves it
+/// out, quoted as the model's value.
+pub(crate) fn resource_not_found(message: &str, uri: Option<&str>, tool: Option<&str>) -> Built {
+    let text = params_text(message);
+    let (problem, step) = named_step(&text, tool).unwrap_or((&text, ""));
+    let problem = problem.trim_end_matches(['.', '!', ' ']);
+    let says_not_found = problem
+        .as_bytes()
+        .windows(9)
+        .any(|word| word.eq_ignore_ascii_case(b"not found"));
+    let mut said = match (says_not_found, problem.is_empty()) {
+        (true, _) => problem.to_owned(),
+        (false, true) => "Not found".to_owned(),
+        (false, false) => format!("Not found: {problem}"),
+    };
+    if let Some(uri) = uri.filter(|uri| !uri.is_empty() && !problem.contains(*uri)) {
+        let _ = write!(said, ": {}", crate::message::quote(uri));
+    }
+    invalid(&said, &step)
+}
+
+/// The problem an error's text states, as the model is to read it: one
+/// bounded line without the protocol's words, and a code name said in words.
+fn params_text(message: &str) -> String {
+    // Bounded first, so a megabyte of text costs no more than a line.
+    let line = one_line(message, MESSAGE_LIMIT);
+    // A `ToolError` made into an `ErrorData` outside a call carries this
+    // step naming no tool; it is added again, naming the tool.
+    let generic = FallbackKind::Change.sentence("the tool");
+    let line = line.strip_suffix(&generic).unwrap_or(&line);
+    let text = without_jargon(line);
+    code_in_words(&text).unwrap_or(text)
+}
+
+/// A text that is nothing but a code name (`invalid_args`, `PATH_DENIED`),
+/// said in words ("Invalid args"); `None` for any other text.
+fn code_in_words(text: &str) -> Option<String> {
+    let code = text.strip_suffix('.').unwrap_or(text);
+    let is_code = code.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !code.ends_with('_')
+        && code.contains('_')
+        && !code.contains("__")
+        && code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if !is_code {
+        return None;
+    }
+    let mut words = code.replace('_', " ").to_ascii_lowercase();
+    words[..1].make_ascii_uppercase();
+    Some(words)
 }
 
 /// Verbs a next step starts with.
@@ -132,22 +180,22 @@ const STEP_VERBS: &[&str] = &[
 
 /// `text` split before its last sentence, when that sentence is a next step
 /// that names a tool: it starts with one of [`STEP_VERBS`] and names a tool
-/// as MCP servers name them, in `snake_case`.
-fn named_step(text: &str) -> Option<(&str, &str)> {
+/// as the writing rule [`NamesTool`](outcome_rules::Rule::NamesTool) reads
+/// a step, `tool` being the tool called.
+fn named_step<'t>(text: &'t str, tool: Option<&str>) -> Option<(&'t str, &'t str)> {
     let text = text.trim_end();
     let body = text.strip_suffix(['.', '!'])?;
     let start = body.rfind(". ").map_or(0, |at| at + 2);
     let last = &text[start..];
     let verb = last.split(' ').next()?;
-    let names_tool = last.split(' ').any(|word| {
-        let word = word.trim_matches(FRAME);
-        word.len() > 2
-            && word.contains('_')
-            && !word.starts_with('_')
-            && !word.ends_with('_')
-            && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-    });
-    (STEP_VERBS.contains(&verb) && names_tool).then(|| (text[..start].trim_end(), last))
+    if !STEP_VERBS.contains(&verb) {
+        return None;
+    }
+    let tools = match tool {
+        Some(tool) => outcome_rules::Tools::unknown().answering(tool),
+        None => outcome_rules::Tools::unknown(),
+    };
+    outcome_rules::names_tool(last, &tools).then(|| (text[..start].trim_end(), last))
 }
 
 /// What rmcp writes before serde's reason when arguments do not deserialize.
@@ -535,6 +583,7 @@ mod tests {
         let built = invalid_params(
             "Access denied: path outside allowed directories. \
              Call list_allowed_directories to see them.",
+            None,
         );
         assert_eq!(
             built.text,
@@ -548,7 +597,7 @@ mod tests {
             "Call the tool with less.",
             "Use _private.",
         ] {
-            let built = invalid_params(text);
+            let built = invalid_params(text, None);
             assert!(built.fallback.is_some(), "{text}");
             assert!(
                 built
@@ -562,7 +611,7 @@ mod tests {
 
     #[test]
     fn invalid_params_always_ends_with_a_step() {
-        let mut built = invalid_params("File not found: x");
+        let mut built = invalid_params("File not found: x", None);
         assert_eq!(
             built.text,
             "File not found: x. Correct the request, then call the tool again."
@@ -576,20 +625,129 @@ mod tests {
             "File not found: x. Correct the request, then call read_file again."
         );
         assert_eq!(
-            invalid_params(" Invalid params: \n").text,
+            invalid_params(" Invalid params: \n", None).text,
             "The request cannot be carried out as sent. Correct the request, then call the \
              tool again."
         );
         // The step of a `ToolError` that came back as an `ErrorData` is
         // not repeated.
         let stand_in = invalid(&"No note at 'x'", &"").text;
-        assert_eq!(invalid_params(&stand_in).text, stand_in);
-        let long = invalid_params(&"word\n".repeat(100_000));
+        assert_eq!(invalid_params(&stand_in, None).text, stand_in);
+        let long = invalid_params(&"word\n".repeat(100_000), None);
         assert!(long.text.chars().count() <= MESSAGE_LIMIT);
         assert!(
             long.text
                 .ends_with("... Correct the request, then call the tool again.")
         );
+    }
+
+    #[test]
+    fn a_step_naming_a_tool_without_an_underscore_is_not_repeated() {
+        // The tool called, named in the step.
+        let text = "The page is longer than max_length allows. Call fetch again with a larger \
+                    start_index.";
+        let built = invalid_params(text, Some("fetch"));
+        assert_eq!(built.text, text);
+        assert!(built.fallback.is_none());
+        let text = "That page is not cached. Use fetch with its address first.";
+        assert!(invalid_params(text, Some("fetch")).fallback.is_none());
+        // A name right after "Call" that starts the step.
+        let text = "No note at that path. Call search to find it.";
+        let built = invalid_params(text, Some("read"));
+        assert_eq!(built.text, text);
+        assert!(built.fallback.is_none());
+        // "Call" followed by no name, a name the step does not start with,
+        // or the tool called outside a step: the fallback is added.
+        for text in [
+            "Too large. Call it again later.",
+            "Too large. Call again with less.",
+            "Too large. Call the tool with less.",
+            "Too large. Then call search.",
+            "The fetch of that page was refused.",
+            "Use fewer words.",
+        ] {
+            let built = invalid_params(text, Some("fetch"));
+            assert!(built.fallback.is_some(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_code_name_for_a_message_is_said_in_words() {
+        for (code, words) in [
+            ("invalid_args", "Invalid args."),
+            ("INVALID_PATH", "Invalid path."),
+            ("path_outside_root.", "Path outside root."),
+            ("Invalid params: bad_request", "Bad request."),
+        ] {
+            let built = invalid_params(code, None);
+            assert_eq!(
+                built.text,
+                format!("{words} Correct the request, then call the tool again."),
+                "{code}"
+            );
+        }
+        // A name inside a sentence, or a lone word without an underscore,
+        // is the author's and stays as written.
+        for text in [
+            "path must be under notes_root.",
+            "Forbidden.",
+            "_private",
+            "a__b",
+        ] {
+            let built = invalid_params(text, None);
+            assert!(
+                built.text.starts_with(text.trim_end_matches('.')),
+                "{text}: {}",
+                built.text
+            );
+        }
+    }
+
+    #[test]
+    fn resource_not_found_says_so_and_keeps_the_uri_it_carries() {
+        let fallback = "Correct the request, then call the tool again.";
+        for (message, uri, read) in [
+            (
+                "resource_not_found",
+                Some("notes://inbox/todo"),
+                "Resource not found: 'notes://inbox/todo'.",
+            ),
+            (
+                "Resource not found",
+                Some("notes://x"),
+                "Resource not found: 'notes://x'.",
+            ),
+            ("no such note", None, "Not found: no such note."),
+            (
+                "No such note",
+                Some("notes://x"),
+                "Not found: No such note: 'notes://x'.",
+            ),
+            (
+                "Note notes://x not found",
+                Some("notes://x"),
+                "Note notes://x not found.",
+            ),
+            ("", Some("notes://x"), "Not found: 'notes://x'."),
+            ("", None, "Not found."),
+        ] {
+            let built = resource_not_found(message, uri, None);
+            assert_eq!(
+                built.text,
+                format!("{read} {fallback}"),
+                "{message:?} {uri:?}"
+            );
+        }
+        // The URI is the model's value: quoted, so escaped and bounded.
+        let hostile = format!("notes://\u{202e}x\n{}", "y".repeat(10_000_000));
+        let built = resource_not_found("Not found", Some(&hostile), None);
+        assert!(
+            built.text.starts_with(r"Not found: 'notes://\u{202e}x\ny"),
+            "{}",
+            built.text
+        );
+        assert!(built.text.chars().count() <= MESSAGE_LIMIT);
+        assert!(built.text.ends_with(fallback));
     }
 
     #[test]

@@ -2,9 +2,11 @@
 //! have: a thin `#[tool_router]` whose tools call a handlers module that
 //! returns `Result<CallToolResult, McpError>` and uses rmcp's codes as such
 //! servers do: `invalid_request` for a path outside the root, on the deny
-//! list or too large; `resource_not_found` for a file that is not there;
-//! `invalid_params` with a step that names a tool; `internal_error` for an
-//! OS error, the model's to fix ("Directory not empty") or not.
+//! list or too large; `resource_not_found` for a file that is not there,
+//! with its text or, as rmcp's examples write it, a code name and the URI in
+//! `data`; `invalid_params` with a step that names a tool (with an
+//! underscore or, as `tree`, without); `internal_error` for an OS error,
+//! the model's to fix ("Directory not empty") or not.
 //!
 //! The handlers stay as they are. The router changes where the migration guide's
 //! table says: the imports, `Result<_, ToolError>`, `Ok(handlers::..?)` as
@@ -25,6 +27,14 @@ use serde_json::{Value, json};
 pub struct PathArgs {
     /// The path, relative to the root.
     pub path: String,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+pub struct TreeArgs {
+    /// The directory, relative to the root.
+    pub path: String,
+    /// How many levels deep to go.
+    pub depth: u32,
 }
 
 /// The handlers, shared by both servers: the migration does not touch them.
@@ -96,6 +106,12 @@ mod handlers {
     pub fn list_directory(files: &Files, path: &str) -> Result<CallToolResult, McpError> {
         let path = checked(path)?;
         let files = files.lock().unwrap();
+        if !files.contains_key(path) {
+            return Err(McpError::resource_not_found(
+                "resource_not_found",
+                Some(serde_json::json!({ "uri": format!("file://{path}") })),
+            ));
+        }
         let names: Vec<&str> = files
             .keys()
             .filter_map(|name| name.strip_prefix(path))
@@ -104,6 +120,22 @@ mod handlers {
         Ok(CallToolResult::success(vec![ContentBlock::text(
             names.join("\n"),
         )]))
+    }
+
+    /// Files are at most this deep.
+    const MAX_DEPTH: u32 = 3;
+
+    pub fn tree(files: &Files, path: &str, depth: u32) -> Result<CallToolResult, McpError> {
+        if depth > MAX_DEPTH {
+            return Err(McpError::invalid_params(
+                format!(
+                    "A depth of {depth} is too deep. Call tree again with a depth of \
+                     {MAX_DEPTH} or less."
+                ),
+                None,
+            ));
+        }
+        list_directory(files, path)
     }
 
     /// The OS error a directory delete meets, as `std::fs` reports it.
@@ -138,7 +170,7 @@ mod with_rmcp {
     use rmcp::model::CallToolResult;
     use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
 
-    use super::{PathArgs, handlers};
+    use super::{PathArgs, TreeArgs, handlers};
 
     pub struct Files {
         files: handlers::Files,
@@ -172,6 +204,15 @@ mod with_rmcp {
             handlers::list_directory(&self.files, &args.path)
         }
 
+        /// List a directory and what it holds.
+        #[tool]
+        async fn tree(
+            &self,
+            Parameters(args): Parameters<TreeArgs>,
+        ) -> Result<CallToolResult, McpError> {
+            handlers::tree(&self.files, &args.path, args.depth)
+        }
+
         /// Delete an empty directory.
         #[tool]
         async fn delete_directory(
@@ -194,7 +235,7 @@ mod migrated {
     use rmcp::handler::server::wrapper::Parameters;
     use rmcp::model::CallToolResult;
 
-    use super::{PathArgs, handlers};
+    use super::{PathArgs, TreeArgs, handlers};
 
     pub struct Files {
         files: handlers::Files,
@@ -226,6 +267,15 @@ mod migrated {
             Parameters(args): Parameters<PathArgs>,
         ) -> Result<CallToolResult, ToolError> {
             Ok(handlers::list_directory(&self.files, &args.path)?)
+        }
+
+        /// List a directory and what it holds.
+        #[tool]
+        async fn tree(
+            &self,
+            Parameters(args): Parameters<TreeArgs>,
+        ) -> Result<CallToolResult, ToolError> {
+            Ok(handlers::tree(&self.files, &args.path, args.depth)?)
         }
 
         /// Delete an empty directory.
@@ -293,6 +343,7 @@ async fn tools_list_and_results_are_the_same_after_the_migration() {
     for (tool, arguments) in [
         ("read_file", json!({ "path": "notes/plan.md" })),
         ("list_directory", json!({ "path": "notes/" })),
+        ("tree", json!({ "path": "notes/", "depth": 2 })),
     ] {
         let old = before.call(tool, arguments.clone()).await;
         let new = after.call(tool, arguments).await;
@@ -349,6 +400,25 @@ async fn resource_not_found_stays_the_models_to_change() {
         &new,
         "Not found: file://notes/gone.md. Correct the request, then call read_file again.",
     );
+    // As rmcp's examples write it: a code name, and the URI in `data`.
+    let old = before
+        .call("list_directory", json!({ "path": "drafts/" }))
+        .await;
+    assert_eq!(
+        json_rpc_error(&old),
+        (
+            ErrorCode::RESOURCE_NOT_FOUND,
+            "resource_not_found".to_owned()
+        )
+    );
+    let new = after
+        .call("list_directory", json!({ "path": "drafts/" }))
+        .await;
+    assert_invalid(
+        &new,
+        "Resource not found: 'file://drafts/'. Correct the request, then call list_directory \
+         again.",
+    );
 }
 
 #[tokio::test]
@@ -358,6 +428,14 @@ async fn a_step_the_server_wrote_is_not_said_twice() {
     assert_invalid(
         &new,
         "notes/ is a directory. Call list_directory to read it.",
+    );
+    // A tool whose name has no underscore, named as the step.
+    let new = after
+        .call("tree", json!({ "path": "notes/", "depth": 9 }))
+        .await;
+    assert_invalid(
+        &new,
+        "A depth of 9 is too deep. Call tree again with a depth of 3 or less.",
     );
 }
 
