@@ -122,7 +122,7 @@ pub fn awaited_tail<R>(tail: impl AwaitedTail<R>) -> R {
 #[diagnostic::on_unimplemented(
     message = "the body ends in `{Self}`, but the tool returns `{R}`",
     label = "the body's tail",
-    note = "when the tail is a helper's `Result` whose error converts into the tool's (rmcp's `McpError` into `ToolError`), end the body in `Ok(helper(..).await?)`"
+    note = "when the tail is a helper's `Result` whose error converts into the tool's (rmcp's `McpError` into `ToolError`), write the tail as `Ok(helper(..).await?)`"
 )]
 pub trait AwaitedTail<R> {
     /// `self`.

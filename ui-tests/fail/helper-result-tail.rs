@@ -26,8 +26,9 @@ struct Server;
 
 // A body that ends in a helper's `Result<_, McpError>`, as a thin router
 // over a handlers module does: the error is at the tail, naming both types.
-// Both say the fix, `Ok(handlers::..(..)?)`: rustc for the sync body, the
-// expansion's check of an awaited tail for the async one.
+// Each says the fix, `Ok(handlers::..(..)?)`: rustc for a tail that does
+// not await, the expansion's check of an awaited tail for one that does,
+// an arm of a `match` included.
 #[tool_router]
 impl Server {
     /// Read a file's text.
@@ -40,6 +41,18 @@ impl Server {
     #[tool]
     fn list_directory(&self, Parameters(args): Parameters<Args>) -> Result<CallToolResult, ToolError> {
         handlers::list_directory(&args.path)
+    }
+
+    /// Read a file or list a directory: each arm is a tail.
+    #[tool]
+    async fn open(&self, Parameters(args): Parameters<Args>) -> Result<CallToolResult, ToolError> {
+        if args.path.is_empty() {
+            let _ = args.path.len();
+        }
+        match args.path.ends_with('/') {
+            true => handlers::list_directory(&args.path),
+            false => handlers::read_file(&args.path).await,
+        }
     }
 }
 

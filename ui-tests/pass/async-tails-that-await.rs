@@ -61,6 +61,36 @@ impl Server {
     async fn nested(&self) -> Result<String, ToolError> {
         async { Ok(String::new()) }.await
     }
+
+    /// Tails in the arms of a `match`, the branches of an `if`, and a
+    /// block: each arm's type is still inferred from the return type.
+    #[tool]
+    async fn branches(&self, Parameters(args): Parameters<Args>) -> Result<String, ToolError> {
+        match args.path.len() {
+            0 => Ok(String::new()),
+            1 => parsed(&args.path).await,
+            2 => {
+                let path = args.path.trim();
+                parsed(path).await
+            }
+            _ => {
+                if args.path.starts_with('/') {
+                    (parsed(&args.path).await)
+                } else {
+                    Ok(helper(&args.path).await?)
+                }
+            }
+        }
+    }
+
+    /// An `if` without an `else` is a statement, not the tail.
+    #[tool]
+    async fn statement(&self, Parameters(args): Parameters<Args>) -> Result<String, ToolError> {
+        if args.path.is_empty() {
+            lines(&args.path).await;
+        }
+        parsed(&args.path).await
+    }
 }
 
 fn main() {}

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{GenericArgument, Ident, PathArguments, ReturnType, Signature, Type};
+use syn::{Expr, GenericArgument, Ident, PathArguments, ReturnType, Signature, Type};
 
 use super::metadata::wire_name;
 use super::parse::{Description, ToolArgs, ToolFn};
@@ -134,45 +134,90 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
     }
 }
 
-/// The body's statements, with a tail that awaits something (`helper(..)
+/// The body's statements, with each tail that awaits something (`helper(..)
 /// .await`) passed through `awaited_tail`, when the return type is written
 /// `Result<T, E>`: rustc says how to fix a tail of the wrong `Result` type
-/// (`Ok(helper(..)?)`) in a sync body only, and this check says it in an
-/// async one, at the tail. Only the tail after the last `;` is parsed, and
-/// only when it ends in `.await` and is one expression; anything else is
-/// left as written, for rustc.
+/// (`Ok(helper(..)?)`) when it does not await, and this check says it for
+/// one that does, at the tail. A tail is the body's last expression, and
+/// within it the arms of a `match`, the branches of an `if` with an `else`,
+/// and the last expression of a block. A body whose tail does not await,
+/// or that does not parse, is left as written, for rustc.
 fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> TokenStream {
     let is_result =
         syn::parse2::<Type>(return_type.clone()).is_ok_and(|ty| error_type(&ty).is_some());
-    let tokens: Vec<TokenTree> = statements.into_iter().collect();
-    let awaits = matches!(
-        tokens.as_slice(),
-        [.., TokenTree::Punct(dot), TokenTree::Ident(keyword)]
-            if dot.as_char() == '.' && keyword == "await"
-    );
-    if !is_result || !awaits {
-        return tokens.into_iter().collect();
-    }
-    let start = tokens
+    // Only the tokens after the last `;` can hold the tail: a body whose
+    // tail awaits nothing is not parsed at all.
+    let tokens: Vec<TokenTree> = statements.clone().into_iter().collect();
+    let after_last_statement = tokens
         .iter()
         .rposition(|token| matches!(token, TokenTree::Punct(semi) if semi.as_char() == ';'))
-        .map_or(0, |semi| semi + 1);
-    let (statements, tail) = tokens.split_at(start);
-    let tail: TokenStream = tail.iter().cloned().collect();
-    let statements: TokenStream = statements.iter().cloned().collect();
-    if syn::parse2::<syn::Expr>(tail.clone()).is_err() {
-        return quote! { #statements #tail };
+        .map_or(&tokens[..], |semi| &tokens[semi + 1..]);
+    if !is_result || !awaits(after_last_statement.iter().cloned().collect()) {
+        return statements;
     }
-    let at = tail
-        .clone()
-        .into_iter()
-        .next()
-        .map_or_else(Span::call_site, |token| token.span());
-    let private = crate::private(at);
-    let check = quote_spanned! { at => #private::awaited_tail::<#return_type> };
-    let mut argument = Group::new(Delimiter::Parenthesis, tail);
-    argument.set_span(at);
-    quote! { #statements #check #argument }
+    let Ok(mut body) = syn::parse::Parser::parse2(syn::Block::parse_within, statements.clone())
+    else {
+        return statements;
+    };
+    let Some(syn::Stmt::Expr(tail, None)) = body.last_mut() else {
+        return statements;
+    };
+    let check = |tail: Expr| {
+        let at = tail
+            .to_token_stream()
+            .into_iter()
+            .next()
+            .map_or_else(Span::call_site, |token| token.span());
+        let private = crate::private(at);
+        let check = quote_spanned! { at => #private::awaited_tail::<#return_type> };
+        let mut argument = Group::new(Delimiter::Parenthesis, tail.into_token_stream());
+        argument.set_span(at);
+        Expr::Verbatim(quote! { #check #argument })
+    };
+    if !check_awaited_tails(tail, &check) {
+        return statements;
+    }
+    quote! { #(#body)* }
+}
+
+/// Whether `tokens` hold an `.await` anywhere.
+fn awaits(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|token| match token {
+        TokenTree::Ident(ident) => ident == "await",
+        TokenTree::Group(group) => awaits(group.stream()),
+        _ => false,
+    })
+}
+
+/// Passes each tail of `expr` that awaits through `check`; whether there
+/// was one.
+fn check_awaited_tails(expr: &mut Expr, check: &dyn Fn(Expr) -> Expr) -> bool {
+    let block_tail = |block: &mut syn::Block| match block.stmts.last_mut() {
+        Some(syn::Stmt::Expr(tail, None)) => check_awaited_tails(tail, check),
+        _ => false,
+    };
+    match expr {
+        Expr::Await(_) => {
+            let tail = std::mem::replace(expr, Expr::Verbatim(TokenStream::new()));
+            *expr = check(tail);
+            true
+        }
+        Expr::Match(matched) => matched.arms.iter_mut().fold(false, |found, arm| {
+            check_awaited_tails(&mut arm.body, check) | found
+        }),
+        Expr::If(branches) => match &mut branches.else_branch {
+            // Without an `else`, the `if` is `()`: no tail of a `Result`.
+            Some((_, otherwise)) => {
+                check_awaited_tails(otherwise, check) | block_tail(&mut branches.then_branch)
+            }
+            None => false,
+        },
+        Expr::Block(block) => block_tail(&mut block.block),
+        Expr::Unsafe(block) => block_tail(&mut block.block),
+        Expr::Paren(inner) => check_awaited_tails(&mut inner.expr, check),
+        Expr::Group(inner) => check_awaited_tails(&mut inner.expr, check),
+        _ => false,
+    }
 }
 
 /// `-> Pin<Box<dyn Future<Output = T> + Send + 'a>>`, where `'a` is the
