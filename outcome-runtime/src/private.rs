@@ -135,6 +135,33 @@ impl<R> AwaitedTail<R> for R {
     }
 }
 
+/// The value of a `return` in an async body that awaits something, checked
+/// against the tool's declared return type `R`, as [`awaited_tail`] checks
+/// the tail.
+#[inline(always)]
+pub fn awaited_return<R>(value: impl AwaitedReturn<R>) -> R {
+    value.into_return()
+}
+
+/// Implemented by the declared return type alone, so a returned value of
+/// another type fails here, with a message that names both and says the
+/// fix.
+#[diagnostic::on_unimplemented(
+    message = "the body returns `{Self}`, but the tool returns `{R}`",
+    label = "returned here",
+    note = "when the value is a helper's `Result` whose error converts into the tool's (rmcp's `McpError` into `ToolError`), return `Ok(helper(..).await?)`"
+)]
+pub trait AwaitedReturn<R> {
+    /// `self`.
+    fn into_return(self) -> R;
+}
+impl<R> AwaitedReturn<R> for R {
+    #[inline(always)]
+    fn into_return(self) -> R {
+        self
+    }
+}
+
 /// Names a type through a projection, so that the expansion can give
 /// the boundary's type argument a span of its choosing (the error type
 /// of `Result<T, E>`) while the type stays the user's, alias and all.

@@ -26,9 +26,9 @@ struct Server;
 
 // A body that ends in a helper's `Result<_, McpError>`, as a thin router
 // over a handlers module does: the error is at the tail, naming both types.
-// Each says the fix, `Ok(handlers::..(..)?)`: rustc for a tail that does
-// not await, the expansion's check of an awaited tail for one that does,
-// an arm of a `match` included.
+// Each says the fix, `Ok(handlers::..(..)?)`: rustc for a value that does
+// not await, the expansion's checks for one that does, a `return` and an
+// arm of a `match` included.
 #[tool_router]
 impl Server {
     /// Read a file's text.
@@ -41,6 +41,19 @@ impl Server {
     #[tool]
     fn list_directory(&self, Parameters(args): Parameters<Args>) -> Result<CallToolResult, ToolError> {
         handlers::list_directory(&args.path)
+    }
+
+    /// Read a file unless the path is empty: a `return` of an awaited
+    /// helper, told the same fix.
+    #[tool]
+    async fn read_nonempty(&self, Parameters(args): Parameters<Args>) -> Result<CallToolResult, ToolError> {
+        let Some(first) = args.path.chars().next() else {
+            return handlers::read_file(".").await;
+        };
+        if first == '/' {
+            return handlers::read_file(&args.path[1..]).await;
+        }
+        Ok(handlers::read_file(&args.path).await?)
     }
 
     /// Read a file or list a directory: each arm is a tail.

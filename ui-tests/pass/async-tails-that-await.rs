@@ -83,6 +83,44 @@ impl Server {
         }
     }
 
+    /// Returns that await, in the places a body holds them; and returns
+    /// that are not the body's own, left alone: an async block's, an async
+    /// closure's, a nested function's.
+    #[tool]
+    async fn returns(&self, Parameters(args): Parameters<Args>) -> Result<String, ToolError> {
+        let Ok(count) = args.path.parse::<u32>() else {
+            return parsed(&args.path).await;
+        };
+        if count == 0 {
+            return parsed(&args.path).await;
+        }
+        let mut left = count;
+        while left > 0 {
+            left -= 1;
+            if left == 7 {
+                return Ok(helper(&args.path).await?);
+            }
+        }
+        let own: Result<u32, McpError> = async {
+            if count > 1 {
+                return Ok(count);
+            }
+            return helper(&args.path).await.map(|text| text.len() as u32);
+        }
+        .await;
+        let doubled = async |n: u32| -> Option<u32> {
+            return async { n.checked_mul(2) }.await;
+        };
+        fn halved(n: u32) -> Result<u32, String> {
+            return Ok(n / 2);
+        }
+        match own {
+            Ok(n) if n > 3 => return parsed(&format!("{:?}", doubled(n).await)).await,
+            Ok(n) => Ok(halved(n).unwrap_or_default().to_string()),
+            Err(_) => return parsed("0").await,
+        }
+    }
+
     /// An `if` without an `else` is a statement, not the tail.
     #[tool]
     async fn statement(&self, Parameters(args): Parameters<Args>) -> Result<String, ToolError> {

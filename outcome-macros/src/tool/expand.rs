@@ -135,58 +135,129 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
 }
 
 /// The body's statements, with each tail that awaits something (`helper(..)
-/// .await`) passed through `awaited_tail`, when the return type is written
-/// `Result<T, E>`: rustc says how to fix a tail of the wrong `Result` type
-/// (`Ok(helper(..)?)`) when it does not await, and this check says it for
-/// one that does, at the tail. A tail is the body's last expression, and
-/// within it the arms of a `match`, the branches of an `if` with an `else`,
-/// and the last expression of a block. A body whose tail does not await,
-/// or that does not parse, is left as written, for rustc.
+/// .await`) passed through `awaited_tail`, and each `return` of one through
+/// `awaited_return`, when the return type is written `Result<T, E>`: rustc
+/// says how to fix a value of the wrong `Result` type (`Ok(helper(..)?)`)
+/// when it does not await, and these checks say it for one that does, where
+/// it is written. A tail is the body's last expression, and within it the
+/// arms of a `match`, the branches of an `if` with an `else`, and the last
+/// expression of a block. A `return` is found in the body's statements and
+/// the blocks, conditions and arms they hold, never in a closure, an async
+/// block or an item, whose `return` is their own. A body with neither, or
+/// that does not parse, is left as written, for rustc.
 fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> TokenStream {
     let is_result =
         syn::parse2::<Type>(return_type.clone()).is_ok_and(|ty| error_type(&ty).is_some());
-    // Only the tokens after the last `;` can hold the tail: a body whose
-    // tail awaits nothing is not parsed at all.
+    if !is_result {
+        return statements;
+    }
+    // Only the tokens after the last `;` can hold the tail, and a `return`
+    // that awaits needs both words: any other body is not parsed at all.
     let tokens: Vec<TokenTree> = statements.clone().into_iter().collect();
     let after_last_statement = tokens
         .iter()
         .rposition(|token| matches!(token, TokenTree::Punct(semi) if semi.as_char() == ';'))
         .map_or(&tokens[..], |semi| &tokens[semi + 1..]);
-    if !is_result || !awaits(after_last_statement.iter().cloned().collect()) {
+    let tail_awaits = has_word(after_last_statement.iter().cloned().collect(), "await");
+    let returns = has_word(statements.clone(), "return") && has_word(statements.clone(), "await");
+    if !tail_awaits && !returns {
         return statements;
     }
     let Ok(mut body) = syn::parse::Parser::parse2(syn::Block::parse_within, statements.clone())
     else {
         return statements;
     };
-    let Some(syn::Stmt::Expr(tail, None)) = body.last_mut() else {
-        return statements;
-    };
-    let check = |tail: Expr| {
-        let at = tail
+    let checked = |value: Expr, check: &str| {
+        let at = value
             .to_token_stream()
             .into_iter()
             .next()
             .map_or_else(Span::call_site, |token| token.span());
         let private = crate::private(at);
-        let check = quote_spanned! { at => #private::awaited_tail::<#return_type> };
-        let mut argument = Group::new(Delimiter::Parenthesis, tail.into_token_stream());
+        let check = Ident::new(check, at);
+        let check = quote_spanned! { at => #private::#check::<#return_type> };
+        let mut argument = Group::new(Delimiter::Parenthesis, value.into_token_stream());
         argument.set_span(at);
         Expr::Verbatim(quote! { #check #argument })
     };
-    if !check_awaited_tails(tail, &check) {
+    let mut changed =
+        returns && check_awaited_returns(&mut body, &|v| checked(v, "awaited_return"));
+    if let Some(syn::Stmt::Expr(tail, None)) = body.last_mut() {
+        changed |= check_awaited_tails(tail, &|v| checked(v, "awaited_tail"));
+    }
+    if !changed {
         return statements;
     }
     quote! { #(#body)* }
 }
 
-/// Whether `tokens` hold an `.await` anywhere.
-fn awaits(tokens: TokenStream) -> bool {
+/// Whether `tokens` hold `word` anywhere.
+fn has_word(tokens: TokenStream, word: &str) -> bool {
     tokens.into_iter().any(|token| match token {
-        TokenTree::Ident(ident) => ident == "await",
-        TokenTree::Group(group) => awaits(group.stream()),
+        TokenTree::Ident(ident) => ident == word,
+        TokenTree::Group(group) => has_word(group.stream(), word),
         _ => false,
     })
+}
+
+/// Passes the value of each `return` in `statements` that awaits through
+/// `check`; whether there was one.
+fn check_awaited_returns(statements: &mut [syn::Stmt], check: &dyn Fn(Expr) -> Expr) -> bool {
+    statements.iter_mut().fold(false, |found, statement| {
+        let here = match statement {
+            syn::Stmt::Local(local) => local.init.as_mut().is_some_and(|init| {
+                let diverges = init
+                    .diverge
+                    .as_mut()
+                    .is_some_and(|(_, otherwise)| returns_in(otherwise, check));
+                returns_in(&mut init.expr, check) | diverges
+            }),
+            syn::Stmt::Expr(expr, _) => returns_in(expr, check),
+            // An item's `return` is its own; a macro's tokens are its own.
+            syn::Stmt::Item(_) | syn::Stmt::Macro(_) => false,
+        };
+        here | found
+    })
+}
+
+/// [`check_awaited_returns`] for an expression.
+fn returns_in(expr: &mut Expr, check: &dyn Fn(Expr) -> Expr) -> bool {
+    let block = |block: &mut syn::Block| check_awaited_returns(&mut block.stmts, check);
+    match expr {
+        Expr::Return(returned) => match returned.expr.as_deref_mut() {
+            Some(value @ Expr::Await(_)) => {
+                let awaited = std::mem::replace(value, Expr::Verbatim(TokenStream::new()));
+                *value = check(awaited);
+                true
+            }
+            Some(value) => returns_in(value, check),
+            None => false,
+        },
+        Expr::Block(inner) => block(&mut inner.block),
+        Expr::Unsafe(inner) => block(&mut inner.block),
+        Expr::Loop(inner) => block(&mut inner.body),
+        Expr::While(inner) => returns_in(&mut inner.cond, check) | block(&mut inner.body),
+        Expr::ForLoop(inner) => returns_in(&mut inner.expr, check) | block(&mut inner.body),
+        Expr::If(inner) => {
+            let otherwise = inner
+                .else_branch
+                .as_mut()
+                .is_some_and(|(_, otherwise)| returns_in(otherwise, check));
+            returns_in(&mut inner.cond, check) | block(&mut inner.then_branch) | otherwise
+        }
+        Expr::Match(inner) => inner
+            .arms
+            .iter_mut()
+            .fold(returns_in(&mut inner.expr, check), |found, arm| {
+                returns_in(&mut arm.body, check) | found
+            }),
+        Expr::Let(inner) => returns_in(&mut inner.expr, check),
+        Expr::Paren(inner) => returns_in(&mut inner.expr, check),
+        Expr::Group(inner) => returns_in(&mut inner.expr, check),
+        // A closure's or an async block's `return` is its own; a `return`
+        // inside any other expression is too rare to look for.
+        _ => false,
+    }
 }
 
 /// Passes each tail of `expr` that awaits through `check`; whether there
