@@ -10,7 +10,8 @@
 # Three crates of each: 50 tools of one shape (`simple`); 60 of the shapes
 # real servers have (`mixed`): doc comments with `# Errors` and `# Examples`
 # sections, `Json<T>` outputs, titles and annotations, explicit names and
-# descriptions, bodies with `?`, early returns and loops, sync and async;
+# descriptions, bodies with `?`, early returns and loops, sync and async,
+# a helper's awaited `Result` returned early and as the tail;
 # and the same 60 sharing one argument type (`shared`). In the first two
 # each tool has an argument struct of its own, whose derives cost the same
 # under both macros and so hide what the macro itself costs; `shared` has
@@ -62,6 +63,10 @@ generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed | shared)
       echo '}'
     fi
     echo 'use rmcp::handler::server::wrapper::{Json, Parameters};'
+    echo 'async fn waited(text: String) -> Result<String, Error> {'
+    echo '    std::future::ready(()).await;'
+    echo '    Ok(text)'
+    echo '}'
     echo 'use rmcp::{ServerHandler, schemars};'
     echo '#[derive(serde::Serialize, schemars::JsonSchema)]'
     echo 'pub struct Reply { pub text: String, pub count: u32 }'
@@ -154,8 +159,10 @@ generate() { # generate NAME KIND SHAPE (ours | rmcp) (simple | mixed | shared)
           echo "    #[tool]"
           echo "    async fn tool_$i(&self, Parameters($args { text, count }): Parameters<$args>) -> Result<String, Error> {"
           echo "        let count = count.checked_mul(2).ok_or_else(|| refused(\"The count is too large\"))?;"
-          echo "        std::future::ready(()).await;"
-          echo "        Ok(text.repeat(count as usize))"
+          echo "        if count == 0 {"
+          echo "            return waited(String::new()).await;"
+          echo "        }"
+          echo "        waited(text.repeat(count as usize)).await"
           ;;
       esac
       echo "    }"
