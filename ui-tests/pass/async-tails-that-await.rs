@@ -75,7 +75,7 @@ impl Server {
             }
             _ => {
                 if args.path.starts_with('/') {
-                    (parsed(&args.path).await)
+                    parsed(&args.path).await
                 } else {
                     Ok(helper(&args.path).await?)
                 }
