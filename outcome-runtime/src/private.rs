@@ -7,7 +7,8 @@ pub use crate::malformed::custom_request;
 pub use crate::request::{call_routes, call_tool};
 pub use crate::routes::{Routes, mark_router, whole_route};
 
-use std::future::Future as _;
+use std::future::{Future as _, IntoFuture, Pending};
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -109,58 +110,68 @@ fn poll_in_boundary<R: ToolReturn>(
     Pin::new(&mut crate::boundary::async_boundary(tool, body)).poll(cx)
 }
 
-/// The tail of an async body that awaits something, checked against the
-/// tool's declared return type `R`: a helper's `Result<_, McpError>` there
-/// is reported with the fix, which rustc gives for a sync body only.
+/// A future whose output becomes the tool's answer (an async body's tail,
+/// or a `return`), held to be checked against the declared return type
+/// `R` by method resolution: [`OutputIsAnswer`] when its output is `R`
+/// (or not yet known, which this then makes `R`), [`OutputIsNotAnswer`]
+/// otherwise, whose bound fails with a message that names both types and
+/// says the fix, which rustc gives only for a value that is not awaited.
+///
+/// A bound on the value itself (`T: Same<R>`) would say the same, but
+/// would not pass `R` on to a value whose type is only known from it,
+/// such as `std::future::pending().await`.
+pub struct Answer<F, R>(F, PhantomData<R>);
+
+/// Holds `future` to be checked against `R`; see [`Answer`].
 #[inline(always)]
-pub fn awaited_tail<R>(tail: impl AwaitedTail<R>) -> R {
-    tail.into_return()
+pub fn answer<R, F>(future: F) -> Answer<F, R> {
+    Answer(future, PhantomData)
 }
 
-/// Implemented by the declared return type alone, so a tail of another
-/// type fails here, with a message that names both and says the fix.
-#[diagnostic::on_unimplemented(
-    message = "the body ends in `{Self}`, but the tool returns `{R}`",
-    label = "the body's tail",
-    note = "when the tail is a helper's `Result` whose error converts into the tool's (rmcp's `McpError` into `ToolError`), write the tail as `Ok(helper(..).await?)`"
-)]
-pub trait AwaitedTail<R> {
-    /// `self`.
-    fn into_return(self) -> R;
+/// The check that passes: the future's output is the declared return type.
+pub trait OutputIsAnswer<F> {
+    /// The future, unchanged.
+    fn __outcome_checked(self) -> F;
 }
-impl<R> AwaitedTail<R> for R {
+
+impl<F: IntoFuture<Output = R>, R> OutputIsAnswer<F> for Answer<F, R> {
     #[inline(always)]
-    fn into_return(self) -> R {
-        self
+    fn __outcome_checked(self) -> F {
+        self.0
     }
 }
 
-/// The value of a `return` in an async body that awaits something, checked
-/// against the tool's declared return type `R`, as [`awaited_tail`] checks
-/// the tail.
-#[inline(always)]
-pub fn awaited_return<R>(value: impl AwaitedReturn<R>) -> R {
-    value.into_return()
+/// The check that fails, found only when [`OutputIsAnswer`] does not
+/// apply: its bound names the future and the declared return type.
+pub trait OutputIsNotAnswer<F, R> {
+    /// Never callable: `F: AwaitsAnswer<R>` does not hold where this is
+    /// chosen. Awaits as `R`, so that no second error follows.
+    fn __outcome_checked(self) -> Pending<R>
+    where
+        F: AwaitsAnswer<R>;
 }
 
-/// Implemented by the declared return type alone, so a returned value of
-/// another type fails here, with a message that names both and says the
-/// fix.
-#[diagnostic::on_unimplemented(
-    message = "the body returns `{Self}`, but the tool returns `{R}`",
-    label = "returned here",
-    note = "when the value is a helper's `Result` whose error converts into the tool's (rmcp's `McpError` into `ToolError`), return `Ok(helper(..).await?)`"
-)]
-pub trait AwaitedReturn<R> {
-    /// `self`.
-    fn into_return(self) -> R;
-}
-impl<R> AwaitedReturn<R> for R {
-    #[inline(always)]
-    fn into_return(self) -> R {
-        self
+impl<F, R> OutputIsNotAnswer<F, R> for &Answer<F, R> {
+    fn __outcome_checked(self) -> Pending<R>
+    where
+        F: AwaitsAnswer<R>,
+    {
+        std::future::pending()
     }
 }
+
+/// A future whose output is `R`: the bound that fails, with the fix, when
+/// an async body's answer awaits another type.
+#[diagnostic::on_unimplemented(
+    message = "the body awaits `{Self}` as its answer, but the tool returns `{R}`",
+    label = "its output is not the tool's return type",
+    note = "when the output is a helper's `Result` whose error converts into the tool's (rmcp's `McpError` into `ToolError`), write `Ok(helper(..).await?)`"
+)]
+pub trait AwaitsAnswer<R> {}
+
+// Not shown in the error: the message above says it in the user's terms.
+#[diagnostic::do_not_recommend]
+impl<F: IntoFuture<Output = R>, R> AwaitsAnswer<R> for F {}
 
 /// Names a type through a projection, so that the expansion can give
 /// the boundary's type argument a span of its choosing (the error type

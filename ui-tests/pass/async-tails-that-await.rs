@@ -24,6 +24,22 @@ async fn helper(path: &str) -> Result<String, McpError> {
     Ok(path.to_owned())
 }
 
+/// What a path loads as.
+trait Load {
+    fn load(path: &str) -> Self;
+}
+
+impl Load for Result<String, ToolError> {
+    fn load(path: &str) -> Self {
+        Ok(path.to_owned())
+    }
+}
+
+/// A future whose output type is known only from where it is awaited.
+async fn loaded<T: Load>(path: &str) -> T {
+    T::load(path)
+}
+
 struct Server;
 
 #[tool_router]
@@ -118,6 +134,20 @@ impl Server {
             Ok(n) if n > 3 => return parsed(&format!("{:?}", doubled(n).await)).await,
             Ok(n) => Ok(halved(n).unwrap_or_default().to_string()),
             Err(_) => return parsed("0").await,
+        }
+    }
+
+    /// Futures whose output is known only from the return type, as a tail,
+    /// an arm and a `return`: the check passes the type on.
+    #[tool]
+    async fn inferred(&self, Parameters(args): Parameters<Args>) -> Result<String, ToolError> {
+        if args.path.is_empty() {
+            return loaded(&args.path).await;
+        }
+        match args.path.len() {
+            1 => loaded(&args.path).await,
+            2 => std::future::pending().await,
+            _ => std::future::ready(Ok(args.path)).await,
         }
     }
 

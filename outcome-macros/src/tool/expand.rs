@@ -134,17 +134,18 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
     }
 }
 
-/// The body's statements, with each tail that awaits something (`helper(..)
-/// .await`) passed through `awaited_tail`, and each `return` of one through
-/// `awaited_return`, when the return type is written `Result<T, E>`: rustc
-/// says how to fix a value of the wrong `Result` type (`Ok(helper(..)?)`)
-/// when it does not await, and these checks say it for one that does, where
-/// it is written. A tail is the body's last expression, and within it the
-/// arms of a `match`, the branches of an `if` with an `else`, and the last
-/// expression of a block. A `return` is found in the body's statements and
-/// the blocks, conditions and arms they hold, never in a closure, an async
-/// block or an item, whose `return` is their own. A body with neither, or
-/// that does not parse, is left as written, for rustc.
+/// The body's statements, with the future awaited by each tail and each
+/// `return` (`helper(..).await`) passed through `answer`, when the return
+/// type is written `Result<T, E>`: rustc says how to fix a value of the
+/// wrong `Result` type (`Ok(helper(..)?)`) when it is not awaited, and this
+/// check says it for one that is, where it is written, and passes the
+/// return type on to a future whose output is only known from it. A tail
+/// is the body's last expression, and within it the arms of a `match`, the
+/// branches of an `if` with an `else`, and the last expression of a block.
+/// A `return` is found in the body's statements and the blocks, conditions
+/// and arms they hold, never in a closure, an async block or an item,
+/// whose `return` is their own. A body with neither, or that does not
+/// parse, is left as written, for rustc.
 fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> TokenStream {
     let is_result =
         syn::parse2::<Type>(return_type.clone()).is_ok_and(|ty| error_type(&ty).is_some());
@@ -167,28 +168,47 @@ fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> T
     else {
         return statements;
     };
-    let checked = |value: Expr, check: &str| {
-        let at = value
+    // `future` becomes `answer::<R, _>(future).__outcome_checked()`, spanned
+    // at its first token, where an error is reported. No block around it:
+    // a block would end the life of the future's temporaries before the
+    // `.await` (`helper(&format!(..)).await`).
+    let check = |future: Expr| {
+        let at = future
             .to_token_stream()
             .into_iter()
             .next()
             .map_or_else(Span::call_site, |token| token.span());
         let private = crate::private(at);
-        let check = Ident::new(check, at);
-        let check = quote_spanned! { at => #private::#check::<#return_type> };
-        let mut argument = Group::new(Delimiter::Parenthesis, value.into_token_stream());
+        let method = Ident::new("__outcome_checked", at);
+        let mut argument = Group::new(Delimiter::Parenthesis, future.into_token_stream());
         argument.set_span(at);
-        Expr::Verbatim(quote! { #check #argument })
+        Expr::Verbatim(quote_spanned! { at =>
+            #private::answer::<#return_type, _> #argument . #method ()
+        })
     };
-    let mut changed =
-        returns && check_awaited_returns(&mut body, &|v| checked(v, "awaited_return"));
+    let mut changed = returns && check_awaited_returns(&mut body, &check);
     if let Some(syn::Stmt::Expr(tail, None)) = body.last_mut() {
-        changed |= check_awaited_tails(tail, &|v| checked(v, "awaited_tail"));
+        changed |= check_awaited_tails(tail, &check);
     }
     if !changed {
         return statements;
     }
-    quote! { #(#body)* }
+    // The two methods the check chooses between, in scope for the whole
+    // body; imported as `_`, they name nothing the body could use.
+    let private = crate::private(Span::mixed_site());
+    quote! {
+        #[allow(unused_imports)]
+        use #private::{OutputIsAnswer as _, OutputIsNotAnswer as _};
+        #(#body)*
+    }
+}
+
+/// Passes the future of `awaited` (an `Expr::Await`) through `check`.
+fn check_awaited(awaited: &mut Expr, check: &dyn Fn(Expr) -> Expr) {
+    if let Expr::Await(awaited) = awaited {
+        let future = std::mem::replace(&mut *awaited.base, Expr::Verbatim(TokenStream::new()));
+        *awaited.base = check(future);
+    }
 }
 
 /// Whether `tokens` hold `word` anywhere.
@@ -200,7 +220,7 @@ fn has_word(tokens: TokenStream, word: &str) -> bool {
     })
 }
 
-/// Passes the value of each `return` in `statements` that awaits through
+/// Passes the future of each `return` in `statements` that awaits through
 /// `check`; whether there was one.
 fn check_awaited_returns(statements: &mut [syn::Stmt], check: &dyn Fn(Expr) -> Expr) -> bool {
     statements.iter_mut().fold(false, |found, statement| {
@@ -226,8 +246,7 @@ fn returns_in(expr: &mut Expr, check: &dyn Fn(Expr) -> Expr) -> bool {
     match expr {
         Expr::Return(returned) => match returned.expr.as_deref_mut() {
             Some(value @ Expr::Await(_)) => {
-                let awaited = std::mem::replace(value, Expr::Verbatim(TokenStream::new()));
-                *value = check(awaited);
+                check_awaited(value, check);
                 true
             }
             Some(value) => returns_in(value, check),
@@ -260,8 +279,8 @@ fn returns_in(expr: &mut Expr, check: &dyn Fn(Expr) -> Expr) -> bool {
     }
 }
 
-/// Passes each tail of `expr` that awaits through `check`; whether there
-/// was one.
+/// Passes the future of each tail of `expr` that awaits through `check`;
+/// whether there was one.
 fn check_awaited_tails(expr: &mut Expr, check: &dyn Fn(Expr) -> Expr) -> bool {
     let block_tail = |block: &mut syn::Block| match block.stmts.last_mut() {
         Some(syn::Stmt::Expr(tail, None)) => check_awaited_tails(tail, check),
@@ -269,8 +288,7 @@ fn check_awaited_tails(expr: &mut Expr, check: &dyn Fn(Expr) -> Expr) -> bool {
     };
     match expr {
         Expr::Await(_) => {
-            let tail = std::mem::replace(expr, Expr::Verbatim(TokenStream::new()));
-            *expr = check(tail);
+            check_awaited(expr, check);
             true
         }
         Expr::Match(matched) => matched.arms.iter_mut().fold(false, |found, arm| {
