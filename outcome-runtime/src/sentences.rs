@@ -44,6 +44,8 @@ pub(crate) struct Fallback {
 enum FallbackKind {
     Change,
     Refresh,
+    /// The end of a step the author wrote that names no tool.
+    ThenCall,
 }
 
 impl FallbackKind {
@@ -53,6 +55,7 @@ impl FallbackKind {
             FallbackKind::Refresh => {
                 format!("Read the current state again, then call {tool} with it.")
             }
+            FallbackKind::ThenCall => format!("then call {tool} again."),
         }
     }
 }
@@ -110,13 +113,10 @@ pub(crate) fn stale(problem: &dyn Display, refresh: &dyn Display) -> Built {
 /// a text rarely says what to do instead. `tool` is the tool called, which
 /// a step the text ends with may name.
 pub(crate) fn invalid_params(message: &str, tool: Option<&str>) -> Built {
-    let problem = params_text(message);
-    // A text that already ends with a step naming a tool keeps it as the
-    // step: a second one would only repeat it.
-    match named_step(&problem, tool) {
-        Some((problem, step)) => invalid(&problem, &step),
-        None => invalid(&problem, &""),
-    }
+    let text = params_text(message);
+    let step = last_step(&text, tool);
+    let problem = step.as_ref().map_or(text.as_str(), |step| step.problem);
+    with_step(problem, step)
 }
 
 /// Outcome 2 from a resource-not-found error (-32002): its text as
@@ -124,52 +124,184 @@ pub(crate) fn invalid_params(message: &str, tool: Option<&str>) -> Built {
 /// say so itself, with the URI the error carries when the text leaves it
 /// out, quoted as the model's value.
 pub(crate) fn resource_not_found(message: &str, uri: Option<&str>, tool: Option<&str>) -> Built {
+    const NOT_FOUND: &str = "Not found";
     let text = params_text(message);
-    let (problem, step) = named_step(&text, tool).unwrap_or((&text, ""));
-    let problem = problem.trim_end_matches(['.', '!', ' ']);
+    let step = last_step(&text, tool);
+    let problem = step.as_ref().map_or(text.as_str(), |step| step.problem);
+    let problem = problem.trim_end();
+    // A full stop goes, so that the URI can follow; the dots of a cut stay.
+    let problem = match problem.strip_suffix(['.', '!']) {
+        Some(stripped) if !problem.ends_with("...") => stripped,
+        _ => problem,
+    };
+    let quoted = uri
+        .filter(|uri| !uri.is_empty() && !mentions(problem, uri))
+        .map(|uri| format!(": {}", crate::message::quote(uri)))
+        .unwrap_or_default();
     let says_not_found = problem
         .as_bytes()
         .windows(9)
         .any(|word| word.eq_ignore_ascii_case(b"not found"));
-    let mut said = match (says_not_found, problem.is_empty()) {
-        (true, _) => problem.to_owned(),
-        (false, true) => "Not found".to_owned(),
-        (false, false) => format!("Not found: {problem}"),
+    // Cut here, not in `invalid`, so that the URI after it is kept.
+    let step_len = step.as_ref().map_or(0, |step| step.step.chars().count());
+    let room = MESSAGE_LIMIT
+        .saturating_sub(step_len + FALLBACK_ROOM + 8)
+        .saturating_sub(NOT_FOUND.len() + 2 + quoted.chars().count());
+    let problem = one_line(problem, room);
+    let said = match (says_not_found, problem.is_empty()) {
+        (true, _) => format!("{problem}{quoted}"),
+        (false, true) => format!("{NOT_FOUND}{quoted}"),
+        (false, false) => format!("{NOT_FOUND}: {problem}{quoted}"),
     };
-    if let Some(uri) = uri.filter(|uri| !uri.is_empty() && !problem.contains(*uri)) {
-        let _ = write!(said, ": {}", crate::message::quote(uri));
+    with_step(&said, step)
+}
+
+/// Whether `text` holds `value` as a whole, not as the start of a longer
+/// name (`notes://x` in `notes://xy`): what follows it ends a word.
+fn mentions(text: &str, value: &str) -> bool {
+    text.match_indices(value).any(|(at, _)| {
+        let rest = &text[at + value.len()..];
+        match rest.chars().next() {
+            None => true,
+            // A full stop ends the sentence unless a name goes on after it.
+            Some('.') => !rest[1..].starts_with(char::is_alphanumeric),
+            Some(c) => {
+                c.is_whitespace()
+                    || matches!(c, ',' | ';' | ':' | ')' | ']' | '\'' | '"' | '!' | '?')
+            }
+        }
+    })
+}
+
+/// The message for `problem` and the step its text ended with: that step
+/// as the message's step when it names a tool; joined by the call to make
+/// when it is a step that names none; the fallback step otherwise.
+fn with_step(problem: &str, step: Option<Step<'_>>) -> Built {
+    match step {
+        Some(Step {
+            step,
+            names_tool: true,
+            ..
+        }) => invalid(&problem, &step),
+        Some(Step {
+            step,
+            names_tool: false,
+            joins: true,
+            ..
+        }) => invalid_then_call(problem, step),
+        Some(Step { step, .. }) => {
+            let text = match problem.is_empty() {
+                true => step.to_owned(),
+                false => format!("{} {step}", problem.trim_end()),
+            };
+            invalid(&text, &"")
+        }
+        None => invalid(&problem, &""),
     }
-    invalid(&said, &step)
+}
+
+/// Outcome 2 whose author's step names no tool: the step, then ", then
+/// call <tool> again", in one sentence.
+fn invalid_then_call(problem: &str, step: &str) -> Built {
+    let step = part(
+        &step.trim_end_matches(['.', '!', ',', ';', ':', ' ']),
+        STEP_LIMIT,
+    );
+    let room = problem_room(&step).saturating_sub(FALLBACK_ROOM);
+    let problem = part(&problem, room);
+    let mut text = String::new();
+    if !problem.is_empty() {
+        push_sentence(&mut text, &problem);
+        text.push(' ');
+    }
+    text.push_str(&step);
+    text.push_str(", ");
+    let at = text.len();
+    text.push_str(&FallbackKind::ThenCall.sentence("the tool"));
+    Built {
+        text,
+        fallback: Some(Fallback {
+            at,
+            kind: FallbackKind::ThenCall,
+        }),
+    }
 }
 
 /// The problem an error's text states, as the model is to read it: one
-/// bounded line without the protocol's words, and a code name said in words.
+/// bounded line without the protocol's words, and a code name said in
+/// words; empty when it holds no letter or digit.
 fn params_text(message: &str) -> String {
     // Bounded first, so a megabyte of text costs no more than a line.
     let line = one_line(message, MESSAGE_LIMIT);
-    // A `ToolError` made into an `ErrorData` outside a call carries this
+    // A `ToolError` made into an `ErrorData` outside a call ends with a
     // step naming no tool; it is added again, naming the tool.
     let generic = FallbackKind::Change.sentence("the tool");
-    let line = line.strip_suffix(&generic).unwrap_or(&line);
-    let text = without_jargon(line);
+    let joined = format!(", {}", FallbackKind::ThenCall.sentence("the tool"));
+    let line = match line.strip_suffix(&generic) {
+        Some(rest) => rest.to_owned(),
+        None => match line.strip_suffix(&joined) {
+            Some(rest) => format!("{rest}."),
+            None => line,
+        },
+    };
+    let text = without_jargon(&line);
+    if !text.chars().any(char::is_alphanumeric) {
+        return String::new();
+    }
     code_in_words(&text).unwrap_or(text)
 }
 
-/// A text that is nothing but a code name (`invalid_args`, `PATH_DENIED`),
-/// said in words ("Invalid args"); `None` for any other text.
+/// Words that make a lone lowercase name an error's code rather than a
+/// value: `invalid_args`, `resource_not_found`, `path_outside_root`.
+const CODE_WORDS: &[&str] = &[
+    "not",
+    "no",
+    "invalid",
+    "error",
+    "denied",
+    "forbidden",
+    "failed",
+    "failure",
+    "missing",
+    "unknown",
+    "unsupported",
+    "exists",
+    "conflict",
+    "unauthorized",
+    "bad",
+    "required",
+    "exceeded",
+    "too",
+    "illegal",
+    "malformed",
+    "refused",
+    "unavailable",
+    "outside",
+    "disallowed",
+];
+
+/// A text that is nothing but an error's code name (`invalid_args`,
+/// `PATH_DENIED`), said in words ("Invalid args"); `None` for any other
+/// text, a name that reads as a value (`meeting_notes`) or holds digits
+/// (`ERR_404`) included.
 fn code_in_words(text: &str) -> Option<String> {
     let code = text.strip_suffix('.').unwrap_or(text);
-    let is_code = code.starts_with(|c: char| c.is_ascii_alphabetic())
-        && !code.ends_with('_')
-        && code.contains('_')
-        && !code.contains("__")
-        && code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let words: Vec<&str> = code.split('_').collect();
+    let is_name = words.len() >= 2
+        && words
+            .iter()
+            .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphabetic()));
+    let is_code = is_name
+        && (!code.bytes().any(|b| b.is_ascii_lowercase())
+            || words
+                .iter()
+                .any(|word| CODE_WORDS.contains(&word.to_ascii_lowercase().as_str())));
     if !is_code {
         return None;
     }
-    let mut words = code.replace('_', " ").to_ascii_lowercase();
-    words[..1].make_ascii_uppercase();
-    Some(words)
+    let mut said = words.join(" ").to_ascii_lowercase();
+    said[..1].make_ascii_uppercase();
+    Some(said)
 }
 
 /// Verbs a next step starts with.
@@ -178,24 +310,60 @@ const STEP_VERBS: &[&str] = &[
     "Set", "Send", "Give",
 ];
 
-/// `text` split before its last sentence, when that sentence is a next step
-/// that names a tool: it starts with one of [`STEP_VERBS`] and names a tool
-/// as the writing rule [`NamesTool`](outcome_rules::Rule::NamesTool) reads
-/// a step, `tool` being the tool called.
-fn named_step<'t>(text: &'t str, tool: Option<&str>) -> Option<(&'t str, &'t str)> {
+/// Of [`STEP_VERBS`], those that are hardly ever a noun starting a
+/// problem ("Read error", "Search failed"): a step that starts with one of
+/// them and names no tool is joined by the call to make.
+const IMPERATIVES: &[&str] = &["Call", "Use", "Try", "Pass", "Retry", "Ask", "Set", "Give"];
+
+/// Words after an imperative that make it no step, or a step that already
+/// says to call the tool again ("Use of ..", "Call it again later").
+const NOT_A_STEP_AFTER: &[&str] = &[
+    "of", "is", "was", "has", "failed", "error", "errors", "it", "again", "back", "later",
+];
+
+/// The step a text ends with: its last sentence, when it starts with one of
+/// [`STEP_VERBS`].
+struct Step<'t> {
+    /// The text before the step.
+    problem: &'t str,
+    step: &'t str,
+    /// Whether it names a tool, as the writing rule
+    /// [`NamesTool`](outcome_rules::Rule::NamesTool) reads a step, strictly:
+    /// the tool called is the only tool known.
+    names_tool: bool,
+    /// Whether, naming none, it is surely a step (an imperative after the
+    /// problem), to be joined by the call to make.
+    joins: bool,
+}
+
+/// See [`Step`]; `tool` is the tool called.
+fn last_step<'t>(text: &'t str, tool: Option<&str>) -> Option<Step<'t>> {
     let text = text.trim_end();
-    let body = text.strip_suffix(['.', '!'])?;
-    let start = body.rfind(". ").map_or(0, |at| at + 2);
-    let last = &text[start..];
-    let verb = last.split(' ').next()?;
+    let body = text.strip_suffix(['.', '!']).unwrap_or(text);
+    let start = [". ", "! ", "? "]
+        .iter()
+        .filter_map(|end| body.rfind(end))
+        .max()
+        .map_or(0, |at| at + 2);
+    let step = &text[start..];
+    let mut words = step.split(' ');
+    let verb = words.next()?;
     if !STEP_VERBS.contains(&verb) {
         return None;
     }
     let tools = match tool {
-        Some(tool) => outcome_rules::Tools::unknown().answering(tool),
-        None => outcome_rules::Tools::unknown(),
+        Some(tool) => outcome_rules::Tools::new().tool(tool),
+        None => outcome_rules::Tools::new(),
     };
-    outcome_rules::names_tool(last, &tools).then(|| (text[..start].trim_end(), last))
+    let next = words.next().unwrap_or_default().to_ascii_lowercase();
+    Some(Step {
+        problem: text[..start].trim_end(),
+        step,
+        names_tool: outcome_rules::names_tool(step, &tools),
+        joins: start > 0
+            && IMPERATIVES.contains(&verb)
+            && !NOT_A_STEP_AFTER.contains(&next.trim_matches(FRAME)),
+    })
 }
 
 /// What rmcp writes before serde's reason when arguments do not deserialize.
@@ -651,24 +819,73 @@ mod tests {
         assert!(built.fallback.is_none());
         let text = "That page is not cached. Use fetch with its address first.";
         assert!(invalid_params(text, Some("fetch")).fallback.is_none());
-        // A name right after "Call" that starts the step.
-        let text = "No note at that path. Call search to find it.";
-        let built = invalid_params(text, Some("read"));
-        assert_eq!(built.text, text);
-        assert!(built.fallback.is_none());
-        // "Call" followed by no name, a name the step does not start with,
-        // or the tool called outside a step: the fallback is added.
+        // A step after "!" or "?", or without a full stop, is still one.
+        for (text, read) in [
+            (
+                "Denied! Call list_allowed_directories to see them.",
+                "Denied! Call list_allowed_directories to see them.",
+            ),
+            (
+                "Denied? Call list_allowed_directories to see them",
+                "Denied? Call list_allowed_directories to see them.",
+            ),
+        ] {
+            let built = invalid_params(text, Some("read_file"));
+            assert_eq!(built.text, read);
+            assert!(built.fallback.is_none());
+        }
+    }
+
+    #[test]
+    fn a_step_that_names_no_tool_is_joined_by_the_call() {
+        // A step the server wrote, naming no tool: the call to make goes
+        // after it, in the same sentence, so the message stays two.
+        for (text, read) in [
+            (
+                "Rate limited. Call less often.",
+                "Rate limited. Call less often, then call fetch again.",
+            ),
+            (
+                "The range is past the end. Set start_index to 0.",
+                "The range is past the end. Set start_index to 0, then call fetch again.",
+            ),
+            (
+                "Too large. Call search to find a smaller one",
+                "Too large. Call search to find a smaller one, then call fetch again.",
+            ),
+        ] {
+            let mut built = invalid_params(text, None);
+            built.fallback.unwrap().name_tool(&mut built.text, "fetch");
+            assert_eq!(built.text, read, "{text}");
+        }
+        // Not a step: a sentence alone, a word such as "Read" or "Check"
+        // that starts a problem, or "Use of": the step is a sentence of
+        // its own.
         for text in [
+            "Call support.",
             "Too large. Call it again later.",
-            "Too large. Call again with less.",
-            "Too large. Call the tool with less.",
-            "Too large. Then call search.",
+            "Read error: permission denied.",
+            "Denied. Check failed for that path.",
+            "Denied. Use of absolute paths is not allowed.",
             "The fetch of that page was refused.",
-            "Use fewer words.",
         ] {
             let built = invalid_params(text, Some("fetch"));
-            assert!(built.fallback.is_some(), "{text}");
+            assert!(
+                built
+                    .text
+                    .ends_with(". Correct the request, then call the tool again."),
+                "{text}: {}",
+                built.text
+            );
         }
+        // The joined call of a message that travelled as an `ErrorData`
+        // is not said twice.
+        let travelled = invalid_params("Too large. Set limit to 10.", None).text;
+        assert_eq!(
+            travelled,
+            "Too large. Set limit to 10, then call the tool again."
+        );
+        assert_eq!(invalid_params(&travelled, None).text, travelled);
     }
 
     #[test]
@@ -686,9 +903,12 @@ mod tests {
                 "{code}"
             );
         }
-        // A name inside a sentence, or a lone word without an underscore,
-        // is the author's and stays as written.
+        // A name that reads as a value, a code with digits, a name inside
+        // a sentence, or a lone word without an underscore is the author's
+        // and stays as written.
         for text in [
+            "meeting_notes",
+            "ERR_404",
             "path must be under notes_root.",
             "Forbidden.",
             "_private",
@@ -701,6 +921,12 @@ mod tests {
                 built.text
             );
         }
+        // Nothing but punctuation is no problem at all.
+        assert_eq!(
+            invalid_params("?", None).text,
+            "The request cannot be carried out as sent. Correct the request, then call the \
+             tool again."
+        );
     }
 
     #[test]
@@ -719,7 +945,7 @@ mod tests {
             ),
             ("no such note", None, "Not found: no such note."),
             (
-                "No such note",
+                "No such note.",
                 Some("notes://x"),
                 "Not found: No such note: 'notes://x'.",
             ),
@@ -728,7 +954,14 @@ mod tests {
                 Some("notes://x"),
                 "Note notes://x not found.",
             ),
+            (
+                "Note notes://xy not found",
+                Some("notes://x"),
+                "Note notes://xy not found: 'notes://x'.",
+            ),
+            ("meeting_notes", None, "Not found: meeting_notes."),
             ("", Some("notes://x"), "Not found: 'notes://x'."),
+            ("?", Some("notes://x"), "Not found: 'notes://x'."),
             ("", None, "Not found."),
         ] {
             let built = resource_not_found(message, uri, None);
@@ -738,6 +971,16 @@ mod tests {
                 "{message:?} {uri:?}"
             );
         }
+        // A step the text ends with stays last, after the URI.
+        let built = resource_not_found(
+            "No such note. Call search_notes to find its path.",
+            Some("notes://x"),
+            None,
+        );
+        assert_eq!(
+            built.text,
+            "Not found: No such note: 'notes://x'. Call search_notes to find its path."
+        );
         // The URI is the model's value: quoted, so escaped and bounded.
         let hostile = format!("notes://\u{202e}x\n{}", "y".repeat(10_000_000));
         let built = resource_not_found("Not found", Some(&hostile), None);
@@ -748,6 +991,33 @@ mod tests {
         );
         assert!(built.text.chars().count() <= MESSAGE_LIMIT);
         assert!(built.text.ends_with(fallback));
+        // A long text is cut where it leaves room for the URI.
+        let long = format!("No note {} here", "word ".repeat(5_000));
+        let built = resource_not_found(&long, Some("notes://kept"), None);
+        assert!(built.text.chars().count() <= MESSAGE_LIMIT);
+        assert!(
+            built.text.contains("...: 'notes://kept'."),
+            "{}",
+            built.text
+        );
+        for (step, end) in [
+            (
+                "Call search_notes to find it.",
+                "...: 'notes://kept'. Call search_notes to find it.",
+            ),
+            (
+                "Use a shorter path.",
+                "...: 'notes://kept'. Use a shorter path, then call the tool again.",
+            ),
+        ] {
+            // Within the bound as sent, past it with the URI.
+            let words = "word ".repeat((MESSAGE_LIMIT - step.len()) / 5 - 4);
+            let text = format!("No note {words}here. {step}");
+            assert!(text.chars().count() <= MESSAGE_LIMIT);
+            let built = resource_not_found(&text, Some("notes://kept"), None);
+            assert!(built.text.chars().count() <= MESSAGE_LIMIT);
+            assert!(built.text.ends_with(end), "{}", built.text);
+        }
     }
 
     #[test]
