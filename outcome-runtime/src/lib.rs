@@ -385,6 +385,14 @@ pub mod guide {
         #![doc = include_str!("docs/guide/migration.md")]
     }
     pub mod replicas {
-        #![doc = include_str!("docs/guide/replicas.md")]
+        // The page links to the Redis stores, which only the `redis`
+        // feature compiles.
+        #![cfg_attr(feature = "redis", doc = include_str!("docs/guide/replicas.md"))]
+        #![cfg_attr(
+            not(feature = "redis"),
+            doc = "Replicas: one server run as several processes behind a load balancer, \
+                   its sessions and jobs in Redis. This page is built with the `redis` \
+                   feature, which the stores it describes need."
+        )]
     }
 }
