@@ -64,8 +64,8 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
         // get "unnecessary braces" from rustc.
         let block = match &body {
             TokenTree::Group(group) => {
-                let statements = awaited_tail_checked(group.stream(), &return_type);
-                let mut block = Group::new(Delimiter::Brace, quote! { #pin #statements });
+                let (imports, statements) = awaited_tail_checked(group.stream(), &return_type);
+                let mut block = Group::new(Delimiter::Brace, quote! { #imports #pin #statements });
                 block.set_span(group.span());
                 block
             }
@@ -146,11 +146,14 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
 /// and arms they hold, never in a closure, an async block or an item,
 /// whose `return` is their own. A body with neither, or that does not
 /// parse, is left as written, for rustc.
-fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> TokenStream {
+fn awaited_tail_checked(
+    statements: TokenStream,
+    return_type: &TokenStream,
+) -> (TokenStream, TokenStream) {
     let is_result =
         syn::parse2::<Type>(return_type.clone()).is_ok_and(|ty| error_type(&ty).is_some());
     if !is_result {
-        return statements;
+        return (TokenStream::new(), statements);
     }
     // Only the tokens after the last `;` can hold the tail, and a `return`
     // that awaits needs both words: any other body is not parsed at all.
@@ -162,11 +165,11 @@ fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> T
     let tail_awaits = has_word(after_last_statement.iter().cloned().collect(), "await");
     let returns = has_word(statements.clone(), "return") && has_word(statements.clone(), "await");
     if !tail_awaits && !returns {
-        return statements;
+        return (TokenStream::new(), statements);
     }
     let Ok(mut body) = syn::parse::Parser::parse2(syn::Block::parse_within, statements.clone())
     else {
-        return statements;
+        return (TokenStream::new(), statements);
     };
     // `future` becomes `answer::<R, _>(future).__outcome_checked()`, spanned
     // at its first token, where an error is reported. No block around it:
@@ -191,16 +194,17 @@ fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> T
         changed |= check_awaited_tails(tail, &check);
     }
     if !changed {
-        return statements;
+        return (TokenStream::new(), statements);
     }
     // The two methods the check chooses between, in scope for the whole
-    // body; imported as `_`, they name nothing the body could use.
+    // body and first in it, before any statement; imported as `_`, they
+    // name nothing the body could use.
     let private = crate::private(Span::mixed_site());
-    quote! {
+    let imports = quote! {
         #[allow(unused_imports)]
         use #private::{OutputIsAnswer as _, OutputIsNotAnswer as _};
-        #(#body)*
-    }
+    };
+    (imports, quote! { #(#body)* })
 }
 
 /// Passes the future of `awaited` (an `Expr::Await`) through `check`.
