@@ -9,6 +9,7 @@ pub use crate::routes::{Routes, mark_router, whole_route};
 
 use std::future::{Future as _, IntoFuture, Pending};
 use std::marker::PhantomData;
+use std::ops::Deref;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -112,48 +113,56 @@ fn poll_in_boundary<R: ToolReturn>(
 
 /// A future whose output becomes the tool's answer (an async body's tail,
 /// or a `return`), held to be checked against the declared return type
-/// `R` by method resolution: [`OutputIsAnswer`] when its output is `R`
-/// (or not yet known, which this then makes `R`), [`OutputIsNotAnswer`]
-/// otherwise, whose bound fails with a message that names both types and
-/// says the fix, which rustc gives only for a value that is not awaited.
+/// `R` by method resolution: its own `__outcome_checked` when the output is
+/// `R` (or not yet known, which this then makes `R`), else, through
+/// [`Deref`], [`NotAnswer`]'s, whose bound fails with a message that names
+/// both types and says the fix, which rustc gives only for a value that is
+/// not awaited. Both are inherent, so the expansion imports nothing.
 ///
 /// A bound on the value itself (`T: Same<R>`) would say the same, but
 /// would not pass `R` on to a value whose type is only known from it,
 /// such as `std::future::pending().await`.
-pub struct Answer<F, R>(F, PhantomData<R>);
+pub struct Answer<F, R> {
+    future: F,
+    not: NotAnswer<F, R>,
+}
+
+/// What an [`Answer`] whose output is not `R` resolves its check to.
+pub struct NotAnswer<F, R>(PhantomData<(fn() -> F, fn() -> R)>);
 
 /// Holds `future` to be checked against `R`; see [`Answer`].
 #[inline(always)]
 pub fn answer<R, F>(future: F) -> Answer<F, R> {
-    Answer(future, PhantomData)
-}
-
-/// The check that passes: the future's output is the declared return type.
-pub trait OutputIsAnswer<F> {
-    /// The future, unchanged.
-    fn __outcome_checked(self) -> F;
-}
-
-impl<F: IntoFuture<Output = R>, R> OutputIsAnswer<F> for Answer<F, R> {
-    #[inline(always)]
-    fn __outcome_checked(self) -> F {
-        self.0
+    Answer {
+        future,
+        not: NotAnswer(PhantomData),
     }
 }
 
-/// The check that fails, found only when [`OutputIsAnswer`] does not
-/// apply: its bound names the future and the declared return type.
-pub trait OutputIsNotAnswer<F, R> {
-    /// Never callable: `F: AwaitsAnswer<R>` does not hold where this is
-    /// chosen. Awaits as `R`, so that no second error follows.
-    fn __outcome_checked(self) -> Pending<R>
-    where
-        F: AwaitsAnswer<R>;
+impl<F: IntoFuture<Output = R>, R> Answer<F, R> {
+    /// The future, unchanged: its output is the declared return type.
+    #[inline(always)]
+    pub fn __outcome_checked(self) -> F {
+        self.future
+    }
 }
 
-impl<F, R> OutputIsNotAnswer<F, R> for &Answer<F, R> {
-    fn __outcome_checked(self) -> Pending<R>
+impl<F, R> Deref for Answer<F, R> {
+    type Target = NotAnswer<F, R>;
+
+    fn deref(&self) -> &NotAnswer<F, R> {
+        &self.not
+    }
+}
+
+impl<F, R> NotAnswer<F, R> {
+    /// Never callable: chosen only when `F`'s output is not `R`, so one
+    /// of its bounds fails, the first with rustc's "is not a future" and
+    /// the second with the fix. Awaits as `R`, so that no second error
+    /// follows.
+    pub fn __outcome_checked(&self) -> Pending<R>
     where
+        F: IntoFuture,
         F: AwaitsAnswer<R>,
     {
         std::future::pending()

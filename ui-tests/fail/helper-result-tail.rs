@@ -56,6 +56,12 @@ impl Server {
         Ok(handlers::read_file(&args.path).await?)
     }
 
+    /// A sync helper awaited: rustc's own "not a future".
+    #[tool]
+    async fn listed(&self, Parameters(args): Parameters<Args>) -> Result<CallToolResult, ToolError> {
+        handlers::list_directory(&args.path).await
+    }
+
     /// Read a file or list a directory: each arm is a tail.
     #[tool]
     async fn open(&self, Parameters(args): Parameters<Args>) -> Result<CallToolResult, ToolError> {

@@ -151,6 +151,16 @@ impl Server {
         }
     }
 
+    /// A future in parentheses or braces, as the tail: no warning about
+    /// them, and a block's temporaries end where they did.
+    #[tool]
+    async fn grouped(&self, Parameters(args): Parameters<Args>) -> Result<String, ToolError> {
+        if args.path.is_empty() {
+            return (parsed(&args.path)).await;
+        }
+        { parsed(&args.path) }.await
+    }
+
     /// An `if` without an `else` is a statement, not the tail.
     #[tool]
     async fn statement(&self, Parameters(args): Parameters<Args>) -> Result<String, ToolError> {

@@ -64,8 +64,8 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
         // get "unnecessary braces" from rustc.
         let block = match &body {
             TokenTree::Group(group) => {
-                let (imports, statements) = awaited_tail_checked(group.stream(), &return_type);
-                let mut block = Group::new(Delimiter::Brace, quote! { #imports #pin #statements });
+                let statements = awaited_tail_checked(group.stream(), &return_type);
+                let mut block = Group::new(Delimiter::Brace, quote! { #pin #statements });
                 block.set_span(group.span());
                 block
             }
@@ -146,14 +146,15 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
 /// and arms they hold, never in a closure, an async block or an item,
 /// whose `return` is their own. A body with neither, or that does not
 /// parse, is left as written, for rustc.
-fn awaited_tail_checked(
-    statements: TokenStream,
-    return_type: &TokenStream,
-) -> (TokenStream, TokenStream) {
+fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> TokenStream {
     let is_result =
         syn::parse2::<Type>(return_type.clone()).is_ok_and(|ty| error_type(&ty).is_some());
-    if !is_result {
-        return (TokenStream::new(), statements);
+    // A type with a lifetime in it is left to rustc: the check asks for the
+    // future's output to be the return type exactly, which would refuse a
+    // `&'static str` where a `&'a str` is declared.
+    let borrows = has_punct(return_type.clone(), &['\'', '&']);
+    if !is_result || borrows {
+        return statements;
     }
     // Only the tokens after the last `;` can hold the tail, and a `return`
     // that awaits needs both words: any other body is not parsed at all.
@@ -165,11 +166,11 @@ fn awaited_tail_checked(
     let tail_awaits = has_word(after_last_statement.iter().cloned().collect(), "await");
     let returns = has_word(statements.clone(), "return") && has_word(statements.clone(), "await");
     if !tail_awaits && !returns {
-        return (TokenStream::new(), statements);
+        return statements;
     }
     let Ok(mut body) = syn::parse::Parser::parse2(syn::Block::parse_within, statements.clone())
     else {
-        return (TokenStream::new(), statements);
+        return statements;
     };
     // `future` becomes `answer::<R, _>(future).__outcome_checked()`, spanned
     // at its first token, where an error is reported. No block around it:
@@ -194,25 +195,36 @@ fn awaited_tail_checked(
         changed |= check_awaited_tails(tail, &check);
     }
     if !changed {
-        return (TokenStream::new(), statements);
+        return statements;
     }
-    // The two methods the check chooses between, in scope for the whole
-    // body and first in it, before any statement; imported as `_`, they
-    // name nothing the body could use.
-    let private = crate::private(Span::mixed_site());
-    let imports = quote! {
-        #[allow(unused_imports)]
-        use #private::{OutputIsAnswer as _, OutputIsNotAnswer as _};
-    };
-    (imports, quote! { #(#body)* })
+    quote! { #(#body)* }
 }
 
-/// Passes the future of `awaited` (an `Expr::Await`) through `check`.
+/// Whether `tokens` hold one of `puncts` anywhere.
+fn has_punct(tokens: TokenStream, puncts: &[char]) -> bool {
+    tokens.into_iter().any(|token| match token {
+        TokenTree::Punct(punct) => puncts.contains(&punct.as_char()),
+        TokenTree::Group(group) => has_punct(group.stream(), puncts),
+        _ => false,
+    })
+}
+
+/// Passes the future of `awaited` (an `Expr::Await`) through `check`: the
+/// expression inside parentheses, which an argument does not need (rustc
+/// would warn of them in the user's code); a future written as a block is
+/// left as written, since its braces end its temporaries' lives.
 fn check_awaited(awaited: &mut Expr, check: &dyn Fn(Expr) -> Expr) {
-    if let Expr::Await(awaited) = awaited {
-        let future = std::mem::replace(&mut *awaited.base, Expr::Verbatim(TokenStream::new()));
-        *awaited.base = check(future);
+    let Expr::Await(awaited) = awaited else {
+        return;
+    };
+    let mut future = std::mem::replace(&mut *awaited.base, Expr::Verbatim(TokenStream::new()));
+    while let Expr::Paren(inner) = future {
+        future = *inner.expr;
     }
+    *awaited.base = match future {
+        Expr::Block(_) | Expr::Unsafe(_) => future,
+        future => check(future),
+    };
 }
 
 /// Whether `tokens` hold `word` anywhere.
