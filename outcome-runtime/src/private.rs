@@ -128,7 +128,11 @@ pub struct Answer<F, R> {
 }
 
 /// What an [`Answer`] whose output is not `R` resolves its check to.
-pub struct NotAnswer<F, R>(PhantomData<(fn() -> F, fn() -> R)>);
+pub struct NotAnswer<F, R>(PhantomData<Types<F, R>>);
+
+/// `F` and `R` named only: a [`NotAnswer`] holds neither, so it is `Send`
+/// and `Sync` whatever they are.
+type Types<F, R> = (fn() -> F, fn() -> R);
 
 /// Holds `future` to be checked against `R`; see [`Answer`].
 #[inline(always)]
