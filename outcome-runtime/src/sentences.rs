@@ -135,19 +135,27 @@ pub(crate) fn resource_not_found(message: &str, uri: Option<&str>, tool: Option<
         _ => problem,
     };
     let quoted = uri
-        .filter(|uri| !uri.is_empty() && !mentions(problem, uri))
+        .filter(|uri| !uri.is_empty())
         .map(|uri| format!(": {}", crate::message::quote(uri)))
         .unwrap_or_default();
     let says_not_found = problem
         .as_bytes()
         .windows(9)
         .any(|word| word.eq_ignore_ascii_case(b"not found"));
-    // Cut here, not in `invalid`, so that the URI after it is kept.
-    let step_len = step.as_ref().map_or(0, |step| step.step.chars().count());
+    // Cut here, not in `invalid`, so that the URI after it is kept; the
+    // step is cut to its own bound.
+    let step_len = step
+        .as_ref()
+        .map_or(0, |step| step.step.chars().count().min(STEP_LIMIT));
     let room = MESSAGE_LIMIT
         .saturating_sub(step_len + FALLBACK_ROOM + 8)
         .saturating_sub(NOT_FOUND.len() + 2 + quoted.chars().count());
     let problem = one_line(problem, room);
+    // Said once: the URI is added only when the text, as cut, leaves it out.
+    let quoted = match uri {
+        Some(uri) if mentions(&problem, uri) => "",
+        _ => quoted.as_str(),
+    };
     let said = match (says_not_found, problem.is_empty()) {
         (true, _) => format!("{problem}{quoted}"),
         (false, true) => format!("{NOT_FOUND}{quoted}"),
@@ -203,18 +211,20 @@ fn with_step(problem: &str, step: Option<Step<'_>>) -> Built {
 /// Outcome 2 whose author's step names no tool: the step, then ", then
 /// call <tool> again", in one sentence.
 fn invalid_then_call(problem: &str, step: &str) -> Built {
-    let step = part(
-        &step.trim_end_matches(['.', '!', ',', ';', ':', ' ']),
-        STEP_LIMIT,
-    );
-    let room = problem_room(&step).saturating_sub(FALLBACK_ROOM);
+    // The step's own end goes, but not the dots that show it was cut.
+    let step = part(&step, STEP_LIMIT);
+    let step = match step.strip_suffix("...") {
+        Some(_) => step.as_str(),
+        None => step.trim_end_matches(['.', '!', '?', ',', ';', ':', ' ']),
+    };
+    let room = problem_room(step).saturating_sub(FALLBACK_ROOM);
     let problem = part(&problem, room);
     let mut text = String::new();
     if !problem.is_empty() {
         push_sentence(&mut text, &problem);
         text.push(' ');
     }
-    text.push_str(&step);
+    text.push_str(step);
     text.push_str(", ");
     let at = text.len();
     text.push_str(&FallbackKind::ThenCall.sentence("the tool"));
@@ -245,7 +255,13 @@ fn params_text(message: &str) -> String {
         },
     };
     let text = without_jargon(&line);
-    if !text.chars().any(char::is_alphanumeric) {
+    // Escaped, an invisible character reads as letters (`\u{feff}`): what
+    // counts is the text as sent, as far as the line reaches.
+    let shows_something = message
+        .chars()
+        .take(FORMAT_LIMIT)
+        .any(|c| c.is_alphanumeric() && !crate::message::is_invisible(c));
+    if !shows_something || !text.chars().any(char::is_alphanumeric) {
         return String::new();
     }
     code_in_words(&text).unwrap_or(text)
@@ -317,9 +333,14 @@ const IMPERATIVES: &[&str] = &["Call", "Use", "Try", "Pass", "Retry", "Ask", "Se
 
 /// Words after an imperative that make it no step, or a step that already
 /// says to call the tool again ("Use of ..", "Call it again later").
-const NOT_A_STEP_AFTER: &[&str] = &[
-    "of", "is", "was", "has", "failed", "error", "errors", "it", "again", "back", "later",
-];
+const NOT_A_STEP_AFTER: &[&str] = &["of", "failed", "error", "errors", "it", "back", "later"];
+
+/// Verbs whose presence right after an imperative's first words makes it a
+/// noun ("Call limit is 100").
+const IS: &[&str] = &["is", "are", "was", "were", "has", "have"];
+
+/// Words whose full stop ends no sentence.
+const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "vs", "approx", "incl", "cf"];
 
 /// The step a text ends with: its last sentence, when it starts with one of
 /// [`STEP_VERBS`].
@@ -339,30 +360,41 @@ struct Step<'t> {
 /// See [`Step`]; `tool` is the tool called.
 fn last_step<'t>(text: &'t str, tool: Option<&str>) -> Option<Step<'t>> {
     let text = text.trim_end();
-    let body = text.strip_suffix(['.', '!']).unwrap_or(text);
-    let start = [". ", "! ", "? "]
-        .iter()
-        .filter_map(|end| body.rfind(end))
-        .max()
-        .map_or(0, |at| at + 2);
+    let body = text.strip_suffix(['.', '!', '?']).unwrap_or(text);
+    // The last sentence end that is not an abbreviation's full stop.
+    let start = body
+        .match_indices(['.', '!', '?'])
+        .rev()
+        .filter(|&(at, _)| body[at + 1..].starts_with(' '))
+        .find(|&(at, end)| {
+            let word = body[..at].rsplit(' ').next().unwrap_or_default();
+            end != "." || !ABBREVIATIONS.contains(&word.to_ascii_lowercase().as_str())
+        })
+        .map_or(0, |(at, _)| at + 2);
     let step = &text[start..];
-    let mut words = step.split(' ');
-    let verb = words.next()?;
+    let verb = step.split(' ').next()?;
     if !STEP_VERBS.contains(&verb) {
         return None;
     }
+    let words: Vec<String> = step
+        .split(' ')
+        .take(4)
+        .map(|word| word.trim_matches(FRAME).to_ascii_lowercase())
+        .collect();
     let tools = match tool {
         Some(tool) => outcome_rules::Tools::new().tool(tool),
         None => outcome_rules::Tools::new(),
     };
-    let next = words.next().unwrap_or_default().to_ascii_lowercase();
+    let next = words.get(1).map_or("", String::as_str);
+    let reads_as_noun = words.iter().skip(1).any(|word| IS.contains(&word.as_str()));
     Some(Step {
         problem: text[..start].trim_end(),
         step,
         names_tool: outcome_rules::names_tool(step, &tools),
         joins: start > 0
             && IMPERATIVES.contains(&verb)
-            && !NOT_A_STEP_AFTER.contains(&next.trim_matches(FRAME)),
+            && !NOT_A_STEP_AFTER.contains(&next)
+            && !reads_as_noun,
     })
 }
 
@@ -878,6 +910,43 @@ mod tests {
                 built.text
             );
         }
+        // A question, "Try again", an abbreviation's full stop: still one
+        // step, joined.
+        for (text, read) in [
+            (
+                "Too large. Try a different path?",
+                "Too large. Try a different path, then call fetch again.",
+            ),
+            (
+                "Too large. Try again with a smaller limit.",
+                "Too large. Try again with a smaller limit, then call fetch again.",
+            ),
+            (
+                "Invalid date. Use ISO 8601, e.g. 2024-01-31.",
+                "Invalid date. Use ISO 8601, e.g. 2024-01-31, then call fetch again.",
+            ),
+        ] {
+            let mut built = invalid_params(text, None);
+            built.fallback.unwrap().name_tool(&mut built.text, "fetch");
+            assert_eq!(built.text, read, "{text}");
+        }
+        // "Call" as a noun: no step.
+        let built = invalid_params("Quota reached. Call limit is 100 per hour.", None);
+        assert!(
+            built
+                .text
+                .ends_with("hour. Correct the request, then call the tool again."),
+            "{}",
+            built.text
+        );
+        // A step cut at the bound keeps the dots that show the cut.
+        let step = format!("Use one of {}", "notes/a, ".repeat(200));
+        let built = invalid_params(&format!("Denied. {step}"), None);
+        assert!(
+            built.text.ends_with("..., then call the tool again."),
+            "{}",
+            built.text
+        );
         // The joined call of a message that travelled as an `ErrorData`
         // is not said twice.
         let travelled = invalid_params("Too large. Set limit to 10.", None).text;
@@ -921,12 +990,16 @@ mod tests {
                 built.text
             );
         }
-        // Nothing but punctuation is no problem at all.
-        assert_eq!(
-            invalid_params("?", None).text,
-            "The request cannot be carried out as sent. Correct the request, then call the \
-             tool again."
-        );
+        // Nothing but punctuation or invisible characters is no problem at
+        // all.
+        for text in ["?", "\u{feff}", "\u{200b} \u{202e}."] {
+            assert_eq!(
+                invalid_params(text, None).text,
+                "The request cannot be carried out as sent. Correct the request, then call \
+                 the tool again.",
+                "{text:?}"
+            );
+        }
     }
 
     #[test]
@@ -981,6 +1054,24 @@ mod tests {
             built.text,
             "Not found: No such note: 'notes://x'. Call search_notes to find its path."
         );
+        // A long step leaves the problem its room; a URI the cut takes out
+        // of the text is added.
+        let step = format!("Use one of {}", "notes://a, ".repeat(200));
+        let built = resource_not_found(
+            &format!("Resource not found. {step}"),
+            Some("notes://x"),
+            None,
+        );
+        assert!(
+            built
+                .text
+                .starts_with("Resource not found: 'notes://x'. Use one of"),
+            "{}",
+            built.text
+        );
+        let long = format!("No note {}at notes://x", "word ".repeat(300));
+        let built = resource_not_found(&long, Some("notes://x"), None);
+        assert!(built.text.contains("...: 'notes://x'."), "{}", built.text);
         // The URI is the model's value: quoted, so escaped and bounded.
         let hostile = format!("notes://\u{202e}x\n{}", "y".repeat(10_000_000));
         let built = resource_not_found("Not found", Some(&hostile), None);
