@@ -13,7 +13,7 @@ use serde_json::Value;
 // tokio's clock, not the system's: a test that pauses time (tokio's
 // `start_paused`) sees jobs end and expire as its timers do.
 use tokio::time::Instant;
-use tracing::Span;
+use tracing::{Level, Span};
 
 use crate::boundary::{answer, caught_panic};
 use crate::error::ToolError;
@@ -575,7 +575,7 @@ impl Settle {
                 answer_lost(&self.tool, &self.id, &reason);
                 logging::call_failed(
                     &telemetry,
-                    tracing::Level::WARN,
+                    Level::WARN,
                     &self.tool,
                     crate::outcome::Outcome::Fault,
                     duration_ms,
@@ -661,8 +661,8 @@ const ANSWER_LOST: &str = "job_answer_lost";
 
 /// `job_answer_lost`, at WARNING: a job's answer that no poll can read.
 fn answer_lost(tool: &str, job: &str, reason: &str) {
-    tracing::warn!(
-        target: "outcome_runtime",
+    records::event_at!(
+        Level::WARN,
         tool = &*records::bounded(tool),
         job,
         error = &*records::bounded_text(reason),

@@ -14,8 +14,10 @@ use rmcp::transport::streamable_http_server::session::store::{
 use rmcp::transport::streamable_http_server::session::{
     RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
+use tracing::Level;
 
 use crate::job_store::{StoreError, connect, once_more};
+use crate::records::event_at;
 
 /// The prefix of every session's key.
 const PREFIX: &str = "outcome:session:";
@@ -301,12 +303,17 @@ impl<M: SessionManager> SessionManager for SessionsInRedis<M> {
         match self.store.touch(id).await {
             Ok(Some(value)) if value == CLOSED => {
                 self.inner.close_session(id).await?;
-                tracing::info!(session = %id, "session_closed_elsewhere");
+                event_at!(Level::INFO, session = %id, "session_closed_elsewhere");
                 Ok(false)
             }
             Ok(_) => Ok(true),
             Err(error) => {
-                tracing::warn!(session = %id, error = %error, "session_store_failed");
+                event_at!(
+                    Level::WARN,
+                    session = %id,
+                    error = %error,
+                    "session_store_failed"
+                );
                 Ok(true)
             }
         }
