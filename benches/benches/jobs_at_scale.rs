@@ -38,29 +38,7 @@ const POLLS: usize = 100;
 
 /// The notes example's executable, built with the `redis` feature.
 fn notes_example() -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let output = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "-q",
-            "-p",
-            "notes",
-            "--example",
-            "notes",
-        ])
-        .args(["--features", "redis", "--message-format=json"])
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("cargo runs");
-    assert!(output.status.success(), "the notes example builds");
-    String::from_utf8(output.stdout)
-        .expect("cargo writes UTF-8")
-        .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|message| message["target"]["name"] == "notes")
-        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the example's executable")
+    redis_server::notes_example(&["--release", "--features", "redis"])
 }
 
 /// A replica of the notes example serving streamable HTTP; killed on drop.

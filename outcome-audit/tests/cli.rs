@@ -16,21 +16,7 @@ fn root() -> &'static Path {
 
 /// The notes example's executable, built if it is not yet.
 fn notes_example() -> PathBuf {
-    let output = Command::new(env!("CARGO"))
-        .current_dir(root())
-        .args(["build", "-q", "-p", "notes", "--example", "notes"])
-        .arg("--message-format=json")
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("cargo runs");
-    assert!(output.status.success(), "the notes example builds");
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|message| message["target"]["name"] == "notes")
-        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the example's executable")
+    outcome_redis_harness::notes_example(&[])
 }
 
 fn audit(args: &[&str]) -> (Output, String) {

@@ -40,31 +40,11 @@ const MAX_RUN_SECONDS: u64 = 2;
 
 const PROTOCOL: &str = "2025-06-18";
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
-}
-
 /// The notes example's executable with the `redis` feature, built once per
 /// test binary.
 fn notes_example() -> &'static Path {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let output = Command::new(env!("CARGO"))
-            .current_dir(root())
-            .args(["build", "-q", "-p", "notes", "--example", "notes"])
-            .args(["--features", "redis", "--message-format=json"])
-            .stderr(Stdio::inherit())
-            .output()
-            .expect("cargo runs");
-        assert!(output.status.success(), "the notes example builds");
-        String::from_utf8(output.stdout)
-            .unwrap()
-            .lines()
-            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-            .filter(|message| message["target"]["name"] == "notes")
-            .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-            .expect("cargo names the example's executable")
-    })
+    BUILT.get_or_init(|| outcome_tests::redis_server::notes_example(&["--features", "redis"]))
 }
 
 /// One replica: a process of the notes example, its log kept line by line.

@@ -1,5 +1,6 @@
-//! A `redis-server` of the test's own, on a free loopback port, for the
-//! tests and benchmarks of the job store in Redis.
+//! A `redis-server` of the test's own, on a free loopback port, and the
+//! notes example built as a process to start ([`notes_example`]), for the
+//! tests and benchmarks that start processes.
 //!
 //! Each [`RedisServer`] is a child process with nothing saved to disk
 //! (`--save ''`, `--appendonly no`) and a temporary directory of its own as
@@ -250,4 +251,28 @@ fn free_port() -> u16 {
         }
     }
     panic!("no free loopback port in {PORTS:?}");
+}
+
+/// The notes example's executable, built with `cargo build -p notes
+/// --example notes` and `args` (`--release`, `--features redis`) if it is
+/// not yet: the servers the tests and benchmarks start as processes.
+pub fn notes_example(args: &[&str]) -> PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .current_dir(root)
+        .args(["build", "-q", "-p", "notes", "--example", "notes"])
+        .args(args)
+        .arg("--message-format=json")
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("cargo runs");
+    assert!(output.status.success(), "the notes example builds");
+    String::from_utf8(output.stdout)
+        .expect("cargo writes UTF-8")
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| message["target"]["name"] == "notes")
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .expect("cargo names the example's executable")
 }
