@@ -384,6 +384,103 @@ pub fn names_tool(text: &str, tools: &Tools) -> bool {
     broken.is_empty()
 }
 
+/// The words of a text this process did not write (an upstream's error,
+/// a library's message) that tell what the server is made of, or send the
+/// model where it cannot go: a path, a stack frame, a type name, an
+/// environment variable, a log line's level or timestamp, a command, an
+/// error code, "see the docs".
+///
+/// Unlike [`check_message`], a value in quotes is checked too: nothing
+/// says the model sent it. A `word=value` is not counted, being as often
+/// the parameter the model should pass as a log's field, nor a URI, as
+/// often the resource the model asked for; nor is a step
+/// that names no tool or a text that runs long, which the caller mends.
+///
+/// ```
+/// use outcome_rules::{Rule, leaks};
+///
+/// let text = "cannot lint '/srv/rules/x.yml'. Set NOTES_DIR first.";
+/// let rules: Vec<Rule> = leaks(text).iter().map(|b| b.rule).collect();
+/// assert_eq!(rules, [Rule::NoPath, Rule::NoEnvVar]);
+/// assert!(leaks("No note at 'inbox/todo.md'. Set force=true to replace it.").is_empty());
+/// ```
+pub fn leaks(text: &str) -> Vec<Broken> {
+    Scan::unmasked(text).leaks()
+}
+
+/// [`leaks`] in a text whose author quoted the model's values, as
+/// `outcome_runtime::quote` does: what stands in quotes is not checked.
+///
+/// ```
+/// use outcome_rules::{leaks_outside_values, Rule};
+///
+/// assert!(leaks_outside_values("No file at '/home/me/a.md'.").is_empty());
+/// assert_eq!(leaks_outside_values("No file under /srv/notes.")[0].rule, Rule::NoPath);
+/// ```
+pub fn leaks_outside_values(text: &str) -> Vec<Broken> {
+    Scan::new(text).leaks()
+}
+
+impl Scan<'_> {
+    /// The words that tell what the server is made of: see [`leaks`].
+    fn leaks(&self) -> Vec<Broken> {
+        let scan = self;
+        let mut broken = Vec::new();
+        scan.phrases(&mut broken);
+        for (index, word) in scan.words.iter().enumerate() {
+            let text = scan.word(word);
+            match word_rule(text) {
+                Some((Rule::NoLogLine, _)) if is_field(text) && !is_level(text) => {}
+                // A URI is as often what the model asked for (`notes://x`).
+                Some((Rule::NoLookup, _)) if text.contains("://") => {}
+                Some((rule, message)) => broken.push(scan.broken(rule, word.at.clone(), message)),
+                None => scan.command(index, &mut broken),
+            }
+        }
+        broken.sort_by_key(|b| (b.at.start, b.rule));
+        broken
+    }
+}
+
+/// The sentences of `text`, in bytes, as the rules count them: each ends
+/// after its full stop (or `!`, `?`, a line break) and the marks that
+/// close it, without the space that follows.
+///
+/// ```
+/// let text = "No note at 'a.md'. Call search_notes (e.g. with 'a').";
+/// let sentences: Vec<&str> = outcome_rules::sentences(text)
+///     .into_iter()
+///     .map(|at| &text[at])
+///     .collect();
+/// assert_eq!(sentences, ["No note at 'a.md'.", "Call search_notes (e.g. with 'a')."]);
+/// ```
+pub fn sentences(text: &str) -> Vec<Range<usize>> {
+    let scan = Scan::new(text);
+    let mut sentences = Vec::new();
+    let mut start = None;
+    for word in &scan.words {
+        // The word's own opening marks belong to its sentence.
+        let from = text[..word.at.start]
+            .rfind(char::is_whitespace)
+            .map_or(0, |at| {
+                at + text[at..].chars().next().map_or(1, char::len_utf8)
+            });
+        let from = from.max(sentences.last().map_or(0, |s: &Range<usize>| s.end));
+        start.get_or_insert(from);
+        if word.ends_sentence {
+            let end = text[word.at.end..]
+                .find(char::is_whitespace)
+                .map_or(text.len(), |at| word.at.end + at);
+            sentences.push(start.take().unwrap_or(from)..end);
+        }
+    }
+    if let Some(start) = start {
+        let end = text.trim_end().len().max(start);
+        sentences.push(start..end);
+    }
+    sentences
+}
+
 fn part_name(part: Part) -> &'static str {
     match part {
         Part::Problem => "problem",
@@ -431,6 +528,17 @@ const CLAUSE_ENDS: &[&str] = &[
 ];
 
 impl<'t> Scan<'t> {
+    /// The scan of a text whose quotes do not mark the model's values.
+    fn unmasked(text: &'t str) -> Scan<'t> {
+        let masked = text.to_owned();
+        let words = split_words(&masked);
+        Scan {
+            text,
+            masked,
+            words,
+        }
+    }
+
     fn new(text: &'t str) -> Scan<'t> {
         let masked = mask_values(text);
         let words = split_words(&masked);
@@ -997,7 +1105,7 @@ fn word_rule(word: &str) -> Option<(Rule, String)> {
             ),
         ));
     }
-    if is_timestamp(word) || LEVELS.contains(&word) {
+    if is_level(word) {
         return Some((
             Rule::NoLogLine,
             format!(
@@ -1037,6 +1145,11 @@ fn word_rule(word: &str) -> Option<(Rule, String)> {
 const LEVELS: &[&str] = &[
     "ERROR", "WARN", "WARNING", "INFO", "DEBUG", "TRACE", "FATAL", "CRITICAL",
 ];
+
+/// A log line's timestamp or level.
+fn is_level(word: &str) -> bool {
+    is_timestamp(word) || LEVELS.contains(&word)
+}
 
 /// Why `word` is a path of the server, if it is one: absolute (`/srv/x`,
 /// `C:\x`, `\\host\x`) or in a home directory (`~/x`). A relative path

@@ -9,6 +9,8 @@
 
 use std::fmt::{self, Display, Write};
 
+use outcome_rules::Rule;
+
 use crate::message::{MESSAGE_LIMIT, RETRY_MESSAGE, one_line};
 
 /// The longest next step, in characters: the step is the part the model
@@ -73,38 +75,95 @@ impl Fallback {
     }
 }
 
-/// Outcome 2: the problem, then the next step.
-pub(crate) fn invalid(problem: &dyn Display, step: &dyn Display) -> Built {
-    let step = part(step, STEP_LIMIT);
-    let problem = part(problem, problem_room(&step));
-    let mut text = String::new();
-    if !problem.is_empty() {
-        push_sentence(&mut text, &problem);
-    } else if step.is_empty() {
-        push_sentence(&mut text, "The request cannot be carried out as sent");
-    }
-    finish(text, &step, FallbackKind::Change)
+/// The two parts an author gives an outcome 2 or 3, each formatted into
+/// one bounded line.
+#[derive(Clone, Debug)]
+pub(crate) struct Parts {
+    problem: String,
+    step: String,
 }
 
-/// Outcome 3: the problem, the clause that says resending fails, then the
-/// refresh step.
-pub(crate) fn stale(problem: &dyn Display, refresh: &dyn Display) -> Built {
-    const RESENDING: &str = ", so resending this call fails again";
-    let refresh = part(refresh, STEP_LIMIT);
-    let room = problem_room(&refresh).saturating_sub(RESENDING.len() + 1);
-    let mut problem = part(problem, room);
-    // A sentence end of the author's would stand before the clause; the
-    // dots of a cut part stay, to show the cut.
-    if !problem.ends_with("...") && problem.ends_with(['.', '!', '?']) {
-        problem.pop();
+impl Parts {
+    /// Outcome 2's parts: the problem, then the next step.
+    pub(crate) fn invalid(problem: &dyn Display, step: &dyn Display) -> Parts {
+        let step = part(step, STEP_LIMIT);
+        let problem = part(problem, problem_room(&step));
+        Parts { problem, step }
     }
-    if problem.trim().is_empty() {
-        problem = "What this call relies on has changed".to_owned();
+
+    /// Outcome 3's parts: the problem, with room for the clause that says
+    /// resending fails, then the refresh step.
+    pub(crate) fn stale(problem: &dyn Display, refresh: &dyn Display) -> Parts {
+        let step = part(refresh, STEP_LIMIT);
+        let room = problem_room(&step).saturating_sub(RESENDING.len() + 1);
+        let problem = part(problem, room);
+        Parts { problem, step }
     }
-    problem.push_str(RESENDING);
-    let mut text = String::new();
-    push_sentence(&mut text, &problem);
-    finish(text, &refresh, FallbackKind::Refresh)
+
+    /// The parts without their sentences that tell what the server is
+    /// made of, by a rule `waives` does not allow; `None` when none does.
+    ///
+    /// The compiler checked the literal words of a `#[tool]`'s parts, but
+    /// not what a placeholder, a helper's `String` or an error's text put
+    /// in them. A value in quotes is the model's, as [`quote`] writes it.
+    ///
+    /// [`quote`]: crate::quote
+    pub(crate) fn withheld(&self, waives: impl Fn(Rule) -> bool) -> Option<Parts> {
+        let problem = without_leaks(&self.problem, Quotes::Values, &waives);
+        let step = without_leaks(&self.step, Quotes::Values, &waives);
+        if problem.is_none() && step.is_none() {
+            return None;
+        }
+        let mut problem = problem.unwrap_or_else(|| self.problem.clone());
+        if problem.is_empty() && !self.problem.is_empty() {
+            problem = CANNOT.to_owned();
+        }
+        Some(Parts {
+            problem,
+            step: step.unwrap_or_else(|| self.step.clone()),
+        })
+    }
+
+    /// Outcome 2: the problem, then the next step.
+    pub(crate) fn invalid_message(&self) -> Built {
+        let Parts { problem, step } = self;
+        let mut text = String::new();
+        if !problem.is_empty() {
+            push_sentence(&mut text, problem);
+        } else if step.is_empty() {
+            push_sentence(&mut text, CANNOT);
+        }
+        finish(text, step, FallbackKind::Change)
+    }
+
+    /// Outcome 3: the problem, the clause that says resending fails, then
+    /// the refresh step.
+    pub(crate) fn stale_message(&self) -> Built {
+        let mut problem = self.problem.clone();
+        // A sentence end of the author's would stand before the clause; the
+        // dots of a cut part stay, to show the cut.
+        if !problem.ends_with("...") && problem.ends_with(['.', '!', '?']) {
+            problem.pop();
+        }
+        if problem.trim().is_empty() {
+            problem = "What this call relies on has changed".to_owned();
+        }
+        problem.push_str(RESENDING);
+        let mut text = String::new();
+        push_sentence(&mut text, &problem);
+        finish(text, &self.step, FallbackKind::Refresh)
+    }
+}
+
+/// What outcome 2 says when nothing of its problem can be said.
+const CANNOT: &str = "The request cannot be carried out as sent";
+
+/// The clause outcome 3 adds to its problem.
+const RESENDING: &str = ", so resending this call fails again";
+
+/// Outcome 2 from parts this crate wrote or already checked.
+fn invalid(problem: &dyn Display, step: &dyn Display) -> Built {
+    Parts::invalid(problem, step).invalid_message()
 }
 
 /// Outcome 2 from the text of a JSON-RPC invalid-params error, which was
@@ -264,7 +323,50 @@ fn params_text(message: &str) -> String {
     if !shows_something || !text.chars().any(char::is_alphanumeric) {
         return String::new();
     }
-    code_in_words(&text).unwrap_or(text)
+    let text = code_in_words(&text).unwrap_or(text);
+    // The text came from elsewhere (an upstream, a library): no compiler
+    // checked it, and its quotes mark no value of the model's.
+    without_leaks(&text, Quotes::Words, &|_| false).unwrap_or(text)
+}
+
+/// Whether the quotes of a text mark the model's values.
+#[derive(Clone, Copy)]
+enum Quotes {
+    /// The text's author quoted the model's values, as [`crate::quote`]
+    /// does.
+    Values,
+    /// The text came from elsewhere: its quotes mark nothing.
+    Words,
+}
+
+/// `text` without its sentences that tell what the server is made of (a
+/// path, a stack frame, a type name, an environment variable, a log line,
+/// a command), by a rule `waives` does not allow; `None` when it has none.
+fn without_leaks(text: &str, quotes: Quotes, waives: &dyn Fn(Rule) -> bool) -> Option<String> {
+    let leaks = match quotes {
+        Quotes::Values => outcome_rules::leaks_outside_values(text),
+        Quotes::Words => outcome_rules::leaks(text),
+    };
+    let leaks: Vec<_> = leaks
+        .into_iter()
+        .filter(|leak| !waives(leak.rule))
+        .collect();
+    if leaks.is_empty() {
+        return None;
+    }
+    let mut kept = String::new();
+    for sentence in outcome_rules::sentences(text) {
+        let leaks = leaks
+            .iter()
+            .any(|leak| leak.at.start < sentence.end && sentence.start < leak.at.end);
+        if !leaks {
+            if !kept.is_empty() {
+                kept.push(' ');
+            }
+            kept.push_str(&text[sentence]);
+        }
+    }
+    Some(kept)
 }
 
 /// Words that make a lone lowercase name an error's code rather than a
@@ -655,6 +757,10 @@ impl Write for Capped {
 mod tests {
     use super::*;
 
+    fn stale(problem: &dyn Display, refresh: &dyn Display) -> Built {
+        Parts::stale(problem, refresh).stale_message()
+    }
+
     #[test]
     fn the_seed_messages_are_reproduced() {
         let built = invalid(
@@ -972,12 +1078,11 @@ mod tests {
                 "{code}"
             );
         }
-        // A name that reads as a value, a code with digits, a name inside
+        // A name that reads as a value, a name inside
         // a sentence, or a lone word without an underscore is the author's
         // and stays as written.
         for text in [
             "meeting_notes",
-            "ERR_404",
             "path must be under notes_root.",
             "Forbidden.",
             "_private",
@@ -990,6 +1095,8 @@ mod tests {
                 built.text
             );
         }
+        // A code with digits is one to look up, which the model cannot.
+        assert!(invalid_params("ERR_404", None).text.starts_with(CANNOT));
         // Nothing but punctuation or invisible characters is no problem at
         // all.
         for text in ["?", "\u{feff}", "\u{200b} \u{202e}."] {

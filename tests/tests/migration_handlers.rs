@@ -360,8 +360,10 @@ async fn invalid_request_stays_the_models_to_change() {
     let (before, after) = both().await;
     let cases = [
         (
+            // An absolute path in a text the crate did not build may be the
+            // server's own: that sentence is not sent.
             "/etc/passwd",
-            "Access denied - path outside allowed directories: /etc/passwd. \
+            "The request cannot be carried out as sent. \
              Correct the request, then call read_file again.",
         ),
         (
