@@ -34,7 +34,7 @@ return 0
 /// |---|---|
 /// | `tool` | the tool that runs the job |
 /// | `deadline` | when the job must have ended: milliseconds since the Unix epoch, by the starting replica's clock |
-/// | `owner` | the `Mcp-Session-Id` of the call that started the job, which a poll's must match; absent for a job bound to no session (started without one: stdio, stateless HTTP) |
+/// | `owner` | the key of the `Mcp-Session-Id` of the call that started the job ([`Owner::session_key`], 32 hex digits whatever the header's length), which a poll's must match; absent for a job bound to no session (started without one: stdio, stateless HTTP) |
 /// | `answer` | once the job ended: its answer as JSON, `{"Ok": <CallToolResult>}` or `{"Err": <JSON-RPC error>}` |
 ///
 /// A running job's key expires `max_run + keep` after the job started:
@@ -155,7 +155,7 @@ impl JobStore for RedisStore {
                 .arg(&job.tool)
                 .arg("deadline")
                 .arg(deadline);
-            if let Some(owner) = job.owner.session_id() {
+            if let Some(owner) = job.owner.session_key() {
                 set.arg("owner").arg(owner);
             }
             let expiry = millis(job.runs_for.saturating_add(job.keep));
@@ -238,7 +238,11 @@ impl JobStore for RedisStore {
             };
             Ok(Some(StoredJob {
                 tool,
-                owner: owner.map_or_else(Owner::anyone, Owner::session),
+                // A record whose owner is not a key (written by an older
+                // release, which kept the id itself) is bound to that id.
+                owner: owner.map_or_else(Owner::anyone, |owner| {
+                    Owner::from_session_key(&owner).unwrap_or_else(|| Owner::session(&owner))
+                }),
                 state,
             }))
         })
