@@ -9,8 +9,11 @@
 //!
 //! | store | a job outlives | what binds a job to a session |
 //! |---|---|---|
-//! | [`MemoryStore`] | nothing: it lives in this process | over streamable HTTP, the call's `Mcp-Session-Id`; on stdio, the connection (its client's `initialize` parameters, by allocation). Another session reads what an unknown id reads. Without a session id (rmcp's stateless mode, the stateless lifecycle) the 128-bit id is the capability |
-//! | `RedisStore` (feature `redis`) | a replica that dies or restarts: every replica that shares the store answers every poll | the call's `Mcp-Session-Id` over streamable HTTP ([`Owner::session`]), which a poll's must match: another session reads what an unknown id reads. Without one (stdio, stateless HTTP, the stateless lifecycle) the 128-bit id is the capability, whoever polls it |
+//! | [`MemoryStore`] | nothing: it lives in this process | over streamable HTTP, the call's `Mcp-Session-Id`, kept as a 128-bit key ([`Owner::session_key`]); on stdio, the connection (its client's `initialize` parameters, by allocation). Another session reads what an unknown id reads. Without a session id (rmcp's stateless mode told to the jobs with [`with_http_sessions(false)`](crate::Jobs::with_http_sessions), the stateless lifecycle) the 128-bit id is the capability |
+//! | `RedisStore` (feature `redis`) | a replica that dies or restarts: every replica that shares the store answers every poll | the key of the call's `Mcp-Session-Id` over streamable HTTP ([`Owner::session_key`]), which a poll's must match: another session reads what an unknown id reads. Without one (stdio, stateless HTTP, the stateless lifecycle) the 128-bit id is the capability, whoever polls it |
+//!
+//! Whatever a client sends, a job's record is a few hundred bytes plus its
+//! answer: its tool's name, its deadline, a key of 128 bits for its session.
 
 //!
 //! # When a store loses a job
@@ -135,17 +138,19 @@ pub enum JobState {
 /// The session a job is bound to: a poll from any other reads what an
 /// unknown id reads.
 ///
-/// In memory, the session is the client's `initialize` parameters, by
-/// allocation; in a store outside the process, its `Mcp-Session-Id`
-/// ([`session_id`](Self::session_id)). A job bound to neither is read by
-/// whoever holds its id.
+/// On stdio, the session is the client's `initialize` parameters, by
+/// allocation; over streamable HTTP, its `Mcp-Session-Id`, of which the
+/// owner keeps only a key of 128 bits ([`session_key`](Self::session_key)),
+/// whatever the header's length: a job's record costs the same few hundred
+/// bytes, plus its answer, whatever a client sends. A job bound to neither
+/// is read by whoever holds its id.
 #[derive(Clone, Debug, Default)]
 pub struct Owner {
     /// The starting session's `initialize` parameters (a `Weak` keeps the
     /// address from being reused while the job lives).
     local: Option<Weak<InitializeRequestParams>>,
-    /// The starting request's `Mcp-Session-Id` header.
-    session_id: Option<String>,
+    /// The key of the starting request's `Mcp-Session-Id` header.
+    session: Option<u128>,
 }
 
 impl Owner {
@@ -155,28 +160,41 @@ impl Owner {
     }
 
     /// A job bound to the HTTP session `id` (its `Mcp-Session-Id`
-    /// header): what a store outside the process keeps.
-    pub fn session(id: impl Into<String>) -> Owner {
+    /// header), kept as the id's key.
+    pub fn session(id: &str) -> Owner {
         Owner {
             local: None,
-            session_id: Some(id.into()),
+            session: Some(session_key(id.as_bytes())),
         }
     }
 
-    /// The HTTP session the job is bound to, if any: what a store outside
-    /// the process keeps of the owner.
-    pub fn session_id(&self) -> Option<&str> {
-        self.session_id.as_deref()
+    /// The key of the HTTP session the job is bound to, if any: 32 hex
+    /// digits, what a store outside the process keeps of the owner. Every
+    /// process computes the same key for the same id (SipHash-2-4 under two
+    /// fixed keys), so every replica that shares a store agrees on it.
+    pub fn session_key(&self) -> Option<String> {
+        self.session.map(|key| format!("{key:032x}"))
     }
 
-    /// The owner of a job started in the call in flight.
+    /// The owner whose [`session_key`](Self::session_key) is `key`; `None`
+    /// for a text that is not 32 hex digits.
+    pub fn from_session_key(key: &str) -> Option<Owner> {
+        let hex = key.len() == 32 && key.bytes().all(|b| b.is_ascii_hexdigit());
+        Some(Owner {
+            local: None,
+            session: Some(u128::from_str_radix(key, 16).ok().filter(|_| hex)?),
+        })
+    }
+
+    /// The owner of a job started in the call in flight: its session's
+    /// `initialize` parameters on stdio, or its `Mcp-Session-Id` over HTTP.
     pub(crate) fn local(
         session: Option<&Arc<InitializeRequestParams>>,
-        session_id: Option<String>,
+        session_id: Option<&[u8]>,
     ) -> Owner {
         Owner {
             local: session.map(Arc::downgrade),
-            session_id,
+            session: session_id.map(session_key),
         }
     }
 
@@ -185,17 +203,41 @@ impl Owner {
     pub(crate) fn admits(
         &self,
         session: Option<&Arc<InitializeRequestParams>>,
-        session_id: Option<&str>,
+        session_id: Option<&[u8]>,
     ) -> bool {
         if let Some(owner) = &self.local {
             return session
                 .is_some_and(|session| std::ptr::eq(owner.as_ptr(), Arc::as_ptr(session)));
         }
-        match &self.session_id {
-            Some(owner) => session_id == Some(owner.as_str()),
+        match self.session {
+            Some(owner) => session_id.map(session_key) == Some(owner),
             None => true,
         }
     }
+}
+
+/// The key of an HTTP session id: two runs of SipHash-2-4 under fixed keys,
+/// 128 bits. Not a secret: it stands for an id only a session's own client
+/// sends (rmcp checks it in stateful mode), and a client that knows
+/// another's id need not forge its key. What it must be is stable, the same
+/// in every process and release, so that replicas agree.
+fn session_key(id: &[u8]) -> u128 {
+    let high = siphash24(0x6f75_7463_6f6d_652d, 0x7365_7373_696f_6e31, id);
+    let low = siphash24(0x6f75_7463_6f6d_652d, 0x7365_7373_696f_6e32, id);
+    (u128::from(high) << 64) | u128::from(low)
+}
+
+/// SipHash-2-4 of `bytes` under the key `(k0, k1)`: std's `SipHasher`, the
+/// one hasher in std whose algorithm is named, so its output is the same in
+/// every release (`DefaultHasher`'s may change). It is deprecated only in
+/// favour of hashers whose algorithm may change, which a key kept outside
+/// the process cannot use.
+#[allow(deprecated)]
+fn siphash24(k0: u64, k1: u64, bytes: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = std::hash::SipHasher::new_with_keys(k0, k1);
+    hasher.write(bytes);
+    hasher.finish()
 }
 
 /// A store that failed or did not answer in time.
@@ -546,6 +588,34 @@ mod tests {
         let mut ids: Vec<String> = memory.jobs.keys().map(|id| id.to_string()).collect();
         ids.sort();
         (ids, memory.expiries.len())
+    }
+
+    #[test]
+    fn the_session_key_is_siphash_2_4_as_its_reference_computes_it() {
+        // The reference vectors of SipHash-2-4 (the paper's appendix):
+        // replicas of any release agree only if these hold.
+        let (k0, k1) = (0x0706_0504_0302_0100, 0x0f0e_0d0c_0b0a_0908);
+        assert_eq!(siphash24(k0, k1, &[]), 0x726f_db47_dd0e_0e31);
+        let fifteen: Vec<u8> = (0..15).collect();
+        assert_eq!(siphash24(k0, k1, &fifteen), 0xa129_ca61_49be_45e5);
+    }
+
+    #[test]
+    fn an_owner_keeps_a_key_of_a_fixed_size_whatever_the_session_id() {
+        let huge = "s".repeat(256 << 10);
+        let owner = Owner::session(&huge);
+        let key = owner.session_key().unwrap();
+        assert_eq!(key.len(), 32);
+        assert!(format!("{owner:?}").len() < 200, "{owner:?}");
+        // The key reads back as the same owner, which admits that id only.
+        let read = Owner::from_session_key(&key).unwrap();
+        assert!(read.admits(None, Some(huge.as_bytes())));
+        assert!(!read.admits(None, Some(b"another")));
+        assert!(!read.admits(None, None));
+        assert!(Owner::from_session_key("not a key").is_none());
+        assert!(Owner::from_session_key(&"g".repeat(32)).is_none());
+        assert!(Owner::from_session_key("+0000000000000000000000000000000").is_none());
+        assert!(Owner::anyone().admits(None, Some(b"any")));
     }
 
     #[test]

@@ -87,6 +87,9 @@ pub struct Jobs {
     keep: Duration,
     max_run: Duration,
     store_timeout: Duration,
+    /// Whether a request's `Mcp-Session-Id` names a session (rmcp's
+    /// stateful mode) that a job is bound to.
+    http_sessions: bool,
 }
 
 /// A long-running tool's answer: the value, or the job to poll for it.
@@ -162,6 +165,7 @@ impl Jobs {
             keep: Duration::from_secs(300),
             max_run: Duration::from_secs(600),
             store_timeout: Duration::from_secs(2),
+            http_sessions: true,
         }
     }
 
@@ -180,6 +184,21 @@ impl Jobs {
     /// unless set).
     pub fn with_store_timeout(mut self, timeout: Duration) -> Self {
         self.store_timeout = timeout;
+        self
+    }
+
+    /// Whether the server's streamable HTTP transport keeps sessions, as
+    /// rmcp's `legacy_session_mode` says (true unless set, as rmcp's).
+    ///
+    /// With sessions, rmcp checks each request's `Mcp-Session-Id`, and a
+    /// job is bound to the session that started it. Without (`false`, for
+    /// `legacy_session_mode = false`), the header names nothing rmcp
+    /// checks, and no job is bound to it: whoever holds a job's id reads
+    /// it, whatever header a request sends. A request of protocol
+    /// 2026-07-28's stateless lifecycle is bound to no session either way.
+    /// On stdio the connection is the session, whatever this says.
+    pub fn with_http_sessions(mut self, http_sessions: bool) -> Self {
+        self.http_sessions = http_sessions;
         self
     }
 
@@ -206,6 +225,15 @@ impl Jobs {
         self.len() == 0
     }
 
+    /// The HTTP session id a request's jobs are bound to: its
+    /// `Mcp-Session-Id`, unless the transport keeps no sessions.
+    fn session_id<'a>(&self, session: &'a Session) -> Option<&'a [u8]> {
+        match self.http_sessions {
+            true => session.id.as_ref().map(http::HeaderValue::as_bytes),
+            false => None,
+        }
+    }
+
     /// Waits for one of the store's operations, at most the store timeout.
     async fn stored<T>(
         &self,
@@ -229,10 +257,14 @@ impl Jobs {
     /// is read only from the session that started it; any other session
     /// reads what an unknown id reads. Where there is no session (a
     /// stateless transport, or a request of protocol 2026-07-28's stateless
-    /// lifecycle), the id itself is the capability: whoever holds it reads
-    /// the answer. In a store outside the process (Redis), the session is
-    /// its `Mcp-Session-Id`, which every replica that serves the session
-    /// sees alike.
+    /// lifecycle, or a server whose jobs are told so with
+    /// [`with_http_sessions(false)`](Self::with_http_sessions)), the id
+    /// itself is the capability: whoever holds it reads the answer. Over
+    /// HTTP, in memory as in a store outside the process (Redis), the
+    /// session is its `Mcp-Session-Id`, which every replica that serves the
+    /// session sees alike; the job keeps a 128-bit key of it, not the
+    /// header, so its record costs a few hundred bytes plus its answer
+    /// whatever the client sends.
     ///
     /// When the store cannot record the job (it fails, or does not answer
     /// within the store timeout), the work is stopped, since no poll could
@@ -272,10 +304,7 @@ impl Jobs {
         // Outside a call there is no session to bind the job to.
         let owner = CALL
             .try_with(|call| {
-                Owner::local(
-                    call.session.params.as_ref(),
-                    call.session.id_text().map(str::to_owned),
-                )
+                Owner::local(call.session.params.as_ref(), self.session_id(&call.session))
             })
             .unwrap_or_default();
         let id = new_id()?;
@@ -379,7 +408,11 @@ impl Jobs {
             Ok(found) => found,
             Err(error) => return answer(error.into_fault(), None),
         };
-        let found = found.filter(|found| found.owner.admits(poll.params.as_ref(), poll.id_text()));
+        let found = found.filter(|found| {
+            found
+                .owner
+                .admits(poll.params.as_ref(), self.session_id(&poll))
+        });
         let Some(found) = found else {
             return self.unknown(job);
         };

@@ -209,7 +209,7 @@ pub use outcome_rules::Rule;
 pub use request::call_tool;
 pub use routes::{wrap_route, wrap_router};
 #[cfg(feature = "redis")]
-pub use session_store::{RedisSessionStore, SessionsInRedis};
+pub use session_store::{RedisSessionStore, SessionsError, SessionsInRedis};
 #[cfg(not(feature = "local"))]
 pub use tasks::spawn_tool_task;
 

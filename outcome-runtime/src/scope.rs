@@ -70,8 +70,12 @@ impl Session {
     /// started there is bound to no session, and its id is the capability.
     /// On any other transport (stdio) the connection is the session, and
     /// its client's `initialize` parameters stand for it.
+    /// A request of the stateless lifecycle belongs to no session, whatever
+    /// header it carries: rmcp serves it on its own and checks no session
+    /// id.
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
         match context.extensions.get::<http::request::Parts>() {
+            Some(_) if stateless_lifecycle(context) => Session::default(),
             Some(parts) => Session {
                 params: None,
                 id: parts.headers.get("mcp-session-id").cloned(),
@@ -82,12 +86,13 @@ impl Session {
             },
         }
     }
+}
 
-    /// The `Mcp-Session-Id` as text; `None` for one that is not visible
-    /// ASCII, which binds nothing.
-    pub(crate) fn id_text(&self) -> Option<&str> {
-        self.id.as_ref()?.to_str().ok()
-    }
+/// Whether the request is of the stateless lifecycle (protocol
+/// 2026-07-28), which carries its protocol version in its own `_meta`.
+fn stateless_lifecycle(context: &RequestContext<RoleServer>) -> bool {
+    const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    context.meta.0.0.contains_key(PROTOCOL_VERSION)
 }
 
 /// The session a request belongs to, by its client's `initialize`
@@ -96,8 +101,7 @@ impl Session {
 /// makes fresh client parameters for each such request, so they stand for
 /// no session, and a job it starts must be readable from the next request.
 fn initialize_params(context: &RequestContext<RoleServer>) -> Option<Arc<InitializeRequestParams>> {
-    const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-    if context.meta.0.0.contains_key(PROTOCOL_VERSION) {
+    if stateless_lifecycle(context) {
         return None;
     }
     context.peer.peer_info()

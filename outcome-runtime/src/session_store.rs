@@ -3,11 +3,13 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_core::Stream;
 use redis::aio::ConnectionManager;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::store::{
     SessionState, SessionStore, SessionStoreError,
 };
@@ -17,10 +19,93 @@ use rmcp::transport::streamable_http_server::session::{
 use tracing::Level;
 
 use crate::job_store::{StoreError, connect, once_more};
-use crate::records::event_at;
+use crate::records::{bounded, event_at};
 
 /// The prefix of every session's key.
 const PREFIX: &str = "outcome:session:";
+
+/// The sorted set of every session's id, scored by when its key expires
+/// (milliseconds, by Redis's clock): what counts the sessions held, across
+/// replicas.
+const INDEX: &str = "outcome:sessions";
+
+/// The longest session id the store keeps, in bytes: rmcp's are UUIDs (36
+/// characters), and a longer id names no session the store holds.
+const ID_LIMIT: usize = 256;
+
+/// Redis's clock in milliseconds, and how to file a session's id in the
+/// index to go `after` milliseconds from now (only if it is filed there
+/// already, unless `add`); the index itself goes with its last entry.
+const HELPERS: &str = r"
+local function now()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local function file(index, id, after, add)
+  local at = now() + tonumber(after)
+  if add then
+    redis.call('ZADD', index, at, id)
+  else
+    redis.call('ZADD', index, 'XX', at, id)
+  end
+  local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
+  if last[2] then
+    redis.call('PEXPIREAT', index, last[2])
+  end
+end
+";
+
+/// Writes a session: `KEYS[1]` its key, `KEYS[2]` the index; `ARGV`: its
+/// id, its value, the TTL in milliseconds, the capacity. Drops the index's
+/// expired entries first; refuses a new id when the index holds the
+/// capacity, answering how many it holds; -1 once written.
+const STORE: &str = r"
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now())
+local held = redis.call('ZCARD', KEYS[2])
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) and held >= tonumber(ARGV[4]) then
+  return held
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+file(KEYS[2], ARGV[1], ARGV[3], true)
+return -1
+";
+
+/// How many sessions the index holds, once its expired entries are gone.
+const HELD: &str = r"
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now())
+return redis.call('ZCARD', KEYS[2])
+";
+
+/// Reads a session, its expiry set to the TTL (`ARGV[2]`) again.
+const LOAD: &str = r"
+local value = redis.call('GETEX', KEYS[1], 'PX', ARGV[2])
+if value then
+  file(KEYS[2], ARGV[1], ARGV[2], false)
+end
+return value
+";
+
+/// Whether a session is `closed` or `open` (nil when the store does not
+/// hold it), its expiry set to the TTL (`ARGV[2]`) again, without reading
+/// its value out.
+const STATUS: &str = r"
+if redis.call('PEXPIRE', KEYS[1], ARGV[2]) == 0 then
+  return false
+end
+file(KEYS[2], ARGV[1], ARGV[2], false)
+if redis.call('GETRANGE', KEYS[1], 0, 6) == 'closed' then
+  return 'closed'
+end
+return 'open'
+";
+
+/// Marks a session the store holds as closed, for the TTL (`ARGV[2]`).
+const CLOSE: &str = r"
+if redis.call('SET', KEYS[1], 'closed', 'XX', 'PX', ARGV[2]) then
+  file(KEYS[2], ARGV[1], ARGV[2], false)
+end
+return 0
+";
 
 /// What a session's key holds once the client ended the session: a
 /// replica that still holds the session in memory ends it too.
@@ -67,6 +152,21 @@ type Stored<'a, T> = Pin<Box<dyn Future<Output = Result<T, SessionStoreError>> +
 /// after it began or was last restored on another replica. Needs Redis 6.2
 /// or later (`GETEX`).
 ///
+/// # Bounds
+///
+/// The sorted set `outcome:sessions` holds every session's id, scored by
+/// when its key expires; it counts the sessions across replicas. The store
+/// holds at most [`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) sessions
+/// (100,000, [`with_capacity`](Self::with_capacity)), each at most
+/// [`DEFAULT_VALUE_LIMIT`](Self::DEFAULT_VALUE_LIMIT) bytes of JSON (16
+/// KiB, [`with_value_limit`](Self::with_value_limit)), under an id of at
+/// most 256 bytes: past any of them it refuses to write a session (rmcp
+/// logs that as a WARNING and serves the session on its replica alone,
+/// unless [`SessionsInRedis`] refused it first), and logs
+/// `session_store_full` at WARNING once each time it finds itself full
+/// after it last had room. An id longer than that names no session: it is
+/// not looked up.
+///
 /// # Failures
 ///
 /// Every operation is bounded by the store timeout
@@ -80,6 +180,11 @@ pub struct RedisSessionStore {
     connection: ConnectionManager,
     ttl: Duration,
     timeout: Duration,
+    capacity: usize,
+    value_limit: usize,
+    /// Whether the last session this store tried to write found it full:
+    /// the operator is told once per crossing, not per session.
+    full: Arc<AtomicBool>,
 }
 
 impl RedisSessionStore {
@@ -91,6 +196,15 @@ impl RedisSessionStore {
     /// another: 2 seconds, as the job store's.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 
+    /// How many sessions the store holds unless
+    /// [`with_capacity`](Self::with_capacity) says otherwise: 100,000.
+    pub const DEFAULT_CAPACITY: usize = 100_000;
+
+    /// The longest session, in bytes of JSON, the store keeps unless
+    /// [`with_value_limit`](Self::with_value_limit) says otherwise: 16 KiB,
+    /// far more than a client's `initialize` parameters take.
+    pub const DEFAULT_VALUE_LIMIT: usize = 16 << 10;
+
     /// Sessions in the Redis at `url` (`redis://host:port/db`).
     ///
     /// Connects lazily, on the first operation, so that a Redis that is
@@ -101,7 +215,26 @@ impl RedisSessionStore {
             connection: connect(url, "session store")?,
             ttl: Self::DEFAULT_TTL,
             timeout: Self::DEFAULT_TIMEOUT,
+            capacity: Self::DEFAULT_CAPACITY,
+            value_limit: Self::DEFAULT_VALUE_LIMIT,
+            full: Arc::new(AtomicBool::new(false)),
         })
+    }
+
+    /// How many sessions the store holds at most, across every replica
+    /// ([`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) unless set): past
+    /// that, a new session is refused.
+    pub fn with_capacity(mut self, capacity: usize) -> Self {
+        self.capacity = capacity;
+        self
+    }
+
+    /// The longest session the store keeps, in bytes of JSON
+    /// ([`DEFAULT_VALUE_LIMIT`](Self::DEFAULT_VALUE_LIMIT) unless set): a
+    /// longer one is refused.
+    pub fn with_value_limit(mut self, bytes: usize) -> Self {
+        self.value_limit = bytes;
+        self
     }
 
     /// How long a session's key lives after it was written or read; at
@@ -117,12 +250,81 @@ impl RedisSessionStore {
         self
     }
 
-    /// The session's key, its expiry set to the TTL again: `None` when
-    /// there is none.
-    async fn touch(&self, session_id: &str) -> Result<Option<String>, SessionStoreError> {
-        let mut read = redis::cmd("GETEX");
-        read.arg(key(session_id)).arg("PX").arg(self.ttl_ms());
-        self.run(read, "read a session").await
+    /// Runs one of the scripts above on session `session_id` and the
+    /// index, with `args` after the id.
+    async fn script<T: redis::FromRedisValue>(
+        &self,
+        body: &str,
+        session_id: &str,
+        args: &[&str],
+        doing: &str,
+    ) -> Result<T, SessionStoreError> {
+        let script = redis::Script::new(&format!("{HELPERS}{body}"));
+        let key = key(session_id);
+        let operation = once_more(&self.connection, |mut connection| {
+            let mut invocation = script.key(&key);
+            invocation.key(INDEX).arg(session_id);
+            for arg in args {
+                invocation.arg(arg);
+            }
+            async move { invocation.invoke_async::<T>(&mut connection).await }
+        });
+        self.bounded(operation, doing).await
+    }
+
+    /// Whether the store holds session `session_id`, and whether it is
+    /// closed, its expiry set to the TTL again: `None` when it holds none.
+    async fn status(&self, session_id: &str) -> Result<Option<String>, SessionStoreError> {
+        if session_id.len() > ID_LIMIT {
+            return Ok(None);
+        }
+        let ttl = self.ttl_ms().to_string();
+        self.script(STATUS, session_id, &[&ttl], "read a session")
+            .await
+    }
+
+    /// Why the store would refuse a new session whose value takes `bytes`:
+    /// too long, or the store full. `None` when it has room (or cannot
+    /// tell: the write that follows decides).
+    async fn refusal(&self, bytes: usize) -> Option<StoreError> {
+        if bytes > self.value_limit {
+            return Some(self.too_long(bytes));
+        }
+        let held: i64 = self
+            .script(HELD, "", &[], "count the sessions")
+            .await
+            .ok()?;
+        let held = usize::try_from(held).unwrap_or(usize::MAX);
+        (held >= self.capacity).then(|| self.is_full(held))
+    }
+
+    fn too_long(&self, bytes: usize) -> StoreError {
+        StoreError::new(
+            format!(
+                "the client's initialize parameters take {bytes} bytes as JSON, more than \
+                 the {} the session store keeps",
+                self.value_limit
+            ),
+            None,
+        )
+    }
+
+    /// The store's error when it holds `held` sessions, as many as it may;
+    /// `session_store_full` at WARNING the first time since it last had
+    /// room.
+    fn is_full(&self, held: usize) -> StoreError {
+        if !self.full.swap(true, Ordering::Relaxed) {
+            event_at!(
+                Level::WARN,
+                held,
+                capacity = self.capacity,
+                "session_store_full"
+            );
+        }
+        StoreError::new(
+            format!("the session store holds {held} sessions, as many as it may"),
+            None,
+        )
     }
 
     fn ttl_ms(&self) -> u64 {
@@ -131,16 +333,12 @@ impl RedisSessionStore {
             .max(1)
     }
 
-    /// Runs `command` on the connection, within the store timeout.
-    async fn run<T: redis::FromRedisValue>(
+    /// Waits for `operation`, at most the store timeout.
+    async fn bounded<T>(
         &self,
-        command: redis::Cmd,
+        operation: impl Future<Output = redis::RedisResult<T>>,
         doing: &str,
     ) -> Result<T, SessionStoreError> {
-        let operation = once_more(&self.connection, |mut connection| {
-            let command = command.clone();
-            async move { command.query_async::<T>(&mut connection).await }
-        });
         match tokio::time::timeout(self.timeout, operation).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(error)) => Err(Box::new(StoreError::new(
@@ -170,7 +368,14 @@ impl SessionStore for RedisSessionStore {
         Self: 'async_trait,
     {
         Box::pin(async move {
-            let Some(json) = self.touch(session_id).await? else {
+            if session_id.len() > ID_LIMIT {
+                return Ok(None);
+            }
+            let ttl = self.ttl_ms().to_string();
+            let read: Option<String> = self
+                .script(LOAD, session_id, &[&ttl], "read a session")
+                .await?;
+            let Some(json) = read else {
                 return Ok(None);
             };
             if json == CLOSED {
@@ -198,19 +403,38 @@ impl SessionStore for RedisSessionStore {
         Self: 'async_trait,
     {
         Box::pin(async move {
+            let refused = |error: StoreError| -> SessionStoreError { Box::new(error) };
             let json = serde_json::to_string(state).map_err(|error| {
-                Box::new(StoreError::new(
+                refused(StoreError::new(
                     "a session did not serialize",
                     Some(Box::new(error)),
                 ))
             })?;
-            let mut write = redis::cmd("SET");
-            write
-                .arg(key(session_id))
-                .arg(json)
-                .arg("PX")
-                .arg(self.ttl_ms());
-            self.run(write, "record a session").await
+            if json.len() > self.value_limit {
+                return Err(refused(self.too_long(json.len())));
+            }
+            if session_id.len() > ID_LIMIT {
+                return Err(refused(StoreError::new(
+                    format!("a session id of more than {ID_LIMIT} bytes is not kept"),
+                    None,
+                )));
+            }
+            let (ttl, capacity) = (self.ttl_ms().to_string(), self.capacity.to_string());
+            let held: i64 = self
+                .script(
+                    STORE,
+                    session_id,
+                    &[&json, &ttl, &capacity],
+                    "record a session",
+                )
+                .await?;
+            match usize::try_from(held) {
+                Ok(held) => Err(refused(self.is_full(held))),
+                Err(_) => {
+                    self.full.store(false, Ordering::Relaxed);
+                    Ok(())
+                }
+            }
         })
     }
 
@@ -226,14 +450,13 @@ impl SessionStore for RedisSessionStore {
         Box::pin(async move {
             // Only a key that exists: rmcp passes on the id of any DELETE,
             // and a client must not make keys by sending made-up ones.
-            let mut close = redis::cmd("SET");
-            close
-                .arg(key(session_id))
-                .arg(CLOSED)
-                .arg("XX")
-                .arg("PX")
-                .arg(self.ttl_ms());
-            self.run(close, "close a session").await
+            if session_id.len() > ID_LIMIT {
+                return Ok(());
+            }
+            let ttl = self.ttl_ms().to_string();
+            self.script::<i64>(CLOSE, session_id, &[&ttl], "close a session")
+                .await
+                .map(drop)
         })
     }
 }
@@ -254,6 +477,13 @@ impl SessionStore for RedisSessionStore {
 /// While Redis fails or does not answer within the store timeout, the
 /// replica serves the sessions it holds, and logs `session_store_failed`
 /// at WARNING for each such request.
+///
+/// A new session whose `initialize` parameters the store would not keep
+/// (longer than its value limit, or the store full) is refused before its
+/// handshake: rmcp answers the `initialize` with HTTP 500 and the reason,
+/// and no session is made, rather than one that lives on one replica only.
+/// Finding whether the store is full takes one round trip per new session;
+/// when Redis fails there, the session goes ahead.
 ///
 /// ```no_run
 /// # async fn serve() -> Result<(), outcome_runtime::job_store::StoreError> {
@@ -278,39 +508,110 @@ impl<M: SessionManager> SessionsInRedis<M> {
     }
 }
 
+/// The error of a [`SessionsInRedis`] session manager: its inner
+/// manager's, or the store's refusal of a new session (its `initialize`
+/// parameters too long, or the store full), which rmcp answers with HTTP
+/// 500 and this error's text.
+#[derive(Debug)]
+pub struct SessionsError(Box<dyn std::error::Error + Send>);
+
+impl SessionsError {
+    fn of<E: std::error::Error + Send + 'static>(error: E) -> Self {
+        SessionsError(Box::new(error))
+    }
+}
+
+impl std::fmt::Display for SessionsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for SessionsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+/// How many bytes the JSON of the client's `initialize` parameters takes,
+/// when `message` is an `initialize` request: counted, not written out.
+fn initialize_bytes(message: &ClientJsonRpcMessage) -> Option<usize> {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let ClientJsonRpcMessage::Request(request) = message else {
+        return None;
+    };
+    let ClientRequest::InitializeRequest(initialize) = &request.request else {
+        return None;
+    };
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, &initialize.params).ok()?;
+    Some(count.0)
+}
+
 impl<M: SessionManager> SessionManager for SessionsInRedis<M> {
-    type Error = M::Error;
+    type Error = SessionsError;
     type Transport = M::Transport;
 
-    fn create_session(
-        &self,
-    ) -> impl Future<Output = Result<(SessionId, Self::Transport), Self::Error>> + Send {
-        self.inner.create_session()
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        self.inner.create_session().await.map_err(SessionsError::of)
     }
 
-    fn initialize_session(
+    /// Refuses a new session the store would not keep (its `initialize`
+    /// parameters too long, or the store full), before the handshake: the
+    /// client reads why, and no session lives on one replica alone.
+    async fn initialize_session(
         &self,
         id: &SessionId,
         message: ClientJsonRpcMessage,
-    ) -> impl Future<Output = Result<ServerJsonRpcMessage, Self::Error>> + Send {
-        self.inner.initialize_session(id, message)
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        if let Some(bytes) = initialize_bytes(&message)
+            && let Some(refused) = self.store.refusal(bytes).await
+        {
+            let _ = self.inner.close_session(id).await;
+            return Err(SessionsError::of(refused));
+        }
+        self.inner
+            .initialize_session(id, message)
+            .await
+            .map_err(SessionsError::of)
     }
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
-        if !self.inner.has_session(id).await? {
+        if !self
+            .inner
+            .has_session(id)
+            .await
+            .map_err(SessionsError::of)?
+        {
             return Ok(false);
         }
-        match self.store.touch(id).await {
-            Ok(Some(value)) if value == CLOSED => {
-                self.inner.close_session(id).await?;
-                event_at!(Level::INFO, session = %id, "session_closed_elsewhere");
+        match self.store.status(id).await {
+            Ok(Some(status)) if status == CLOSED => {
+                self.inner
+                    .close_session(id)
+                    .await
+                    .map_err(SessionsError::of)?;
+                event_at!(
+                    Level::INFO,
+                    session = &*bounded(id),
+                    "session_closed_elsewhere"
+                );
                 Ok(false)
             }
             Ok(_) => Ok(true),
             Err(error) => {
                 event_at!(
                     Level::WARN,
-                    session = %id,
+                    session = &*bounded(id),
                     error = %error,
                     "session_store_failed"
                 );
@@ -319,55 +620,64 @@ impl<M: SessionManager> SessionManager for SessionsInRedis<M> {
         }
     }
 
-    fn close_session(
-        &self,
-        id: &SessionId,
-    ) -> impl Future<Output = Result<(), Self::Error>> + Send {
-        self.inner.close_session(id)
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        self.inner
+            .close_session(id)
+            .await
+            .map_err(SessionsError::of)
     }
 
-    fn create_stream(
-        &self,
-        id: &SessionId,
-        message: ClientJsonRpcMessage,
-    ) -> impl Future<
-        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
-    > + Send {
-        self.inner.create_stream(id, message)
-    }
-
-    fn accept_message(
+    async fn create_stream(
         &self,
         id: &SessionId,
         message: ClientJsonRpcMessage,
-    ) -> impl Future<Output = Result<(), Self::Error>> + Send {
-        self.inner.accept_message(id, message)
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner
+            .create_stream(id, message)
+            .await
+            .map_err(SessionsError::of)
     }
 
-    fn create_standalone_stream(
+    async fn accept_message(
         &self,
         id: &SessionId,
-    ) -> impl Future<
-        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
-    > + Send {
-        self.inner.create_standalone_stream(id)
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        self.inner
+            .accept_message(id, message)
+            .await
+            .map_err(SessionsError::of)
     }
 
-    fn resume(
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner
+            .create_standalone_stream(id)
+            .await
+            .map_err(SessionsError::of)
+    }
+
+    async fn resume(
         &self,
         id: &SessionId,
         last_event_id: String,
-    ) -> impl Future<
-        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
-    > + Send {
-        self.inner.resume(id, last_event_id)
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner
+            .resume(id, last_event_id)
+            .await
+            .map_err(SessionsError::of)
     }
 
-    fn restore_session(
+    async fn restore_session(
         &self,
         id: SessionId,
-    ) -> impl Future<Output = Result<RestoreOutcome<Self::Transport>, Self::Error>> + Send {
-        self.inner.restore_session(id)
+    ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+        self.inner
+            .restore_session(id)
+            .await
+            .map_err(SessionsError::of)
     }
 
     fn event_store(

@@ -11,14 +11,76 @@ use super::{Answer, JobState, JobStore, NewJob, Owner, StoreError, StoreFuture, 
 /// The prefix of every job's key.
 const PREFIX: &str = "outcome:job:";
 
+/// The sorted set of every job's id, scored by when its key expires
+/// (milliseconds, by Redis's clock): what counts the jobs held, across
+/// replicas.
+const INDEX: &str = "outcome:jobs";
+
+/// Redis's clock in milliseconds, for the scripts below.
+const NOW: &str = r"
+local function now()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+";
+
+/// Files `ARGV[1]` in the index (`KEYS[1]`) to go `ARGV[2]` milliseconds
+/// from now, when it is filed there already or `ARGV[3]` says to add it;
+/// the index itself goes with its last entry.
+const FILE: &str = r"
+local function file(index, id, after, add)
+  local at = now() + tonumber(after)
+  if add then
+    redis.call('ZADD', index, at, id)
+  else
+    redis.call('ZADD', index, 'XX', at, id)
+  end
+  local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
+  if last[2] then
+    redis.call('PEXPIREAT', index, last[2])
+  end
+end
+";
+
+/// Records a new job: `KEYS[1]` its key, `KEYS[2]` the index; `ARGV`: its
+/// id, its record's expiry in milliseconds, the capacity, its tool, its
+/// deadline, its owner's key or nothing. Drops the index's expired entries
+/// first; refuses a new id when the index holds the capacity, answering how
+/// many it holds; -1 once recorded.
+const START: &str = r"
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now())
+local held = redis.call('ZCARD', KEYS[2])
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) and held >= tonumber(ARGV[3]) then
+  return held
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'tool', ARGV[4], 'deadline', ARGV[5])
+if ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[1], 'owner', ARGV[6])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+file(KEYS[2], ARGV[1], ARGV[2], true)
+return -1
+";
+
 /// Records the answer only if the job is still running (it has a record,
-/// and the record no answer), and from then on keeps it for `keep`.
+/// and the record no answer), and from then on keeps it for `keep`:
+/// `KEYS[1]` its key, `KEYS[2]` the index; `ARGV`: its id, the answer,
+/// `keep` in milliseconds.
 const FINISH: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('HEXISTS', KEYS[1], 'answer') == 0 then
-  redis.call('HSET', KEYS[1], 'answer', ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  redis.call('HSET', KEYS[1], 'answer', ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  file(KEYS[2], ARGV[1], ARGV[3], false)
   return 1
 end
+return 0
+";
+
+/// Drops a job's key and its entry in the index.
+const FORGET: &str = r"
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
 return 0
 ";
 
@@ -28,13 +90,15 @@ return 0
 ///
 /// # Keys and expiries
 ///
-/// Each job is one hash, `outcome:job:<id>`:
+/// Each job is one hash, `outcome:job:<id>`, and one entry in the sorted
+/// set `outcome:jobs`, its id scored by when its key expires, which counts
+/// the jobs every replica holds:
 ///
 /// | field | value |
 /// |---|---|
 /// | `tool` | the tool that runs the job |
 /// | `deadline` | when the job must have ended: milliseconds since the Unix epoch, by the starting replica's clock |
-/// | `owner` | the `Mcp-Session-Id` of the call that started the job, which a poll's must match; absent for a job bound to no session (started without one: stdio, stateless HTTP) |
+/// | `owner` | the key of the `Mcp-Session-Id` of the call that started the job ([`Owner::session_key`], 32 hex digits whatever the header's length), which a poll's must match; absent for a job bound to no session (started without one: stdio, stateless HTTP) |
 /// | `answer` | once the job ended: its answer as JSON, `{"Ok": <CallToolResult>}` or `{"Err": <JSON-RPC error>}` |
 ///
 /// A running job's key expires `max_run + keep` after the job started:
@@ -47,6 +111,21 @@ return 0
 /// Replicas compare deadlines with their own clocks: keep them in sync
 /// (NTP), or allow for their skew in `max_run`.
 ///
+/// # Bounds
+///
+/// The store holds at most [`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) jobs (100,000), running or
+/// finished, across every replica that shares it, or the number given to
+/// [`with_capacity`](Self::with_capacity): past that,
+/// [`start`](JobStore::start) fails, and the call is a fault that heals
+/// itself (the model reads the retry message; the log gets `tool_failed`
+/// and `tool_call_failed` at WARNING, with the store's error) until a job's
+/// key expires or is dropped, as in memory. An answer longer than
+/// [`DEFAULT_VALUE_LIMIT`](Self::DEFAULT_VALUE_LIMIT) as JSON (1 MiB), or the number given to
+/// [`with_value_limit`](Self::with_value_limit), is not kept: the job's
+/// answer is lost (`job_answer_lost`), and its polls read that no result is
+/// kept. A job's record is a few hundred bytes plus its answer, so the
+/// store holds at most about `capacity × (value limit + 300)` bytes.
+///
 /// # Failures
 ///
 /// Every operation is bounded by the store timeout of the
@@ -58,9 +137,20 @@ return 0
 #[derive(Clone)]
 pub struct RedisStore {
     connection: ConnectionManager,
+    capacity: usize,
+    value_limit: usize,
 }
 
 impl RedisStore {
+    /// How many jobs the store holds unless
+    /// [`with_capacity`](Self::with_capacity) says otherwise: 100,000, as
+    /// the store in memory.
+    pub const DEFAULT_CAPACITY: usize = super::DEFAULT_CAPACITY;
+
+    /// The longest answer, as JSON, the store keeps unless
+    /// [`with_value_limit`](Self::with_value_limit) says otherwise: 1 MiB.
+    pub const DEFAULT_VALUE_LIMIT: usize = 1 << 20;
+
     /// A store in the Redis at `url` (`redis://host:port/db`, or
     /// `rediss://` with TLS where the `redis` crate is built for it).
     ///
@@ -69,7 +159,49 @@ impl RedisStore {
     /// faults that heal themselves until Redis is back. Must be called
     /// inside a tokio runtime, whose tasks then carry the connection.
     pub fn open(url: &str) -> Result<RedisStore, StoreError> {
-        connect(url, "job store").map(|connection| RedisStore { connection })
+        connect(url, "job store").map(|connection| RedisStore {
+            connection,
+            capacity: Self::DEFAULT_CAPACITY,
+            value_limit: Self::DEFAULT_VALUE_LIMIT,
+        })
+    }
+
+    /// How many jobs the store holds at most, running or finished, across
+    /// every replica ([`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) unless set): past that, a call
+    /// that would start a job is a fault that heals itself.
+    pub fn with_capacity(mut self, capacity: usize) -> Self {
+        self.capacity = capacity;
+        self
+    }
+
+    /// The longest answer, in bytes of JSON, the store keeps
+    /// ([`DEFAULT_VALUE_LIMIT`](Self::DEFAULT_VALUE_LIMIT) unless set): a longer one is lost, as an
+    /// answer Redis refuses is.
+    pub fn with_value_limit(mut self, bytes: usize) -> Self {
+        self.value_limit = bytes;
+        self
+    }
+
+    /// Runs one of the scripts above, with the helpers it needs, on
+    /// `keys` and `args`.
+    async fn script<T: redis::FromRedisValue>(
+        &self,
+        body: &str,
+        keys: [&str; 2],
+        args: &[&str],
+        doing: &str,
+    ) -> Result<T, StoreError> {
+        let script = redis::Script::new(&format!("{NOW}{FILE}{body}"));
+        once_more(&self.connection, |mut connection| {
+            let mut invocation = script.key(keys[0]);
+            invocation.key(keys[1]);
+            for arg in args {
+                invocation.arg(arg);
+            }
+            async move { invocation.invoke_async(&mut connection).await }
+        })
+        .await
+        .map_err(failed(doing))
     }
 }
 
@@ -147,32 +279,26 @@ fn failed(doing: &str) -> impl FnOnce(redis::RedisError) -> StoreError + '_ {
 impl JobStore for RedisStore {
     fn start<'a>(&'a self, id: &'a str, job: NewJob) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let key = key(id);
             let deadline = now_ms().saturating_add(millis(job.runs_for));
-            let mut set = redis::cmd("HSET");
-            set.arg(&key)
-                .arg("tool")
-                .arg(&job.tool)
-                .arg("deadline")
-                .arg(deadline);
-            if let Some(owner) = job.owner.session_id() {
-                set.arg("owner").arg(owner);
-            }
+            let owner = job.owner.session_key().unwrap_or_default();
             let expiry = millis(job.runs_for.saturating_add(job.keep));
-            let mut pipe = redis::pipe();
-            pipe.atomic()
-                .add_command(set)
-                .ignore()
-                .cmd("PEXPIRE")
-                .arg(&key)
-                .arg(expiry)
-                .ignore();
-            once_more(&self.connection, |mut connection| {
-                let pipe = pipe.clone();
-                async move { pipe.query_async::<()>(&mut connection).await }
-            })
-            .await
-            .map_err(failed("record a job"))
+            let (expiry, capacity) = (expiry.to_string(), self.capacity.to_string());
+            let deadline = deadline.to_string();
+            let held: i64 = self
+                .script(
+                    START,
+                    [&key(id), INDEX],
+                    &[id, &expiry, &capacity, &job.tool, &deadline, &owner],
+                    "record a job",
+                )
+                .await?;
+            match held {
+                -1 => Ok(()),
+                held => Err(StoreError::new(
+                    format!("the job store in Redis holds {held} jobs, as many as it may"),
+                    None,
+                )),
+            }
         })
     }
 
@@ -181,29 +307,34 @@ impl JobStore for RedisStore {
             let json = serde_json::to_string(&answer).map_err(|error| {
                 StoreError::new("a job's answer did not serialize", Some(Box::new(error)))
             })?;
-            let script = redis::Script::new(FINISH);
-            let (key, keep) = (key(id), millis(keep));
-            let settled: i64 = once_more(&self.connection, |mut connection| {
-                let mut invocation = script.key(&key);
-                invocation.arg(&json).arg(keep);
-                async move { invocation.invoke_async(&mut connection).await }
-            })
-            .await
-            .map_err(failed("record a job's answer"))?;
+            if json.len() > self.value_limit {
+                return Err(StoreError::new(
+                    format!(
+                        "the job's answer takes {} bytes as JSON, more than the {} the job \
+                         store in Redis keeps",
+                        json.len(),
+                        self.value_limit
+                    ),
+                    None,
+                ));
+            }
+            let settled: i64 = self
+                .script(
+                    FINISH,
+                    [&key(id), INDEX],
+                    &[id, &json, &millis(keep).to_string()],
+                    "record a job's answer",
+                )
+                .await?;
             Ok(settled == 1)
         })
     }
 
     fn forget<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let mut delete = redis::cmd("DEL");
-            delete.arg(key(id));
-            once_more(&self.connection, |mut connection| {
-                let delete = delete.clone();
-                async move { delete.query_async::<()>(&mut connection).await }
-            })
-            .await
-            .map_err(failed("drop a job"))
+            self.script::<i64>(FORGET, [&key(id), INDEX], &[id], "drop a job")
+                .await
+                .map(drop)
         })
     }
 
@@ -238,7 +369,11 @@ impl JobStore for RedisStore {
             };
             Ok(Some(StoredJob {
                 tool,
-                owner: owner.map_or_else(Owner::anyone, Owner::session),
+                // A record whose owner is not a key (written by an older
+                // release, which kept the id itself) is bound to that id.
+                owner: owner.map_or_else(Owner::anyone, |owner| {
+                    Owner::from_session_key(&owner).unwrap_or_else(|| Owner::session(&owner))
+                }),
                 state,
             }))
         })
