@@ -999,6 +999,15 @@ mod tests {
                  read_note again."
             );
         }
+        // A `uri` that is a path of the server's is not the model's value.
+        let leaked = ErrorData::resource_not_found(
+            "resource_not_found",
+            Some(serde_json::json!({ "uri": "/etc/upstream/secrets.toml" })),
+        );
+        assert_eq!(
+            ToolError::from(leaked).message(),
+            "Resource not found. Correct the request, then call the tool again."
+        );
         // Only MCP's own field, and only as text: the rest of `data` is
         // never the model's.
         let other = ErrorData::resource_not_found(

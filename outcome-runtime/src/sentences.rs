@@ -193,6 +193,9 @@ pub(crate) fn resource_not_found(message: &str, uri: Option<&str>, tool: Option<
         Some(stripped) if !problem.ends_with("...") => stripped,
         _ => problem,
     };
+    // MCP's field for the URI the model asked for, but written by whoever
+    // answered: a path of theirs is not the model's to read.
+    let uri = uri.filter(|uri| outcome_rules::leaks(uri).is_empty());
     let quoted = uri
         .filter(|uri| !uri.is_empty())
         .map(|uri| format!(": {}", crate::message::quote(uri)))
