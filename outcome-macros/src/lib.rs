@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod args;
+mod depth;
 mod description;
 mod literals;
 mod router;
@@ -144,6 +145,79 @@ mod robustness {
                         "{name}: {attr} / {item}"
                     );
                 }
+            }
+        }
+    }
+
+    /// Bodies nested far deeper than the macros parse, in every shape syn
+    /// reads by recursion, in a tool (async with an awaiting tail and
+    /// `return`, and sync), a helper and a `const` of a router's block, and
+    /// a `ServerHandler` method: each expands on a thread with less stack
+    /// than the compiler's, the deep body left as written.
+    #[test]
+    fn deep_bodies_expand_without_overflowing_the_stack() {
+        let d = 100_000;
+        let shapes = [
+            format!("{}1{}", "(".repeat(d), ")".repeat(d)),
+            format!("{}1{}", "{".repeat(d), "}".repeat(d)),
+            format!("{}1{}", "[".repeat(d), "]".repeat(d)),
+            format!("{}1", "|| ".repeat(d)),
+            format!("{}1", "- ".repeat(d)),
+            format!("{}true", "!".repeat(d)),
+            format!("{}1", "a = ".repeat(d)),
+            format!("1{}", ".a()".repeat(d)),
+            format!("1{}", " + 1".repeat(d)),
+            format!("if a {{ 1 }}{} else {{ 2 }}", " else if a { 1 }".repeat(d)),
+            format!("{}1{}", "vec![".repeat(d), "]".repeat(d)),
+        ];
+        let items = |deep: &str| {
+            [
+                (
+                    "tool",
+                    format!(
+                        "/// Doc.\nasync fn f(&self) -> Result<String, ToolError> {{ \
+                         if a {{ return g().await; }} let x = {deep}; g().await }}"
+                    ),
+                ),
+                (
+                    "tool",
+                    format!(
+                        "/// Doc.\nfn f(&self) -> Result<String, ToolError> {{ let x = {deep}; \
+                         Err(ToolError::invalid(\"Bad.\", \"Call f.\")) }}"
+                    ),
+                ),
+                (
+                    "tool_router",
+                    format!(
+                        "impl S {{ const C: i32 = {deep}; fn helper() {{ {deep} }} /// Doc.\n \
+                         #[tool] async fn f(&self) -> Result<String, ToolError> {{ \
+                         let x = {deep}; g().await }} }}"
+                    ),
+                ),
+                (
+                    "tool_handler",
+                    format!("impl ServerHandler for S {{ fn get_info(&self) -> X {{ {deep} }} }}"),
+                ),
+            ]
+        };
+        for deep in shapes {
+            for (name, item) in items(&deep) {
+                let expand = MACROS.iter().find(|(n, _)| *n == name).expect("a macro").1;
+                let shown = format!("#[{name}] on {}...", &item[..60.min(item.len())]);
+                let expanded = std::thread::Builder::new()
+                    .stack_size(2 << 20)
+                    .spawn(move || {
+                        let item: TokenStream = item.parse().expect("the item lexes");
+                        let output = expand(TokenStream::new(), item);
+                        // Not a compile error: the deep body is fine. (The
+                        // errors come first, at the top level.)
+                        !output.into_iter().any(|token| {
+                            matches!(&token, TokenTree::Ident(ident) if ident == "compile_error")
+                        })
+                    })
+                    .expect("the thread starts")
+                    .join();
+                assert!(matches!(expanded, Ok(true)), "{shown}");
             }
         }
     }
