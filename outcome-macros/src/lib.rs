@@ -222,6 +222,41 @@ mod robustness {
         }
     }
 
+    /// A router of ten thousand tools, each text naming another: every
+    /// text is checked against the one list, built once for the block, with
+    /// the tool it answers set for each method.
+    #[test]
+    fn ten_thousand_tools_in_one_router() {
+        let tools: String = (0..10_000)
+            .map(|i| {
+                format!(
+                    "/// Returns {i}.\n#[tool] fn tool_{i}(&self) -> Result<String, ToolError> {{ \
+                     Err(ToolError::invalid(\"No note.\", \"Call tool_{}.\")) }}\n",
+                    (i + 1) % 10_000
+                )
+            })
+            .collect();
+        let item: TokenStream = format!("impl S {{ {tools} }}").parse().expect("lexes");
+        let output = crate::router::expand(TokenStream::new(), item);
+        let errors = output
+            .into_iter()
+            .filter(|token| matches!(token, TokenTree::Ident(ident) if ident == "compile_error"))
+            .count();
+        assert_eq!(errors, 0);
+        // A misspelled name among them is still found, and named.
+        let item: TokenStream = format!(
+            "impl S {{ {tools} fn helper() {{ ToolError::invalid(\"No note.\", \"Call tool_1x.\"); }} }}"
+        )
+        .parse()
+        .expect("lexes");
+        let output = crate::router::expand(TokenStream::new(), item).to_string();
+        assert!(
+            output.contains("did you mean `tool_1`"),
+            "{}",
+            &output[..300]
+        );
+    }
+
     /// A small generator of random token trees; xorshift, so every run sees
     /// the same cases and a failure reproduces.
     struct Random(u64);
