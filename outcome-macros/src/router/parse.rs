@@ -271,7 +271,18 @@ fn methods(body: TokenStream) -> syn::Result<Vec<Method>> {
     while !rest.is_empty() {
         let (item, tail) = rest.split_at(item_end(rest));
         rest = tail;
-        let item: TokenStream = item.iter().cloned().collect();
+        let mut item: TokenStream = item.iter().cloned().collect();
+        // An item a `macro_rules!` substituted (`$item`) comes in an
+        // invisible group of its own.
+        loop {
+            let mut tokens = item.clone().into_iter();
+            match (tokens.next(), tokens.next()) {
+                (Some(TokenTree::Group(group)), None) if group.delimiter() == Delimiter::None => {
+                    item = group.stream();
+                }
+                _ => break,
+            }
+        }
         let (head, body) = crate::tool::without_body(&item);
         let limit = crate::depth::LIMIT;
         if crate::depth::weight(head.clone(), limit) > limit {
@@ -307,8 +318,9 @@ fn methods(body: TokenStream) -> syn::Result<Vec<Method>> {
     Ok(methods)
 }
 
-/// How many of `tokens` the item at their front takes: up to and with the
-/// first `;` outside any group, or up to a brace group that ends a
+/// How many of `tokens` the item at their front takes: an invisible group
+/// that ends in a body (an item a `macro_rules!` substituted), or up to and with the first `;`
+/// outside any group, or up to a brace group that ends a
 /// function (`fn` came before it) or a macro call (`name! { .. }`), with a
 /// `;` right after it.
 fn item_end(tokens: &[TokenTree]) -> usize {
@@ -316,6 +328,14 @@ fn item_end(tokens: &[TokenTree]) -> usize {
     let mut bang = false;
     let mut ident = false;
     for (at, token) in tokens.iter().enumerate() {
+        if at == 0
+            && let TokenTree::Group(group) = token
+            && group.delimiter() == Delimiter::None
+            && matches!(group.stream().into_iter().last(), Some(TokenTree::Group(body))
+                if body.delimiter() == Delimiter::Brace)
+        {
+            return 1;
+        }
         let ends = match token {
             TokenTree::Punct(punct) => punct.as_char() == ';',
             TokenTree::Group(group) => group.delimiter() == Delimiter::Brace && (function || bang),
