@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod args;
+mod depth;
 mod description;
 mod literals;
 mod router;
@@ -146,6 +147,114 @@ mod robustness {
                 }
             }
         }
+    }
+
+    /// Bodies nested far deeper than the macros parse, in every shape syn
+    /// reads by recursion, in a tool (async with an awaiting tail and
+    /// `return`, and sync), a helper and a `const` of a router's block, and
+    /// a `ServerHandler` method: each expands on a thread with less stack
+    /// than the compiler's, the deep body left as written.
+    #[test]
+    fn deep_bodies_expand_without_overflowing_the_stack() {
+        let d = 100_000;
+        let shapes = [
+            format!("{}1{}", "(".repeat(d), ")".repeat(d)),
+            format!("{}1{}", "{".repeat(d), "}".repeat(d)),
+            format!("{}1{}", "[".repeat(d), "]".repeat(d)),
+            format!("{}1", "|| ".repeat(d)),
+            format!("{}1", "- ".repeat(d)),
+            format!("{}true", "!".repeat(d)),
+            format!("{}1", "a = ".repeat(d)),
+            format!("1{}", ".a()".repeat(d)),
+            format!("1{}", " + 1".repeat(d)),
+            format!("if a {{ 1 }}{} else {{ 2 }}", " else if a { 1 }".repeat(d)),
+            format!("{}1{}", "vec![".repeat(d), "]".repeat(d)),
+        ];
+        let items = |deep: &str| {
+            [
+                (
+                    "tool",
+                    format!(
+                        "/// Doc.\nasync fn f(&self) -> Result<String, ToolError> {{ \
+                         if a {{ return g().await; }} let x = {deep}; g().await }}"
+                    ),
+                ),
+                (
+                    "tool",
+                    format!(
+                        "/// Doc.\nfn f(&self) -> Result<String, ToolError> {{ let x = {deep}; \
+                         Err(ToolError::invalid(\"Bad.\", \"Call f.\")) }}"
+                    ),
+                ),
+                (
+                    "tool_router",
+                    format!(
+                        "impl S {{ const C: i32 = {deep}; fn helper() {{ {deep} }} /// Doc.\n \
+                         #[tool] async fn f(&self) -> Result<String, ToolError> {{ \
+                         let x = {deep}; g().await }} }}"
+                    ),
+                ),
+                (
+                    "tool_handler",
+                    format!("impl ServerHandler for S {{ fn get_info(&self) -> X {{ {deep} }} }}"),
+                ),
+            ]
+        };
+        for deep in shapes {
+            for (name, item) in items(&deep) {
+                let expand = MACROS.iter().find(|(n, _)| *n == name).expect("a macro").1;
+                let shown = format!("#[{name}] on {}...", &item[..60.min(item.len())]);
+                let expanded = std::thread::Builder::new()
+                    .stack_size(2 << 20)
+                    .spawn(move || {
+                        let item: TokenStream = item.parse().expect("the item lexes");
+                        let output = expand(TokenStream::new(), item);
+                        // Not a compile error: the deep body is fine. (The
+                        // errors come first, at the top level.)
+                        !output.into_iter().any(|token| {
+                            matches!(&token, TokenTree::Ident(ident) if ident == "compile_error")
+                        })
+                    })
+                    .expect("the thread starts")
+                    .join();
+                assert!(matches!(expanded, Ok(true)), "{shown}");
+            }
+        }
+    }
+
+    /// A router of ten thousand tools, each text naming another: every
+    /// text is checked against the one list, built once for the block, with
+    /// the tool it answers set for each method.
+    #[test]
+    fn ten_thousand_tools_in_one_router() {
+        let tools: String = (0..10_000)
+            .map(|i| {
+                format!(
+                    "/// Returns {i}.\n#[tool] fn tool_{i}(&self) -> Result<String, ToolError> {{ \
+                     Err(ToolError::invalid(\"No note.\", \"Call tool_{}.\")) }}\n",
+                    (i + 1) % 10_000
+                )
+            })
+            .collect();
+        let item: TokenStream = format!("impl S {{ {tools} }}").parse().expect("lexes");
+        let output = crate::router::expand(TokenStream::new(), item);
+        let errors = output
+            .into_iter()
+            .filter(|token| matches!(token, TokenTree::Ident(ident) if ident == "compile_error"))
+            .count();
+        assert_eq!(errors, 0);
+        // A misspelled name among them is still found, and named.
+        let item: TokenStream = format!(
+            "impl S {{ {tools} fn helper() {{ ToolError::invalid(\"No note.\", \"Call tool_1x.\"); }} }}"
+        )
+        .parse()
+        .expect("lexes");
+        let output = crate::router::expand(TokenStream::new(), item).to_string();
+        assert!(
+            output.contains("did you mean `tool_1`"),
+            "{}",
+            &output[..300]
+        );
     }
 
     /// A small generator of random token trees; xorshift, so every run sees

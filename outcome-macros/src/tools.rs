@@ -22,11 +22,14 @@ const MARK: &str = "__texts_checked";
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ToolList {
     tools: Vec<(String, Option<Vec<String>>)>,
+    /// The names in `tools`: a block of ten thousand tools is listed in
+    /// time linear in them.
+    names: std::collections::HashSet<String>,
 }
 
 impl ToolList {
     pub(crate) fn push(&mut self, name: String, parameters: Option<Vec<String>>) {
-        if !self.tools.iter().any(|(known, _)| *known == name) {
+        if self.names.insert(name.clone()) {
             self.tools.push((name, parameters));
         }
     }

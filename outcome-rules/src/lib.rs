@@ -47,6 +47,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 
@@ -200,6 +201,12 @@ pub enum Message {
 #[derive(Clone, Debug, Default)]
 pub struct Tools {
     tools: Vec<Known>,
+    /// Where each tool's name is in `tools` (the first, for a name added
+    /// twice): finding one costs the same for ten tools as for ten
+    /// thousand.
+    index: HashMap<String, usize>,
+    /// Every parameter of every tool.
+    parameters: HashSet<String>,
     /// Whether `tools` is every tool of the server.
     complete: bool,
     /// The tool whose call the text answers.
@@ -232,11 +239,14 @@ impl Tools {
     /// Adds a tool whose parameters are not known: a parameter the text
     /// names for it is not checked.
     pub fn tool(mut self, name: impl Into<String>) -> Tools {
-        self.tools.push(Known {
-            name: name.into(),
-            parameters: None,
-        });
+        self.add(name.into(), None);
         self
+    }
+
+    fn add(&mut self, name: String, parameters: Option<Vec<String>>) {
+        self.index.entry(name.clone()).or_insert(self.tools.len());
+        self.parameters.extend(parameters.iter().flatten().cloned());
+        self.tools.push(Known { name, parameters });
     }
 
     /// Adds a tool with every parameter it takes.
@@ -245,10 +255,8 @@ impl Tools {
         name: impl Into<String>,
         parameters: impl IntoIterator<Item = S>,
     ) -> Tools {
-        self.tools.push(Known {
-            name: name.into(),
-            parameters: Some(parameters.into_iter().map(Into::into).collect()),
-        });
+        let parameters = parameters.into_iter().map(Into::into).collect();
+        self.add(name.into(), Some(parameters));
         self
     }
 
@@ -264,8 +272,16 @@ impl Tools {
         self.complete
     }
 
+    /// Sets the tool whose call the text answers, or none (a helper's
+    /// text, which answers no tool), on tools already built: checking the
+    /// texts of many tools against one server's tools needs no copy of them
+    /// per tool.
+    pub fn set_answering(&mut self, tool: Option<String>) {
+        self.own = tool;
+    }
+
     fn get(&self, name: &str) -> Option<&Known> {
-        self.tools.iter().find(|tool| tool.name == name)
+        self.index.get(name).map(|&at| &self.tools[at])
     }
 
     fn is_tool(&self, name: &str) -> bool {
@@ -273,16 +289,7 @@ impl Tools {
     }
 
     fn is_parameter(&self, word: &str) -> bool {
-        self.tools
-            .iter()
-            .filter_map(|tool| tool.parameters.as_ref())
-            .any(|parameters| parameters.iter().any(|p| p == word))
-    }
-
-    /// The known tool closest to `name`, if it is close enough to be the
-    /// one meant.
-    fn closest(&self, name: &str) -> Option<&str> {
-        closest(name, self.tools.iter().map(|tool| tool.name.as_str()))
+        self.parameters.contains(word)
     }
 }
 
@@ -496,7 +503,16 @@ struct Scan<'t> {
     /// `text` with every value replaced by `x`s of the same byte length.
     masked: String,
     words: Vec<Word>,
+    /// How many names were looked up among the known ones for the closest:
+    /// at most [`CLOSEST_LOOKUPS`] a text.
+    lookups: std::cell::Cell<usize>,
 }
+
+/// How many names of one text are compared with the server's tools and
+/// parameters for a close one (`did you mean ..?`): 64. A name past them
+/// is taken as close to none, so that a text of many thousand names costs
+/// no more than 64 looked up, whatever the number of tools.
+pub const CLOSEST_LOOKUPS: usize = 64;
 
 /// A word: a run between whitespace, without the punctuation around it.
 #[derive(Clone, Debug)]
@@ -546,7 +562,23 @@ impl<'t> Scan<'t> {
             text,
             masked,
             words,
+            lookups: std::cell::Cell::new(0),
         }
+    }
+
+    /// The name among `candidates` closest to `name`, while this text has
+    /// lookups left.
+    fn closest<'a>(
+        &self,
+        name: &str,
+        candidates: impl Iterator<Item = &'a str>,
+    ) -> Option<&'a str> {
+        let done = self.lookups.get();
+        if done >= CLOSEST_LOOKUPS {
+            return None;
+        }
+        self.lookups.set(done + 1);
+        closest(name, candidates)
     }
 
     fn word(&self, word: &Word) -> &str {
@@ -658,7 +690,7 @@ impl<'t> Scan<'t> {
                     continue;
                 }
                 let sure = mention == Mention::Sure;
-                let close = tools.closest(name);
+                let close = self.closest(name, tools.tools.iter().map(|tool| tool.name.as_str()));
                 if !sure && close.is_none() {
                     continue;
                 }
@@ -686,7 +718,7 @@ impl<'t> Scan<'t> {
             if parameters.iter().any(|p| p == name) {
                 continue;
             }
-            let message = match closest(name, parameters.iter().map(String::as_str)) {
+            let message = match self.closest(name, parameters.iter().map(String::as_str)) {
                 Some(close) => format!(
                     "`{name}` is not a parameter of `{}`; did you mean `{close}`?",
                     tool.name
@@ -822,7 +854,12 @@ impl<'t> Scan<'t> {
             tools.is_tool(name)
                 || match self.tool_mention(index, tools) {
                     Some(Mention::Sure) => true,
-                    Some(Mention::Perhaps) => !tools.complete || tools.closest(name).is_some(),
+                    Some(Mention::Perhaps) => {
+                        !tools.complete
+                            || self
+                                .closest(name, tools.tools.iter().map(|tool| tool.name.as_str()))
+                                .is_some()
+                    }
                     None => false,
                 }
         });
@@ -878,6 +915,11 @@ fn mask_values(text: &str) -> String {
     let mut masked = String::with_capacity(text.len());
     let mut chars = text.char_indices().peekable();
     let mut previous: Option<char> = None;
+    // Once a quote finds no close, no later one can: the scan from a later
+    // opening quote (which follows whitespace or a bracket, never a `\`)
+    // is in the same state as the earlier scan once that one passed it,
+    // and sees the same bytes. Remembering it keeps masking linear.
+    let mut unclosed = false;
     while let Some((at, c)) = chars.next() {
         if c == VALUE {
             masked.push_str("xxx");
@@ -885,7 +927,12 @@ fn mask_values(text: &str) -> String {
             continue;
         }
         let opens = c == '\'' && previous.is_none_or(|p| p.is_whitespace() || "([{\"".contains(p));
-        if opens && let Some(end) = closing_quote(&text[at + 1..]) {
+        let end = match opens && !unclosed {
+            true => closing_quote(&text[at + 1..]),
+            false => None,
+        };
+        unclosed |= opens && end.is_none();
+        if let Some(end) = end {
             let inner = &text[at + 1..at + 1 + end];
             masked.push('\'');
             masked.extend(std::iter::repeat_n('x', inner.len()));
@@ -1320,31 +1367,59 @@ fn is_flag(word: &str) -> bool {
 
 /// The name among `candidates` closest to `name`, when it differs by at
 /// most a third of its length (and by at most three edits).
+///
+/// Linear in the names: a candidate whose length differs by more than the
+/// edits allowed is passed over unread, and the distance is counted only
+/// within that many edits of the diagonal (see [`edits_within`]).
 fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).clamp(1, 3);
+    let length = name.chars().count();
+    let limit = (length / 3).clamp(1, 3);
     candidates
         .filter(|candidate| *candidate != name)
-        .map(|candidate| (edits(name, candidate), candidate))
-        .filter(|(distance, _)| *distance <= limit)
+        // A char is one to four bytes: a byte length this far off is a
+        // char length more than `limit` off.
+        .filter(|candidate| {
+            candidate.len() + limit >= length && candidate.len() <= 4 * (length + limit)
+        })
+        .filter_map(|candidate| Some((edits_within(name, candidate, limit)?, candidate)))
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate)
 }
 
 /// The edit distance between `a` and `b` (insertions, deletions,
-/// substitutions), by characters.
-fn edits(a: &str, b: &str) -> usize {
+/// substitutions), by characters, if it is at most `limit`: only the cells
+/// within `limit` of the diagonal are counted, so the cost is
+/// `(2 × limit + 1)` per character of `a`, however long `b` is.
+fn edits_within(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substituted = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substituted.min(row[j] + 1).min(row[j + 1] + 1);
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let far = limit + 1;
+    // `row[j]`: the distance between `a[..i]` and `b[..j]`, capped at
+    // `far`; cells outside the band stay `far`.
+    let mut row: Vec<usize> = (0..=b.len()).map(|j| j.min(far)).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let from = (i + 1).saturating_sub(limit);
+        let to = (i + 1 + limit).min(b.len());
+        let mut diagonal = if from == 0 { row[0] } else { row[from - 1] };
+        if from == 0 {
+            row[0] = (i + 1).min(far);
+        } else {
+            row[from - 1] = far;
+        }
+        for j in from.max(1)..=to {
+            let substituted = diagonal + usize::from(ca != b[j - 1]);
+            diagonal = row[j];
+            row[j] = substituted.min(row[j - 1] + 1).min(row[j] + 1).min(far);
+        }
+        if to < b.len() {
+            row[to + 1] = far;
         }
     }
-    row[b.len()]
+    let distance = row[b.len()];
+    (distance <= limit).then_some(distance)
 }
 
 fn tool_list(tools: &Tools) -> String {

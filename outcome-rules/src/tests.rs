@@ -417,3 +417,44 @@ fn an_unknown_key_named_by_the_runtime_is_no_parameter() {
     assert_eq!(rules(&broken), [Rule::KnownParameter], "{broken:?}");
     assert_eq!(broken[0].words, "limt");
 }
+
+/// The banded edit distance agrees with the full table wherever the full
+/// distance is within the limit, and says none where it is not.
+#[test]
+fn banded_edits_agree_with_the_full_table() {
+    fn full(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut diagonal = row[0];
+            row[0] = i + 1;
+            for (j, &cb) in b.iter().enumerate() {
+                let substituted = diagonal + usize::from(ca != cb);
+                diagonal = row[j + 1];
+                row[j + 1] = substituted.min(row[j] + 1).min(row[j + 1] + 1);
+            }
+        }
+        row[b.len()]
+    }
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let word = |seed: &mut u64| {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        let length = (*seed % 9) as usize;
+        (0..length)
+            .map(|i| ['a', 'b', 'é'][((*seed >> (i * 2)) % 3) as usize])
+            .collect::<String>()
+    };
+    for _ in 0..20_000 {
+        let (a, b) = (word(&mut seed), word(&mut seed));
+        for limit in 1..=3 {
+            let expected = Some(full(&a, &b)).filter(|d| *d <= limit);
+            assert_eq!(
+                super::edits_within(&a, &b, limit),
+                expected,
+                "{a} {b} {limit}"
+            );
+        }
+    }
+}

@@ -31,11 +31,13 @@ pub(crate) fn router(args: &RouterArgs, block: &Block) -> Vec<syn::Error> {
     // The texts of every method, against every tool of the server, once
     // here rather than by each `#[tool]` with the whole list: a tool's may
     // call it "again"; a helper's (that the tools call) answer no tool.
-    let tools = block.tools(args);
+    // The rules' list is built once, not once per method: a block of
+    // ten thousand tools is checked in time linear in them.
+    let mut tools = block.tools(args).rules(None);
     for method in &block.methods {
         if let Some(body) = &method.body {
-            let own = method.is_tool().then(|| method.tool_name());
-            errors.extend(crate::literals::check(body, &tools.rules(own.as_deref())));
+            tools.set_answering(method.is_tool().then(|| method.tool_name()));
+            errors.extend(crate::literals::check(body, &tools));
         }
     }
     errors

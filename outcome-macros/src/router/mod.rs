@@ -17,6 +17,8 @@ use quote::quote;
 
 use crate::args::Errors;
 
+pub(crate) use parse::Block;
+
 /// The expansion of `#[tool_router(attr)]` on `item`, with every error of
 /// the arguments and the block at once; an item that is not an impl block
 /// comes back as written, after the errors.

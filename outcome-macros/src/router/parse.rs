@@ -4,7 +4,6 @@
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
-use syn::parse::discouraged::Speculative;
 use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Ident, ImplItem, ItemImpl, Signature, Token, Visibility};
 
@@ -208,12 +207,24 @@ impl Block {
 
 impl Block {
     pub(crate) fn parse(item: &TokenStream) -> syn::Result<Block> {
+        // Syn's own error for the whole item, unless the item nests deeper
+        // than the macro parses.
+        let whole = |otherwise: syn::Error| {
+            let limit = crate::depth::LIMIT;
+            if crate::depth::weight(item.clone(), limit) > limit {
+                return otherwise;
+            }
+            syn::parse2::<ItemImpl>(item.clone())
+                .err()
+                .unwrap_or(otherwise)
+        };
         let mut head_tokens: Vec<TokenTree> = item.clone().into_iter().collect();
         let Some(TokenTree::Group(body)) = head_tokens.pop() else {
             // Not an impl block: syn says what is wrong.
-            return Err(syn::parse2::<ItemImpl>(item.clone())
-                .err()
-                .unwrap_or_else(|| syn::Error::new(Span::call_site(), "expected an impl block")));
+            return Err(whole(syn::Error::new(
+                Span::call_site(),
+                "expected an impl block",
+            )));
         };
         let empty = Group::new(Delimiter::Brace, TokenStream::new());
         let header_tokens: TokenStream = head_tokens
@@ -225,14 +236,13 @@ impl Block {
             Ok(header) if body.delimiter() == Delimiter::Brace => header,
             // The whole item, for the parser's own error at the right place.
             _ => {
-                return Err(syn::parse2::<ItemImpl>(item.clone())
-                    .err()
-                    .unwrap_or_else(|| {
-                        syn::Error::new_spanned(&body, "expected the impl block's body")
-                    }));
+                return Err(whole(syn::Error::new_spanned(
+                    &body,
+                    "expected the impl block's body",
+                )));
             }
         };
-        let methods = Parser::parse2(methods, body.stream())?;
+        let methods = methods(body.stream())?;
         Ok(Block {
             header,
             head_tokens,
@@ -247,32 +257,101 @@ impl Block {
 }
 
 /// The methods of an impl block's body; other items are parsed whole and
-/// passed over.
-fn methods(input: ParseStream) -> syn::Result<Vec<Method>> {
+/// passed over. The body is split into its items by their tokens first,
+/// and syn reads each method without its body: syn reads every token it is
+/// given, by recursion, and a body may nest deeper than the macro's stack
+/// goes. An item that is not a method is parsed for syn's error if it is
+/// malformed, unless it nests deeper than the macro parses (a `const` with
+/// a deep expression, see `depth::LIMIT`): then it is passed over as
+/// written, as is a method whose signature nests that deep.
+fn methods(body: TokenStream) -> syn::Result<Vec<Method>> {
+    let tokens: Vec<TokenTree> = body.into_iter().collect();
     let mut methods = Vec::new();
-    while !input.is_empty() {
-        let fork = input.fork();
-        let method = (|| {
-            let attrs = fork.call(Attribute::parse_outer)?;
-            fork.parse::<Visibility>()?;
-            fork.parse::<Option<Token![default]>>()?;
-            let sig: Signature = fork.parse()?;
-            if !fork.peek(syn::token::Brace) && !fork.peek(Token![;]) {
-                return Err(fork.error("expected a body"));
+    let mut rest = &tokens[..];
+    while !rest.is_empty() {
+        let (item, tail) = rest.split_at(item_end(rest));
+        rest = tail;
+        let mut item: TokenStream = item.iter().cloned().collect();
+        // An item a `macro_rules!` substituted (`$item`) comes in an
+        // invisible group of its own.
+        loop {
+            let mut tokens = item.clone().into_iter();
+            match (tokens.next(), tokens.next()) {
+                (Some(TokenTree::Group(group)), None) if group.delimiter() == Delimiter::None => {
+                    item = group.stream();
+                }
+                _ => break,
             }
-            let body = fork.parse::<TokenTree>()?;
-            let body = matches!(&body, TokenTree::Group(_)).then_some(body);
-            Ok(Method { attrs, sig, body })
-        })();
-        match method {
-            Ok(method) => {
-                input.advance_to(&fork);
-                methods.push(method);
+        }
+        let (head, body) = crate::tool::without_body(&item);
+        let limit = crate::depth::LIMIT;
+        if crate::depth::weight(head.clone(), limit) > limit {
+            continue;
+        }
+        let method = |input: ParseStream| {
+            let attrs = input.call(Attribute::parse_outer)?;
+            input.parse::<Visibility>()?;
+            input.parse::<Option<Token![default]>>()?;
+            let sig: Signature = input.parse()?;
+            if input.peek(Token![;]) {
+                input.parse::<Token![;]>()?;
+            } else if input.peek(syn::token::Brace) {
+                input.parse::<TokenTree>()?;
+            } else {
+                return Err(input.error("expected a body"));
             }
+            Ok(Method {
+                attrs,
+                sig,
+                body: body.clone(),
+            })
+        };
+        match Parser::parse2(method, head) {
+            Ok(method) => methods.push(method),
             Err(_) => {
-                input.parse::<ImplItem>()?;
+                if crate::depth::weight(item.clone(), limit) <= limit {
+                    syn::parse2::<ImplItem>(item)?;
+                }
             }
         }
     }
     Ok(methods)
+}
+
+/// How many of `tokens` the item at their front takes: an invisible group
+/// that ends in a body (an item a `macro_rules!` substituted), or up to and with the first `;`
+/// outside any group, or up to a brace group that ends a
+/// function (`fn` came before it) or a macro call (`name! { .. }`), with a
+/// `;` right after it.
+fn item_end(tokens: &[TokenTree]) -> usize {
+    let mut function = false;
+    let mut bang = false;
+    let mut ident = false;
+    for (at, token) in tokens.iter().enumerate() {
+        if at == 0
+            && let TokenTree::Group(group) = token
+            && group.delimiter() == Delimiter::None
+            && matches!(group.stream().into_iter().last(), Some(TokenTree::Group(body))
+                if body.delimiter() == Delimiter::Brace)
+        {
+            return 1;
+        }
+        let ends = match token {
+            TokenTree::Punct(punct) => punct.as_char() == ';',
+            TokenTree::Group(group) => group.delimiter() == Delimiter::Brace && (function || bang),
+            TokenTree::Ident(name) => {
+                function |= name == "fn";
+                false
+            }
+            TokenTree::Literal(_) => false,
+        };
+        bang = ident && matches!(token, TokenTree::Punct(punct) if punct.as_char() == '!');
+        ident = matches!(token, TokenTree::Ident(_));
+        if ends {
+            let semi = matches!(token, TokenTree::Group(_))
+                && matches!(tokens.get(at + 1), Some(TokenTree::Punct(punct)) if punct.as_char() == ';');
+            return at + 1 + usize::from(semi);
+        }
+    }
+    tokens.len()
 }

@@ -2,9 +2,11 @@
 //! method rmcp's `#[tool_handler]` adds that the impl lacks, and the router
 //! built once.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::quote;
-use syn::{Expr, ImplItem, ItemImpl, Type};
+use syn::{Expr, ItemImpl, Type};
+
+use crate::router::Block;
 
 use super::parse::HandlerArgs;
 
@@ -13,23 +15,19 @@ use super::parse::HandlerArgs;
 /// logs), `list_tools`, `get_tool`, `on_custom_request` (a malformed
 /// `tools/call` gets its log line) and `get_info`, each unless the impl has
 /// its own. The methods are written as tokens, never parsed.
-pub(crate) fn server_handler(args: &HandlerArgs, mut item_impl: ItemImpl) -> TokenStream {
+pub(crate) fn server_handler(args: &HandlerArgs, block: &Block) -> TokenStream {
+    let item_impl = &block.header;
     let private = crate::private(Span::call_site());
     let rmcp = quote! { #private::rmcp };
     let router = &args.router;
-    let (router, cache) = match cached(router, &item_impl) {
+    let (router, cache) = match cached(router, item_impl) {
         Some(cache) => (
             quote! { (*Self::__outcome_cached_router().tools()) },
             Some(cache),
         ),
         None => (quote! { (#router) }, None),
     };
-    let has = |name: &str| {
-        item_impl
-            .items
-            .iter()
-            .any(|item| matches!(item, ImplItem::Fn(f) if f.sig.ident == name))
-    };
+    let has = |name: &str| block.methods.iter().any(|method| method.sig.ident == name);
 
     let mut methods = TokenStream::new();
     if !has("call_tool") {
@@ -131,11 +129,18 @@ pub(crate) fn server_handler(args: &HandlerArgs, mut item_impl: ItemImpl) -> Tok
             }
         });
     }
-    item_impl.items.push(ImplItem::Verbatim(methods));
+    // The impl as written, with the methods added at the end of its body.
+    let mut body = Group::new(Delimiter::Brace, {
+        let mut stream = block.body.stream();
+        stream.extend(methods);
+        stream
+    });
+    body.set_span(block.body.span());
+    let head = &block.head_tokens;
     let cache = cache.unwrap_or_default();
     quote! {
         #cache
-        #item_impl
+        #(#head)* #body
     }
 }
 

@@ -21,11 +21,13 @@ use crate::args::Errors;
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let args = parse::HandlerArgs::read(attr, &mut errors);
-    let expansion = match syn::parse2::<syn::ItemImpl>(item.clone()) {
-        Ok(item_impl) => {
-            let problems = check::server_handler(&item_impl);
+    // The impl's header and each method's signature, every body left as
+    // tokens, as the router reads its block: no body is parsed.
+    let expansion = match crate::router::Block::parse(&item) {
+        Ok(block) => {
+            let problems = check::server_handler(&block.header);
             if problems.is_empty() {
-                expand::server_handler(&args, item_impl)
+                expand::server_handler(&args, &block)
             } else {
                 errors.extend(problems);
                 item

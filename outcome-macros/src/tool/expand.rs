@@ -144,8 +144,9 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
 /// branches of an `if` with an `else`, and the last expression of a block.
 /// A `return` is found in the body's statements and the blocks, conditions
 /// and arms they hold, never in a closure, an async block or an item,
-/// whose `return` is their own. A body with neither, or that does not
-/// parse, is left as written, for rustc.
+/// whose `return` is their own. A body with neither, that does not parse,
+/// or that nests deeper than the macro parses (see `depth::LIMIT`), is
+/// left as written, for rustc.
 fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> TokenStream {
     let is_result =
         syn::parse2::<Type>(return_type.clone()).is_ok_and(|ty| error_type(&ty).is_some());
@@ -166,6 +167,11 @@ fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> T
     let tail_awaits = has_word(after_last_statement.iter().cloned().collect(), "await");
     let returns = has_word(statements.clone(), "return") && has_word(statements.clone(), "await");
     if !tail_awaits && !returns {
+        return statements;
+    }
+    // A body too deep to parse on the compiler's stack is left as written.
+    let limit = crate::depth::LIMIT;
+    if crate::depth::weight(statements.clone(), limit) > limit {
         return statements;
     }
     let Ok(mut body) = syn::parse::Parser::parse2(syn::Block::parse_within, statements.clone())
@@ -202,11 +208,30 @@ fn awaited_tail_checked(statements: TokenStream, return_type: &TokenStream) -> T
 
 /// Whether `tokens` hold one of `puncts` anywhere.
 fn has_punct(tokens: TokenStream, puncts: &[char]) -> bool {
-    tokens.into_iter().any(|token| match token {
-        TokenTree::Punct(punct) => puncts.contains(&punct.as_char()),
-        TokenTree::Group(group) => has_punct(group.stream(), puncts),
-        _ => false,
-    })
+    any_token(
+        tokens,
+        |token| matches!(token, TokenTree::Punct(punct) if puncts.contains(&punct.as_char())),
+    )
+}
+
+/// Whether any token of `tokens`, in any group, is one `wanted` takes;
+/// without recursion, since the tokens are the user's and may nest deeper
+/// than the macro's stack goes.
+fn any_token(tokens: TokenStream, wanted: impl Fn(&TokenTree) -> bool) -> bool {
+    let mut pending = vec![tokens.into_iter()];
+    while let Some(tokens) = pending.last_mut() {
+        let Some(token) = tokens.next() else {
+            pending.pop();
+            continue;
+        };
+        if wanted(&token) {
+            return true;
+        }
+        if let TokenTree::Group(group) = token {
+            pending.push(group.stream().into_iter());
+        }
+    }
+    false
 }
 
 /// Passes the future of `awaited` (an `Expr::Await`) through `check`: the
@@ -229,11 +254,10 @@ fn check_awaited(awaited: &mut Expr, check: &dyn Fn(Expr) -> Expr) {
 
 /// Whether `tokens` hold `word` anywhere.
 fn has_word(tokens: TokenStream, word: &str) -> bool {
-    tokens.into_iter().any(|token| match token {
-        TokenTree::Ident(ident) => ident == word,
-        TokenTree::Group(group) => has_word(group.stream(), word),
-        _ => false,
-    })
+    any_token(
+        tokens,
+        |token| matches!(token, TokenTree::Ident(ident) if ident == word),
+    )
 }
 
 /// Passes the future of each `return` in `statements` that awaits through

@@ -18,7 +18,7 @@ use syn::Ident;
 use crate::args::{self, Errors};
 
 pub(crate) use expand::error_type;
-pub(crate) use parse::is_tool_attribute;
+pub(crate) use parse::{is_tool_attribute, without_body};
 
 /// `<method>_tool_attr`: the associated function that returns the tool's
 /// metadata, under the name rmcp's `#[tool]` gives it, by which rmcp's

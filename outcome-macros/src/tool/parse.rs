@@ -46,8 +46,10 @@ impl Parse for ToolFn {
         if !input.peek(syn::token::Brace) {
             return Err(input.error("a `#[tool]` method needs a body"));
         }
+        // The body as `method` hands it over: its braces only, the tokens
+        // put back after the parse, so that syn never reads them.
         let body: TokenTree = input.parse()?;
-        let (inner_attrs, body) = split_inner_attributes(body);
+        let (inner_attrs, body) = (Vec::new(), body);
         Ok(ToolFn {
             attrs,
             repeated,
@@ -72,35 +74,82 @@ pub(crate) fn is_tool_attribute(attr: &Attribute) -> bool {
 
 /// The method, or an error: the parser's own for something that is a
 /// function, else one that says where `#[tool]` goes.
+///
+/// The body is taken off before syn reads the item, and put back after:
+/// syn reads every token it is given, by recursion, and a body may nest
+/// deeper than the macro's stack goes.
 pub(crate) fn method(item: &TokenStream) -> syn::Result<ToolFn> {
-    syn::parse2::<ToolFn>(item.clone()).map_err(|error| {
-        if looks_like_fn(item) {
+    let (head, body) = without_body(item);
+    let mut function = syn::parse2::<ToolFn>(head.clone()).map_err(|error| {
+        if looks_like_fn(&head) {
             error
         } else {
             syn::Error::new(
-                item_keyword_span(item),
+                item_keyword_span(&head),
                 "`#[tool]` goes on a method in an `impl` block that `#[tool_router]` reads",
             )
         }
-    })
+    })?;
+    if let Some(body) = body {
+        (function.inner_attrs, function.body) = split_inner_attributes(body);
+    }
+    Ok(function)
+}
+
+/// The item with its last token, if that is a brace group (a body),
+/// replaced by empty braces of the same span; and that body.
+pub(crate) fn without_body(item: &TokenStream) -> (TokenStream, Option<TokenTree>) {
+    let mut tokens: Vec<TokenTree> = item.clone().into_iter().collect();
+    let body = match tokens.last() {
+        Some(TokenTree::Group(group)) if group.delimiter() == proc_macro2::Delimiter::Brace => {
+            tokens.pop()
+        }
+        _ => None,
+    };
+    if let Some(body) = &body {
+        let mut empty = proc_macro2::Group::new(proc_macro2::Delimiter::Brace, TokenStream::new());
+        empty.set_span(body.span());
+        tokens.push(TokenTree::Group(empty));
+    }
+    (tokens.into_iter().collect(), body)
 }
 
 /// Takes the inner attributes off the front of a body, with syn's own
 /// parser for them; a body they do not parse in is left whole, for rustc to
-/// report.
+/// report. Only the attributes' tokens (`#![..]`, one after another) are
+/// given to syn, never the rest of the body.
 fn split_inner_attributes(body: TokenTree) -> (Vec<Attribute>, TokenTree) {
     let TokenTree::Group(group) = &body else {
         return (Vec::new(), body);
     };
+    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+    let mut end = 0;
+    while let [
+        TokenTree::Punct(pound),
+        TokenTree::Punct(bang),
+        TokenTree::Group(brackets),
+        ..,
+    ] = &tokens[end..]
+        && pound.as_char() == '#'
+        && bang.as_char() == '!'
+        && brackets.delimiter() == proc_macro2::Delimiter::Bracket
+    {
+        end += 3;
+    }
+    if end == 0 {
+        return (Vec::new(), body);
+    }
     let split = |input: ParseStream| {
         let attrs = input.call(Attribute::parse_inner)?;
         Ok((attrs, input.parse::<TokenStream>()?))
     };
-    match split.parse2(group.stream()) {
-        Ok((mut attrs, rest)) if !attrs.is_empty() => {
+    let attributes: TokenStream = tokens[..end].iter().cloned().collect();
+    match split.parse2(attributes) {
+        Ok((mut attrs, rest)) if !attrs.is_empty() && rest.is_empty() => {
             for attr in &mut attrs {
                 attr.style = syn::AttrStyle::Outer;
             }
+            let rest: TokenStream = tokens[end..].iter().cloned().collect();
             let mut stripped = proc_macro2::Group::new(group.delimiter(), rest);
             stripped.set_span(group.span());
             (attrs, TokenTree::Group(stripped))
