@@ -546,17 +546,14 @@ const CLAUSE_ENDS: &[&str] = &[
 impl<'t> Scan<'t> {
     /// The scan of a text whose quotes do not mark the model's values.
     fn unmasked(text: &'t str) -> Scan<'t> {
-        let masked = text.to_owned();
-        let words = split_words(&masked);
-        Scan {
-            text,
-            masked,
-            words,
-        }
+        Scan::of(text, text.to_owned())
     }
 
     fn new(text: &'t str) -> Scan<'t> {
-        let masked = mask_values(text);
+        Scan::of(text, mask_values(text))
+    }
+
+    fn of(text: &'t str, masked: String) -> Scan<'t> {
         let words = split_words(&masked);
         Scan {
             text,

@@ -93,3 +93,16 @@ fn fifty_thousand_names_against_ten_thousand_tools() {
     assert!(!names_tool(&text, &tools));
     assert!(names_tool(&format!("{text} tool_00007"), &tools));
 }
+
+#[test]
+fn leaks_and_sentences_of_half_a_megabyte() {
+    // The reading of a text no compiler saw: quotes checked as words,
+    // every sentence found.
+    let text = repeated("No note at '/srv/a'. ");
+    let leaks = outcome_rules::leaks(&text);
+    assert_eq!(leaks.len(), SIZE / "No note at '/srv/a'. ".len());
+    assert_eq!(outcome_rules::sentences(&text).len(), leaks.len());
+    let text = repeated(" 'a");
+    assert!(outcome_rules::leaks_outside_values(&text).is_empty());
+    assert_eq!(outcome_rules::sentences(&text).len(), 1);
+}
