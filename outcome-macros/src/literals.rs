@@ -201,8 +201,19 @@ fn check_arguments(
 /// What the author reads for a broken rule: what is wrong, the fix, the
 /// rule, and how to keep the text if it must break it.
 fn message(broken: &outcome_rules::Broken) -> String {
+    // A tool of another `#[tool_router]` block summed with this one is
+    // the server's, but this block cannot see it unless told.
+    let summed = match broken.rule {
+        outcome_rules::Rule::KnownTool => format!(
+            "; if `{}` is a tool of a router summed with this one, name it in \
+             `#[tool_router(other_tools({}))]`",
+            broken.words, broken.words
+        ),
+        _ => String::new(),
+    };
     format!(
-        "{} (rule `{}`; if this text must break it, chain `.waive(Rule::{:?})` to this call)",
+        "{} (rule `{}`{summed}; if this text must break it, chain `.waive(Rule::{:?})` to this \
+         call)",
         broken.message,
         broken.rule.name(),
         broken.rule

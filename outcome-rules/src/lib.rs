@@ -872,16 +872,41 @@ impl<'t> Scan<'t> {
         } else {
             String::new()
         };
+        // The step is the last sentence: quoted, so that the author sees
+        // which words were read as the step.
+        let start = self
+            .words
+            .iter()
+            .rposition(|word| word.ends_sentence)
+            .filter(|&end| end + 1 < self.words.len())
+            .map_or(0, |end| self.words[end + 1].at.start);
+        let step = self.text[start..].trim();
+        // A literal's placeholder is shown as its author wrote one.
+        let shown: String = step
+            .chars()
+            .take(STEP_SHOWN)
+            .collect::<String>()
+            .replace(VALUE, "{}");
+        let cut = if step.chars().nth(STEP_SHOWN).is_some() {
+            "..."
+        } else {
+            ""
+        };
         broken.push(Broken {
             rule: Rule::NamesTool,
             at: 0..self.text.len(),
             words: String::new(),
             message: format!(
-                "the step names no tool; name the tool the model calls next, as {example}{list}"
+                "the step \"{shown}{cut}\" names no tool; name the tool the model calls next, \
+                 as {example}{list}"
             ),
         });
     }
 }
+
+/// How much of a step that names no tool its message quotes, in
+/// characters.
+const STEP_SHOWN: usize = 80;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mention {

@@ -45,10 +45,11 @@ pub trait ToolReturn: Sized {
 #[diagnostic::on_unimplemented(
     message = "the error type of a `#[tool]` must be `ToolError`, not `{Self}`",
     label = "replace this error type with `outcome_runtime::ToolError`",
-    note = "the boundary reports every failure through `ToolError`: write \
-            `Err(ToolError::invalid(problem, next_step))` where the tool returned `Err(String)` \
-            or `McpError::invalid_params(..)`; any other error passes through `?` as it is, \
-            and a `Box<dyn Error>` through `.map_err(ToolError::from_boxed)?`"
+    note = "change only the return type: an `McpError` (rmcp's `ErrorData`) passes through \
+            `?` or `.into()` and keeps its code's meaning (`invalid_params` asks the model to \
+            change the request); so does any other error, as a fault; a `Box<dyn Error>` \
+            takes `.map_err(ToolError::from_boxed)?`, and an `Err(String)` is \
+            `Err(ToolError::invalid(problem, next_step))`"
 )]
 pub trait ToolErrorType: Sized {
     /// The error, as the boundary handles it.
