@@ -324,12 +324,7 @@ pub(crate) fn or_item(expansion: syn::Result<TokenStream>, item: TokenStream) ->
 }
 
 fn closest(name: &str, allowed: &[(&'static str, Kind)]) -> Option<&'static str> {
-    allowed
-        .iter()
-        .map(|(known, _)| (edit_distance(name, known), *known))
-        .filter(|(distance, known)| *distance <= known.len().max(name.len()) / 3 + 1)
-        .min()
-        .map(|(_, known)| known)
+    outcome_rules::closest(name, allowed.iter().map(|(known, _)| *known))
 }
 
 fn unknown(
@@ -358,20 +353,6 @@ fn unknown(
 }
 
 /// Levenshtein distance, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
-}
-
 /// Collects errors to report together.
 #[derive(Default)]
 pub(crate) struct Errors(Option<syn::Error>);
@@ -450,12 +431,5 @@ mod tests {
         let (parsed, errors) = parsed("roter(tools), vs = 1");
         assert_eq!(errors, 2);
         assert!(parsed.all().next().is_none());
-    }
-
-    #[test]
-    fn distance_counts_edits() {
-        assert_eq!(edit_distance("descripton", "description"), 1);
-        assert_eq!(edit_distance("", "name"), 4);
-        assert_eq!(edit_distance("title", "title"), 0);
     }
 }

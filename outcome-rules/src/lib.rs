@@ -391,6 +391,84 @@ pub fn names_tool(text: &str, tools: &Tools) -> bool {
     broken.is_empty()
 }
 
+/// A text's last sentence, read as the step the model is to take next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step<'t> {
+    /// The text before the step, without the space between.
+    pub problem: &'t str,
+    /// The step, as written.
+    pub step: &'t str,
+    /// Whether the step names a tool, as [`Rule::NamesTool`] reads one.
+    pub names_tool: bool,
+    /// Whether the step is surely an instruction: it follows a problem and
+    /// starts with a verb that is hardly ever a noun ("Set", "Use"; not
+    /// "Search failed", "Call limit is 100").
+    pub imperative: bool,
+}
+
+/// Verbs a step starts with.
+const STEP_VERBS: &[&str] = &[
+    "Call", "Use", "Run", "Try", "Pass", "List", "Read", "Search", "Find", "Check", "Retry", "Ask",
+    "Set", "Send", "Give",
+];
+
+/// Of [`STEP_VERBS`], those that are hardly ever a noun starting a
+/// problem ("Read error", "Search failed").
+const IMPERATIVES: &[&str] = &["Call", "Use", "Try", "Pass", "Retry", "Ask", "Set", "Give"];
+
+/// Words after an imperative that make it no step, or a step that already
+/// says to call the tool again ("Use of ..", "Call it again later").
+const NOT_A_STEP_AFTER: &[&str] = &["of", "failed", "error", "errors", "it", "back", "later"];
+
+/// Verbs whose presence right after an imperative's first words makes it a
+/// noun ("Call limit is 100").
+const IS: &[&str] = &["is", "are", "was", "were", "has", "have"];
+
+/// The step `text` ends with: its last sentence, when it starts with a
+/// verb a step starts with.
+///
+/// ```
+/// use outcome_rules::{Tools, last_step};
+///
+/// let tools = Tools::new().tool("read_file");
+/// let step = last_step("notes/ is a directory. Call list_directory to read it.", &tools).unwrap();
+/// assert_eq!(step.problem, "notes/ is a directory.");
+/// assert!(step.names_tool && step.imperative);
+/// let step = last_step("Offset is past the end. Set offset to 0.", &tools).unwrap();
+/// assert!(!step.names_tool && step.imperative);
+/// assert!(last_step("Call limit is 100.", &tools).is_some_and(|step| !step.imperative));
+/// assert!(last_step("No such file (e.g. a typo). Try again", &tools).is_some());
+/// assert!(last_step("No such file.", &tools).is_none());
+/// ```
+pub fn last_step<'t>(text: &'t str, tools: &Tools) -> Option<Step<'t>> {
+    let text = text.trim_end();
+    let start = sentences(text).last()?.start;
+    let step = &text[start..];
+    let verb = step.split(' ').next()?;
+    if !STEP_VERBS.contains(&verb) {
+        return None;
+    }
+    let words: Vec<String> = step
+        .split(' ')
+        .take(4)
+        .map(|word| word.trim_matches(MARKS).to_ascii_lowercase())
+        .collect();
+    let next = words.get(1).map_or("", String::as_str);
+    let reads_as_noun = words.iter().skip(1).any(|word| IS.contains(&word.as_str()));
+    Some(Step {
+        problem: text[..start].trim_end(),
+        step,
+        names_tool: names_tool(step, tools),
+        imperative: start > 0
+            && IMPERATIVES.contains(&verb)
+            && !NOT_A_STEP_AFTER.contains(&next)
+            && !reads_as_noun,
+    })
+}
+
+/// Marks around a word.
+const MARKS: &[char] = &['(', ')', '[', ']', ':', ',', ';', '.'];
+
 /// The words of a text this process did not write (an upstream's error,
 /// a library's message) that tell what the server is made of, or send the
 /// model where it cannot go: a path, a stack frame, a type name, an
@@ -1044,14 +1122,22 @@ fn split_words(masked: &str) -> Vec<Word> {
                 .next()
                 .is_none_or(|c| c.is_uppercase() || c.is_ascii_digit())
         });
+        // "e.g." and its kind end no sentence.
+        let abbreviation = tail.starts_with('.')
+            && ABBREVIATIONS
+                .iter()
+                .any(|short| trimmed.eq_ignore_ascii_case(short));
         words.push(Word {
             at: begin..end,
-            ends_sentence: (mark && starts_sentence) || broken_line,
+            ends_sentence: (mark && starts_sentence && !abbreviation) || broken_line,
             followed_by,
         });
     }
     words
 }
+
+/// Words whose full stop ends no sentence.
+const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "vs", "approx", "incl", "cf"];
 
 const LEADING: &[char] = &['(', '[', '{', '"', '`', '\'', '*', '<'];
 const TRAILING: &[char] = &[
@@ -1387,13 +1473,20 @@ fn is_flag(word: &str) -> bool {
     })
 }
 
-/// The name among `candidates` closest to `name`, when it differs by at
-/// most a third of its length (and by at most three edits).
+/// The name among `candidates` closest to `name`, when it is close enough
+/// to be the one meant: at most a third of `name`'s length away, and at
+/// most three edits. The one reading of "did you mean" for the rules, the
+/// macros' arguments and the audit. Linear in the names: a candidate whose
+/// length differs by more than the edits allowed is passed over unread,
+/// and the distance is counted only within that many edits of the
+/// diagonal.
 ///
-/// Linear in the names: a candidate whose length differs by more than the
-/// edits allowed is passed over unread, and the distance is counted only
-/// within that many edits of the diagonal (see [`edits_within`]).
-fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+/// ```
+/// let tools = ["search_notes", "read_note"];
+/// assert_eq!(outcome_rules::closest("serch_notes", tools.into_iter()), Some("search_notes"));
+/// assert_eq!(outcome_rules::closest("delete", tools.into_iter()), None);
+/// ```
+pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let length = name.chars().count();
     let limit = (length / 3).clamp(1, 3);
     candidates
@@ -1409,7 +1502,8 @@ fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<
 }
 
 /// The edit distance between `a` and `b` (insertions, deletions,
-/// substitutions), by characters, if it is at most `limit`: only the cells
+/// substitutions, and two neighbours swapped), by characters, if it is at
+/// most `limit`: only the cells
 /// within `limit` of the diagonal are counted, so the cost is
 /// `(2 × limit + 1)` per character of `a`, however long `b` is.
 fn edits_within(a: &str, b: &str, limit: usize) -> Option<usize> {
@@ -1419,28 +1513,37 @@ fn edits_within(a: &str, b: &str, limit: usize) -> Option<usize> {
         return None;
     }
     let far = limit + 1;
-    // `row[j]`: the distance between `a[..i]` and `b[..j]`, capped at
-    // `far`; cells outside the band stay `far`.
-    let mut row: Vec<usize> = (0..=b.len()).map(|j| j.min(far)).collect();
-    for (i, &ca) in a.iter().enumerate() {
-        let from = (i + 1).saturating_sub(limit);
-        let to = (i + 1 + limit).min(b.len());
-        let mut diagonal = if from == 0 { row[0] } else { row[from - 1] };
+    let n = b.len();
+    // Rows `i - 2`, `i - 1` and `i` of the table: `row[j]` is the distance
+    // between `a[..i]` and `b[..j]`, capped at `far`; the cells just
+    // outside each row's band are `far`, so that no stale cell is read.
+    let mut before = vec![far; n + 1];
+    let mut previous: Vec<usize> = (0..=n).map(|j| j.min(far)).collect();
+    let mut current = vec![far; n + 1];
+    for i in 1..=a.len() {
+        let from = i.saturating_sub(limit);
+        let to = (i + limit).min(n);
         if from == 0 {
-            row[0] = (i + 1).min(far);
+            current[0] = i.min(far);
         } else {
-            row[from - 1] = far;
+            current[from - 1] = far;
         }
         for j in from.max(1)..=to {
-            let substituted = diagonal + usize::from(ca != b[j - 1]);
-            diagonal = row[j];
-            row[j] = substituted.min(row[j - 1] + 1).min(row[j] + 1).min(far);
+            let substituted = previous[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            let mut cell = substituted.min(previous[j] + 1).min(current[j - 1] + 1);
+            // Two letters swapped are one slip of the keyboard.
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cell = cell.min(before[j - 2] + 1);
+            }
+            current[j] = cell.min(far);
         }
-        if to < b.len() {
-            row[to + 1] = far;
+        if to < n {
+            current[to + 1] = far;
         }
+        std::mem::swap(&mut before, &mut previous);
+        std::mem::swap(&mut previous, &mut current);
     }
-    let distance = row[b.len()];
+    let distance = previous[n];
     (distance <= limit).then_some(distance)
 }
 

@@ -9,7 +9,7 @@
 
 use std::fmt::{self, Display, Write};
 
-use outcome_rules::Rule;
+use outcome_rules::{Rule, Step};
 
 use crate::message::{MESSAGE_LIMIT, RETRY_MESSAGE, one_line};
 
@@ -256,7 +256,7 @@ fn with_step(problem: &str, step: Option<Step<'_>>) -> Built {
         Some(Step {
             step,
             names_tool: false,
-            joins: true,
+            imperative: true,
             ..
         }) => invalid_then_call(problem, step),
         Some(Step { step, .. }) => {
@@ -425,82 +425,14 @@ fn code_in_words(text: &str) -> Option<String> {
     Some(said)
 }
 
-/// Verbs a next step starts with.
-const STEP_VERBS: &[&str] = &[
-    "Call", "Use", "Run", "Try", "Pass", "List", "Read", "Search", "Find", "Check", "Retry", "Ask",
-    "Set", "Send", "Give",
-];
-
-/// Of [`STEP_VERBS`], those that are hardly ever a noun starting a
-/// problem ("Read error", "Search failed"): a step that starts with one of
-/// them and names no tool is joined by the call to make.
-const IMPERATIVES: &[&str] = &["Call", "Use", "Try", "Pass", "Retry", "Ask", "Set", "Give"];
-
-/// Words after an imperative that make it no step, or a step that already
-/// says to call the tool again ("Use of ..", "Call it again later").
-const NOT_A_STEP_AFTER: &[&str] = &["of", "failed", "error", "errors", "it", "back", "later"];
-
-/// Verbs whose presence right after an imperative's first words makes it a
-/// noun ("Call limit is 100").
-const IS: &[&str] = &["is", "are", "was", "were", "has", "have"];
-
-/// Words whose full stop ends no sentence.
-const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "vs", "approx", "incl", "cf"];
-
-/// The step a text ends with: its last sentence, when it starts with one of
-/// [`STEP_VERBS`].
-struct Step<'t> {
-    /// The text before the step.
-    problem: &'t str,
-    step: &'t str,
-    /// Whether it names a tool, as the writing rule
-    /// [`NamesTool`](outcome_rules::Rule::NamesTool) reads a step, strictly:
-    /// the tool called is the only tool known.
-    names_tool: bool,
-    /// Whether, naming none, it is surely a step (an imperative after the
-    /// problem), to be joined by the call to make.
-    joins: bool,
-}
-
-/// See [`Step`]; `tool` is the tool called.
+/// See [`outcome_rules::last_step`]; `tool` is the tool called, the only
+/// one a step is known to name: the writing rule reads the step strictly.
 fn last_step<'t>(text: &'t str, tool: Option<&str>) -> Option<Step<'t>> {
-    let text = text.trim_end();
-    let body = text.strip_suffix(['.', '!', '?']).unwrap_or(text);
-    // The last sentence end that is not an abbreviation's full stop.
-    let start = body
-        .match_indices(['.', '!', '?'])
-        .rev()
-        .filter(|&(at, _)| body[at + 1..].starts_with(' '))
-        .find(|&(at, end)| {
-            let word = body[..at].rsplit(' ').next().unwrap_or_default();
-            end != "." || !ABBREVIATIONS.contains(&word.to_ascii_lowercase().as_str())
-        })
-        .map_or(0, |(at, _)| at + 2);
-    let step = &text[start..];
-    let verb = step.split(' ').next()?;
-    if !STEP_VERBS.contains(&verb) {
-        return None;
-    }
-    let words: Vec<String> = step
-        .split(' ')
-        .take(4)
-        .map(|word| word.trim_matches(FRAME).to_ascii_lowercase())
-        .collect();
     let tools = match tool {
         Some(tool) => outcome_rules::Tools::new().tool(tool),
         None => outcome_rules::Tools::new(),
     };
-    let next = words.get(1).map_or("", String::as_str);
-    let reads_as_noun = words.iter().skip(1).any(|word| IS.contains(&word.as_str()));
-    Some(Step {
-        problem: text[..start].trim_end(),
-        step,
-        names_tool: outcome_rules::names_tool(step, &tools),
-        joins: start > 0
-            && IMPERATIVES.contains(&verb)
-            && !NOT_A_STEP_AFTER.contains(&next)
-            && !reads_as_noun,
-    })
+    outcome_rules::last_step(text, &tools)
 }
 
 /// What rmcp writes before serde's reason when arguments do not deserialize.
