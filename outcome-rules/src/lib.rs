@@ -515,7 +515,6 @@ impl Scan<'_> {
         for (index, word) in scan.words.iter().enumerate() {
             let text = scan.word(word);
             match word_rule(text) {
-                Some((Rule::NoLogLine, _)) if is_field(text) && !is_level(text) => {}
                 // A URI is as often what the model asked for (`notes://x`).
                 Some((Rule::NoLookup, _)) if text.contains("://") => {}
                 Some((rule, message)) => broken.push(scan.broken(rule, word.at.clone(), message)),
@@ -695,7 +694,38 @@ impl<'t> Scan<'t> {
             }
             self.command(index, broken);
         }
+        self.fields(tools, broken);
         self.names(tools, broken);
+    }
+
+    /// The fields of a log line or a debug dump: `key=value` words two or
+    /// more in a text, or one opening a bracket (`[type=missing`). One
+    /// alone is as often the parameter and value the model should send
+    /// ("set reset=true to replace it"), and a known parameter's always is.
+    fn fields(&self, tools: &Tools, broken: &mut Vec<Broken>) {
+        let fields: Vec<&Word> = self
+            .words
+            .iter()
+            .filter(|word| {
+                let text = self.word(word);
+                is_field(text)
+                    && !text
+                        .split_once('=')
+                        .is_some_and(|(key, _)| tools.is_parameter(key))
+            })
+            .collect();
+        for word in &fields {
+            let bracketed = self.masked[..word.at.start].ends_with(['[', '{']);
+            if fields.len() < 2 && !bracketed {
+                continue;
+            }
+            let text = self.word(word);
+            let message = format!(
+                "`{text}` is a field of a log line or a debug dump, which is the operator's; \
+                 say in words what was wrong"
+            );
+            broken.push(self.broken(Rule::NoLogLine, word.at.clone(), message));
+        }
     }
 
     /// Phrases that send the model elsewhere, and the words of a stack
@@ -1274,15 +1304,6 @@ fn word_rule(word: &str) -> Option<(Rule, String)> {
             format!(
                 "`{word}` sends the model to a page it cannot read from a failed call; say \
                  in this text what it must change"
-            ),
-        ));
-    }
-    if is_field(word) {
-        return Some((
-            Rule::NoLogLine,
-            format!(
-                "`{word}` is a field of a log line or a debug dump, which is the operator's; \
-                 say in words what was wrong"
             ),
         ));
     }

@@ -468,3 +468,27 @@ fn banded_edits_agree_with_the_full_table() {
         }
     }
 }
+
+/// One `key=value` is the parameter and value to send as often as a log's
+/// field; two, or one opening a bracket, are a dump.
+#[test]
+fn a_field_is_a_log_line_only_in_company_or_brackets() {
+    for text in [
+        "Set reset=true to replace the collection",
+        "The tool requires attachment_mode=extract_text for PDFs",
+        "Pass limit=10 or less",
+    ] {
+        let broken = check_part(Part::Problem, text, &notes());
+        assert!(
+            broken.iter().all(|b| b.rule != Rule::NoLogLine),
+            "{text}: {broken:?}"
+        );
+    }
+    for text in [
+        "Field required type=missing input_type=dict",
+        "Field required [type=missing",
+    ] {
+        let broken = check_part(Part::Problem, text, &notes());
+        assert!(broken.iter().any(|b| b.rule == Rule::NoLogLine), "{text}");
+    }
+}
