@@ -952,21 +952,39 @@ impl<'t> Scan<'t> {
 
     /// A step must name a tool; with tools known, one of them.
     fn names_tool(&self, tools: &Tools, broken: &mut Vec<Broken>) {
+        // The step is the last sentence; a tool named before it, or named
+        // in passing ("Invalid arguments for read_file"), is no step.
+        let first = self
+            .words
+            .iter()
+            .rposition(|word| word.ends_sentence)
+            .filter(|&end| end + 1 < self.words.len())
+            .map_or(0, |end| end + 1);
+        let verb_led = self.lower(first).is_some_and(|word| {
+            STEP_VERBS
+                .iter()
+                .any(|verb| verb.eq_ignore_ascii_case(&word))
+        });
         // A tool that is not the server's still counts as named here:
         // `known-tool` says what is wrong with it.
-        let named = (0..self.words.len()).any(|index| {
+        let named = (first..self.words.len()).any(|index| {
             let name = self.word(&self.words[index]);
-            tools.is_tool(name)
-                || match self.tool_mention(index, tools) {
-                    Some(Mention::Sure) => true,
-                    Some(Mention::Perhaps) => {
-                        !tools.complete
+            match self.tool_mention(index, tools) {
+                Some(Mention::Sure) => true,
+                // Named after a verb that is no call ("Read the note, then
+                // search_notes"), it is a step if the sentence is one, and
+                // not the tool that just failed.
+                Some(Mention::Perhaps) => {
+                    verb_led
+                        && tools.own.as_deref() != Some(name)
+                        && (tools.is_tool(name)
+                            || !tools.complete
                             || self
                                 .closest(name, tools.tools.iter().map(|tool| tool.name.as_str()))
-                                .is_some()
-                    }
-                    None => false,
+                                .is_some())
                 }
+                None => false,
+            }
         });
         if named {
             return;

@@ -492,3 +492,27 @@ fn a_field_is_a_log_line_only_in_company_or_brackets() {
         assert!(broken.iter().any(|b| b.rule == Rule::NoLogLine), "{text}");
     }
 }
+
+/// The step is the last sentence, and names the tool to call: the tool
+/// that just failed, or a tool named in passing, is no step.
+#[test]
+fn the_step_is_a_step() {
+    let tools = notes().answering("read_note");
+    for text in [
+        "Invalid arguments for read_note: path is required.",
+        "search_notes could not find it. The path is wrong.",
+        "The path is wrong (search_notes lists them).",
+    ] {
+        let broken = check_message(Message::Invalid, text, &tools);
+        assert!(broken.iter().any(|b| b.rule == Rule::NamesTool), "{text}");
+    }
+    for text in [
+        "No note at 'a.md'. Find the path with search_notes.",
+        "No note at 'a.md'. Call read_note again with a path from search_notes.",
+        "No note at 'a.md'. Search with search_notes first.",
+        "No note at 'a.md'. Use search_notes to find it.",
+    ] {
+        let broken = check_message(Message::Invalid, text, &tools);
+        assert!(broken.is_empty(), "{text}: {broken:?}");
+    }
+}
