@@ -318,7 +318,9 @@ impl fmt::Display for Broken {
 /// be short enough for the whole to be one or two sentences, and no part
 /// may break a rule about words.
 pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {
-    let scan = Scan::new(text);
+    // In a literal the values are its placeholders: what it puts in
+    // quotes ('chroma_update_documents', 'aws configure') is the author's.
+    let scan = Scan::of(text, mask_placeholders(text));
     let mut broken = Vec::new();
     scan.words(tools, &mut broken);
     if part.is_step() {
@@ -350,7 +352,8 @@ pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {
 /// one or two sentences, and for outcomes 2 and 3 a tool named as the next
 /// step.
 pub fn check_message(outcome: Message, text: &str, tools: &Tools) -> Vec<Broken> {
-    let scan = Scan::new(text);
+    let mut scan = Scan::new(text);
+    scan.unmask_tools(tools);
     let mut broken = Vec::new();
     scan.words(tools, &mut broken);
     if matches!(outcome, Message::Invalid | Message::Stale) {
@@ -615,6 +618,32 @@ const DETERMINERS: &[&str] = &[
     "next", "last", "first", "one", "any", "no", "whole", "tool", "tool's",
 ];
 
+/// Words that say what kind of parameter, not which: "Missing required
+/// argument", "Invalid parameter".
+const QUALITIES: &[&str] = &[
+    "required",
+    "invalid",
+    "missing",
+    "unknown",
+    "unexpected",
+    "optional",
+    "extra",
+    "bad",
+    "wrong",
+    "valid",
+    "given",
+    "following",
+    "additional",
+    "mandatory",
+    "unsupported",
+    "unrecognized",
+    "unrecognised",
+    "duplicate",
+    "empty",
+    "malformed",
+    "conflicting",
+];
+
 /// Words that end the clause a tool named after "with" stands in.
 const CLAUSE_ENDS: &[&str] = &[
     "and", "or", "first", "instead", "then", "before", "after", "again", "to", "for",
@@ -637,6 +666,18 @@ impl<'t> Scan<'t> {
             masked,
             words,
             lookups: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Reads a quoted value that is one of `tools` as the tool's name:
+    /// "Use 'chroma_update_documents' to update them" names a tool.
+    fn unmask_tools(&mut self, tools: &Tools) {
+        for word in &self.words {
+            let original = &self.text[word.at.clone()];
+            let masked = &self.masked[word.at.clone()];
+            if masked != original && tools.is_tool(original) {
+                self.masked.replace_range(word.at.clone(), original);
+            }
         }
     }
 
@@ -861,7 +902,8 @@ impl<'t> Scan<'t> {
                 .then(|| self.lower(i))
                 .flatten()
         });
-        let snake = name.contains('_');
+        // A name in capitals (`GITHUB_TOKEN`) is a variable or a code.
+        let snake = name.contains('_') && name.bytes().any(|b| b.is_ascii_lowercase());
         let lower = name.to_ascii_lowercase();
         if NOT_NAMES.contains(&lower.as_str()) {
             return None;
@@ -934,7 +976,8 @@ impl<'t> Scan<'t> {
             (Some("with"), Some("as" | "corrected" | "=")) => true,
             // "no argument", "each parameter": a determiner, not a name.
             (_, Some("parameter" | "argument")) => {
-                !DETERMINERS.contains(&word.to_ascii_lowercase().as_str())
+                let lower = word.to_ascii_lowercase();
+                !DETERMINERS.contains(&lower.as_str()) && !QUALITIES.contains(&lower.as_str())
             }
             _ => false,
         }
@@ -1097,6 +1140,11 @@ fn mask_values(text: &str) -> String {
     masked
 }
 
+/// `text` with each [`VALUE`] as `xxx`, of the same byte length.
+fn mask_placeholders(text: &str) -> String {
+    text.replace(VALUE, "xxx")
+}
+
 /// The byte offset of the quote that closes a quoted value in `rest`: a
 /// `'` not escaped, followed by the end, whitespace or punctuation.
 fn closing_quote(rest: &str) -> Option<usize> {
@@ -1175,9 +1223,21 @@ fn split_words(masked: &str) -> Vec<Word> {
             && ABBREVIATIONS
                 .iter()
                 .any(|short| trimmed.eq_ignore_ascii_case(short));
+        // A line that introduces a list, or one followed by an item of a
+        // list, goes on: "Found 2 notes:\n- a.md\n- b.md" is one sentence.
+        let list_goes_on = followed_by == Some(':')
+            || next.is_some_and(|n| {
+                let line = &masked[n..];
+                line.starts_with(['-', '*', '\u{2022}'])
+                    || line
+                        .trim_start_matches(|c: char| c.is_ascii_digit())
+                        .starts_with(['.', ')'])
+                        && line.starts_with(|c: char| c.is_ascii_digit())
+            });
         words.push(Word {
             at: begin..end,
-            ends_sentence: (mark && starts_sentence && !abbreviation) || broken_line,
+            ends_sentence: (mark && starts_sentence && !abbreviation)
+                || (broken_line && !(list_goes_on && !mark)),
             followed_by,
         });
     }
@@ -1219,6 +1279,7 @@ const PHRASES: &[(&str, Rule, &str)] = &[
     ("stack backtrace", Rule::NoStackFrame, FRAME),
     ("panicked at", Rule::NoStackFrame, FRAME),
     ("environment variable", Rule::NoEnvVar, ENV),
+    ("environment variables", Rule::NoEnvVar, ENV),
     ("env var", Rule::NoEnvVar, ENV),
 ];
 
@@ -1260,6 +1321,10 @@ const COMMANDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("curl", &[]),
+    ("aws", &["configure", "s3", "sso", "login", "sts"]),
+    ("gcloud", &["auth", "config", "init", "components"]),
+    ("az", &["login", "account"]),
+    ("gh", &["auth", "repo", "pr", "login"]),
     ("export", &[]),
 ];
 
@@ -1442,9 +1507,16 @@ fn is_env_var(word: &str) -> bool {
         .or_else(|| word.strip_prefix('$'))
         .or_else(|| word.strip_prefix('%').and_then(|w| w.strip_suffix('%')));
     if let Some(name) = name {
+        // `$source` and `$merge` are a query's stages; a variable is in
+        // capitals.
         return !name.is_empty()
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
             && name.bytes().any(|b| b.is_ascii_alphabetic());
+    }
+    if WELL_KNOWN_VARIABLES.contains(&word) {
+        return true;
     }
     let capitals = word.split('_').filter(|part| !part.is_empty());
     word.contains('_')
@@ -1455,6 +1527,9 @@ fn is_env_var(word: &str) -> bool {
         && capitals.clone().count() >= 2
         && capitals.clone().all(|part| part.len() >= 2)
 }
+
+/// Environment variables every system has, named without an underscore.
+const WELL_KNOWN_VARIABLES: &[&str] = &["PATH", "HOME", "PYTHONPATH", "TMPDIR", "APPDATA"];
 
 /// An error code to look up: `-32602`, `E0308`, `ERR_INVALID`, `0x80070005`.
 fn is_code(word: &str) -> bool {

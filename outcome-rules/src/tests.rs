@@ -516,3 +516,42 @@ fn the_step_is_a_step() {
         assert!(broken.is_empty(), "{text}: {broken:?}");
     }
 }
+
+/// Readings that real servers' texts showed wrong.
+#[test]
+fn what_real_texts_showed() {
+    let tools = Tools::new()
+        .tool_with_parameters("chroma_update_documents", ["ids"])
+        .tool_with_parameters("chroma_add_documents", ["ids"])
+        .answering("chroma_add_documents");
+    // A tool in quotes is a tool, in a literal and in a whole message.
+    let quoted = "Use 'chroma_update_documents' to update existing documents";
+    assert_eq!(check_part(Part::NextStep, quoted, &tools), []);
+    let whole = format!("Documents 'a' exist. {quoted}.");
+    assert_eq!(check_message(Message::Invalid, &whole, &tools), []);
+    // A command in a literal's quotes is a command.
+    let broken = check_part(Part::Problem, "Run 'aws configure' first", &tools);
+    assert_eq!(rules(&broken), [Rule::NoCommand], "{broken:?}");
+    // Query stages are no variables; capitals and well-known names are.
+    assert_eq!(
+        check_part(Part::Problem, "Use $match before $merge", &tools),
+        []
+    );
+    for text in ["Set $HOME", "Check PATH", "Set the environment variables"] {
+        let broken = check_part(Part::Problem, text, &tools);
+        assert_eq!(rules(&broken), [Rule::NoEnvVar], "{text}: {broken:?}");
+    }
+    // A variable after "use" is no tool.
+    let broken = check_part(Part::Problem, "Use GITHUB_TOKEN", &tools);
+    assert_eq!(rules(&broken), [Rule::NoEnvVar], "{broken:?}");
+    // What kind of argument, not which.
+    for text in [
+        "Missing required argument: ids",
+        "Invalid parameter: ids is empty",
+    ] {
+        assert_eq!(check_part(Part::Problem, text, &tools), [], "{text}");
+    }
+    // A list after a colon is part of its sentence.
+    let listed = "Found 2 documents:\n- a\n- b\nCall chroma_update_documents with their ids.";
+    assert_eq!(check_message(Message::Invalid, listed, &tools), []);
+}
