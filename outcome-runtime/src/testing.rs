@@ -459,7 +459,7 @@ pub fn assert_records_kept() {
     );
 }
 
-pub use crate::audit::{AuditReport, Expectation, Finding};
+pub use crate::audit::{AuditReport, Expectation, Finding, NotProbed, shown_line};
 pub use outcome_rules::{Broken, Tools};
 
 /// Checks a message the model reads against the writing rules (the
@@ -630,7 +630,7 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
                     })
                     .collect()
             };
-            let report = crate::audit::run(client.peer(), Some(&mut logs))
+            let report = crate::audit::run(client.peer(), Some(&mut logs), None)
                 .await
                 .expect("the server answers every call");
             let _ = client.cancel().await;
@@ -655,5 +655,21 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
 pub async fn audit_client(
     peer: &rmcp::service::Peer<rmcp::RoleClient>,
 ) -> Result<AuditReport, rmcp::service::ServiceError> {
-    crate::audit::run(peer, None).await
+    crate::audit::run(peer, None, None).await
+}
+
+/// [`audit_client`], within `timeout`: when it runs out, the audit stops
+/// (even while it reads a schema) and returns the report so far, with a
+/// [`NotProbed`] for the tool list that says how many tools it did not
+/// reach.
+///
+/// # Errors
+///
+/// As [`audit_client`].
+pub async fn audit_client_within(
+    peer: &rmcp::service::Peer<rmcp::RoleClient>,
+    timeout: std::time::Duration,
+) -> Result<AuditReport, rmcp::service::ServiceError> {
+    let deadline = std::time::Instant::now().checked_add(timeout);
+    crate::audit::run(peer, None, deadline).await
 }
