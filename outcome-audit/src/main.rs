@@ -56,7 +56,7 @@ builds (a string past 100,000 characters, a list past 1,000 items,
 arguments past 256 KiB, nesting past 16 levels, more than 100,000 steps to
 walk), or has a name past 128 characters; tools past the first 1,000, or
 past 100 pages of the tool list. A report with any is NOT clean. An answer
-longer than 64 KiB is checked on its first 64 KiB, and reported as too
+longer than 16 KiB is checked on its first 16 KiB, and reported as too
 long (short). The audit stops at 1,000 findings.
 
 Options:

@@ -47,7 +47,7 @@ pub(crate) const PAGES_LIMIT: usize = 100;
 pub(crate) const NAME_LIMIT: usize = 128;
 
 /// The bytes of an answer's text the audit checks and keeps.
-pub(crate) const TEXT_LIMIT: usize = 64 * 1024;
+pub(crate) const TEXT_LIMIT: usize = 16 * 1024;
 
 /// The findings after which the audit stops calling.
 pub(crate) const FINDINGS_LIMIT: usize = 1_000;

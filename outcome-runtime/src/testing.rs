@@ -582,7 +582,7 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 /// | a string built, to meet or break a length | 100,000 characters | the mistake (or the required argument) not probed |
 /// | a list built, to meet `minItems` | 1,000 items | the argument not probed |
 /// | the arguments of one call | 256 KiB | the argument not probed |
-/// | the text of an answer checked and kept | 64 KiB | the first 64 KiB checked, and a `short` finding |
+/// | the text of an answer checked and kept | 16 KiB | the first 16 KiB checked, and a `short` finding |
 /// | findings | 1,000 | the calls stop, the rest not probed |
 ///
 /// A schema it cannot read is not probed either: an entry of the tool
