@@ -395,7 +395,7 @@ pub(crate) async fn run(
                     "{why} before {} of the {} tools, from {}",
                     tools.len() - index,
                     tools.len(),
-                    tool.name
+                    named(&tool.name)
                 ),
             });
         };
