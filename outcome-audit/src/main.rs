@@ -6,6 +6,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
+use outcome_runtime::testing::shown_line;
 use rmcp::ServiceExt;
 use rmcp::service::{Peer, RoleClient};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
@@ -42,16 +43,31 @@ Each answer must be:
 (Only the in-process audit, outcome_runtime::testing::audit, also checks
 that each call was logged as tool_call_failed with outcome invalid.)
 
-The report starts with a header line with the counts, then one block per
-finding: the tool and its mistake, the call sent as JSON, the text the
-model read, and the expectation broken with what is wrong.
+The report starts with a header line with the counts, then a line for each
+thing the audit could not probe, with why, then one block per finding: the
+tool and its mistake, the call sent as JSON, the text the model read, and
+the expectation broken with what is wrong. What the server wrote is shown
+bounded and with its control characters escaped, in error messages too.
+
+Not probed: a tool or argument the audit makes no call for, because its
+schema cannot be read (not an object, a $ref outside it or in a loop with
+no way out, a pattern with no example), asks for more than the audit
+builds (a string past 100,000 characters, a list past 1,000 items,
+arguments past 256 KiB, nesting past 16 levels, more than 100,000 steps to
+walk), or has a name past 128 characters; tools past the first 1,000, or
+past 100 pages of the tool list. A report with any is NOT clean. An answer
+longer than 16 KiB is checked on its first 16 KiB, and reported as too
+long (short). The audit stops at 1,000 findings.
 
 Options:
-  --timeout <seconds>  give up when the whole audit takes longer (default 120)
+  --timeout <seconds>  stop when the whole audit takes longer, and print the
+                       report so far (default 120)
   -h, --help           print this help
 
-Exit status: 0 when every answer meets every expectation, 1 when the report
-has findings, 2 when the arguments are wrong or the server cannot be reached.";
+Exit status: 0 when every tool was probed and every answer meets every
+expectation, 1 when the report has findings, 3 when it has none but some
+tool or argument was not probed, 2 when the arguments are wrong, the server
+cannot be reached or stops answering, or the audit ran out of time.";
 
 enum Target {
     Command(Vec<String>),
@@ -102,6 +118,11 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
     Ok(Some(Options { target, timeout }))
 }
 
+/// The time left for the audit after it connects, from its whole
+/// `--timeout`; after the deadline, a last moment to stop the server and
+/// write the report.
+const GRACE: Duration = Duration::from_secs(5);
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     let options = match parse(std::env::args().skip(1)) {
@@ -111,15 +132,30 @@ async fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(problem) => {
-            eprintln!("outcome-audit: {problem}\n\n{HELP}");
+            eprintln!("outcome-audit: {}\n\n{HELP}", shown_line(&problem));
             return ExitCode::from(2);
         }
     };
-    match tokio::time::timeout(options.timeout, run(options.target)).await {
+    let deadline = tokio::time::Instant::now() + options.timeout;
+    let too_long = || {
+        eprintln!(
+            "outcome-audit: the audit took longer than {} seconds",
+            options.timeout.as_secs_f64()
+        );
+    };
+    // The audit stops itself at the deadline, even in the middle of a
+    // schema; this bound is for what it does not control (stopping the
+    // server).
+    match tokio::time::timeout_at(deadline + GRACE, run(options.target, deadline)).await {
         Ok(Ok(report)) => {
             print!("{report}");
-            if report.is_clean() {
+            if tokio::time::Instant::now() >= deadline {
+                too_long();
+                ExitCode::from(2)
+            } else if report.is_clean() {
                 ExitCode::SUCCESS
+            } else if report.findings.is_empty() {
+                ExitCode::from(3)
             } else {
                 ExitCode::from(1)
             }
@@ -129,51 +165,70 @@ async fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Err(_) => {
-            eprintln!(
-                "outcome-audit: the audit took longer than {} seconds",
-                options.timeout.as_secs_f64()
-            );
+            too_long();
             ExitCode::from(2)
         }
     }
 }
 
-async fn run(target: Target) -> Result<outcome_runtime::testing::AuditReport, String> {
+/// Connects, within the deadline: the server's part of any error is shown
+/// as the report shows what a server wrote, bounded and escaped.
+async fn run(
+    target: Target,
+    deadline: tokio::time::Instant,
+) -> Result<outcome_runtime::testing::AuditReport, String> {
+    let late = || "the server did not start an MCP session in time".to_owned();
     match target {
         Target::Command(command) => {
+            let program = shown_line(&command[0]);
             let mut process = tokio::process::Command::new(&command[0]);
             process.args(&command[1..]);
             let transport = TokioChildProcess::new(process)
-                .map_err(|e| format!("cannot start {}: {e}", command[0]))?;
-            let client = ()
-                .serve(transport)
+                .map_err(|e| format!("cannot start {program}: {}", shown_line(&e.to_string())))?;
+            let client = tokio::time::timeout_at(deadline, ().serve(transport))
                 .await
-                .map_err(|e| format!("{} did not start an MCP session: {e}", command[0]))?;
-            let report = audit(client.peer()).await;
+                .map_err(|_| late())?
+                .map_err(|e| {
+                    format!(
+                        "{program} did not start an MCP session: {}",
+                        shown_line(&e.to_string())
+                    )
+                })?;
+            let report = audit(client.peer(), deadline).await;
             let _ = client.cancel().await;
             report
         }
         Target::Url(url) => {
+            let shown = shown_line(&url);
             if url.starts_with("https://") {
                 return Err(format!(
-                    "{url}: this build speaks plain HTTP only; reach the server over \
+                    "{shown}: this build speaks plain HTTP only; reach the server over \
                      http://, or launch it with --"
                 ));
             }
             let transport = StreamableHttpClientTransport::from_uri(url.as_str());
-            let client =
-                ().serve(transport)
-                    .await
-                    .map_err(|e| format!("{url}: no MCP session: {e}"))?;
-            let report = audit(client.peer()).await;
+            let client = tokio::time::timeout_at(deadline, ().serve(transport))
+                .await
+                .map_err(|_| late())?
+                .map_err(|e| format!("{shown}: no MCP session: {}", shown_line(&e.to_string())))?;
+            let report = audit(client.peer(), deadline).await;
             let _ = client.cancel().await;
             report
         }
     }
 }
 
-async fn audit(peer: &Peer<RoleClient>) -> Result<outcome_runtime::testing::AuditReport, String> {
-    outcome_runtime::testing::audit_client(peer)
+async fn audit(
+    peer: &Peer<RoleClient>,
+    deadline: tokio::time::Instant,
+) -> Result<outcome_runtime::testing::AuditReport, String> {
+    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+    outcome_runtime::testing::audit_client_within(peer, left)
         .await
-        .map_err(|e| format!("the server stopped answering: {e}"))
+        .map_err(|e| {
+            format!(
+                "the server stopped answering: {}",
+                shown_line(&e.to_string())
+            )
+        })
 }

@@ -459,7 +459,7 @@ pub fn assert_records_kept() {
     );
 }
 
-pub use crate::audit::{AuditReport, Expectation, Finding};
+pub use crate::audit::{AuditReport, Expectation, Finding, NotProbed, shown_line};
 pub use outcome_rules::{Broken, Tools};
 
 /// Checks a message the model reads against the writing rules (the
@@ -561,9 +561,37 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 /// | `names-server-tool` | names a tool of this server as the next step |
 /// | a rule's name (`no-lookup`, ..) | keeps to the writing rules, with the tools and parameters `tools/list` gives |
 ///
-/// The [`AuditReport`] prints a header with the counts, then one block per
-/// finding: the tool and the mistake, the call sent as JSON, the text the
-/// model read, and the expectation broken with what is wrong.
+/// The [`AuditReport`] prints a header with the counts, then a line for
+/// each thing not probed, then one block per finding: the tool and the
+/// mistake, the call sent as JSON, the text the model read, and the
+/// expectation broken with what is wrong.
+///
+/// # Not probed, and the bounds
+///
+/// The audit bounds what it does with any schema and answer, and reports a
+/// tool or argument it makes no call for as a [`NotProbed`], with why. A
+/// report with any is not [clean](AuditReport::is_clean). The bounds:
+///
+/// | bound | default | past it |
+/// |---|---|---|
+/// | tools probed | 1,000 | the rest not probed |
+/// | pages of `tools/list` read | 100 | the rest not read |
+/// | a tool's or an argument's name | 128 characters | not probed |
+/// | steps of one tool's schema walk (schemas visited, `$ref`s followed, `enum` choices read) | 100,000 | the tool not probed |
+/// | nesting of `$ref`s, alternatives, objects, lists | 16 levels | the argument not probed |
+/// | a string built, to meet or break a length | 100,000 characters | the mistake (or the required argument) not probed |
+/// | a list built, to meet `minItems` | 1,000 items | the argument not probed |
+/// | the arguments of one call | 256 KiB | the argument not probed |
+/// | the text of an answer checked and kept | 16 KiB | the first 16 KiB checked, and a `short` finding |
+/// | findings | 1,000 | the calls stop, the rest not probed |
+///
+/// A schema it cannot read is not probed either: an entry of the tool
+/// list that is not a tool, `properties` that is not an object, a `$ref`
+/// outside the schema or in a loop with no way out, a required string
+/// with a `pattern` and no `default`, `const`, `enum` or `examples`, a
+/// minimum above the maximum, a bound past which JSON carries no number. A
+/// `$ref` back to a schema the walk is inside (a recursive type) is
+/// followed once per way round, so a recursive argument is probed.
 ///
 /// The server runs in this process, on a thread of its own with a
 /// [`LogCapture`], so its log records are checked too. The calls are real:
@@ -630,7 +658,7 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
                     })
                     .collect()
             };
-            let report = crate::audit::run(client.peer(), Some(&mut logs))
+            let report = crate::audit::run(client.peer(), Some(&mut logs), None)
                 .await
                 .expect("the server answers every call");
             let _ = client.cancel().await;
@@ -645,7 +673,8 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
 
 /// The [`audit`] of the server behind any connected rmcp client: one run
 /// in another process, over stdio or HTTP. The log records are not
-/// checked (`logged-invalid` is left out).
+/// checked (`logged-invalid` is left out). The bounds are [`audit`]'s;
+/// [`audit_client_within`] bounds the time as well.
 ///
 /// # Errors
 ///
@@ -655,5 +684,21 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
 pub async fn audit_client(
     peer: &rmcp::service::Peer<rmcp::RoleClient>,
 ) -> Result<AuditReport, rmcp::service::ServiceError> {
-    crate::audit::run(peer, None).await
+    crate::audit::run(peer, None, None).await
+}
+
+/// [`audit_client`], within `timeout`: when it runs out, the audit stops
+/// (even while it reads a schema) and returns the report so far, with a
+/// [`NotProbed`] for the tool list that says how many tools it did not
+/// reach.
+///
+/// # Errors
+///
+/// As [`audit_client`].
+pub async fn audit_client_within(
+    peer: &rmcp::service::Peer<rmcp::RoleClient>,
+    timeout: std::time::Duration,
+) -> Result<AuditReport, rmcp::service::ServiceError> {
+    let deadline = std::time::Instant::now().checked_add(timeout);
+    crate::audit::run(peer, None, deadline).await
 }
