@@ -115,7 +115,7 @@ fn a_fastmcp_server_is_reported_with_pydantic_s_wording() {
     for expected in [
         "[1] read_note: the required argument path left out\n  sent:   {\"arguments\":{},\"name\":\"read_note\"}\n  read:   Error executing tool read_note: 1 validation error for read_noteArguments\n",
         "Field required [type=missing",
-        "broken: names-server-tool: the text does not end with a next step that names a tool of this server",
+        "broken: names-tool: the step \"For further information visit https://errors.pydantic.dev/2.14/v/missing\" names no tool",
         "search_notes: limit above its maximum\n  sent:   {\"arguments\":{\"limit\":51,\"query\":\"a\"},\"name\":\"search_notes\"}",
         "Input should be less than or equal to 50",
         "broken: quotes-value: the text does not quote the value sent, 51",

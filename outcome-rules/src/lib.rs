@@ -1237,7 +1237,7 @@ fn split_words(masked: &str) -> Vec<Word> {
         words.push(Word {
             at: begin..end,
             ends_sentence: (mark && starts_sentence && !abbreviation)
-                || (broken_line && !(list_goes_on && !mark)),
+                || (broken_line && (mark || !list_goes_on)),
             followed_by,
         });
     }
