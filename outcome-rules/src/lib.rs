@@ -618,6 +618,10 @@ const DETERMINERS: &[&str] = &[
     "next", "last", "first", "one", "any", "no", "whole", "tool", "tool's",
 ];
 
+/// Words an instruction starts with besides a verb: "Please use ..", "You
+/// can list ..", "To get one, call ..".
+const INSTRUCTION_STARTS: &[&str] = &["please", "you", "to", "then", "first", "instead", "next"];
+
 /// Words that say what kind of parameter, not which: "Missing required
 /// argument", "Invalid parameter".
 const QUALITIES: &[&str] = &[
@@ -667,6 +671,15 @@ impl<'t> Scan<'t> {
             words,
             lookups: std::cell::Cell::new(0),
         }
+    }
+
+    /// The index of the first word of the last sentence.
+    fn last_sentence(&self) -> usize {
+        let before_last = self.words.len().saturating_sub(1);
+        self.words[..before_last]
+            .iter()
+            .rposition(|word| word.ends_sentence)
+            .map_or(0, |end| end + 1)
     }
 
     /// Reads a quoted value that is one of `tools` as the tool's name:
@@ -739,10 +752,11 @@ impl<'t> Scan<'t> {
         self.names(tools, broken);
     }
 
-    /// The fields of a log line or a debug dump: `key=value` words two or
-    /// more in a text, or one opening a bracket (`[type=missing`). One
-    /// alone is as often the parameter and value the model should send
-    /// ("set reset=true to replace it"), and a known parameter's always is.
+    /// The fields of a log line or a debug dump: `key=value` words of two
+    /// keys or more in a text, or one opening a bracket (`[type=missing`).
+    /// One key alone is as often the parameter and value the model should
+    /// send ("set reset=true to replace it"), and a known parameter's
+    /// always is.
     fn fields(&self, tools: &Tools, broken: &mut Vec<Broken>) {
         let fields: Vec<&Word> = self
             .words
@@ -755,9 +769,15 @@ impl<'t> Scan<'t> {
                         .is_some_and(|(key, _)| tools.is_parameter(key))
             })
             .collect();
+        // A dump has fields of different keys; "view_range=[1, 500]" then
+        // "view_range=[501, 1000]" are the values of one parameter.
+        let key = |word: &Word| self.word(word).split_once('=').map(|(key, _)| key);
+        let distinct = fields
+            .iter()
+            .any(|word| key(word) != fields.first().and_then(|first| key(first)));
         for word in &fields {
             let bracketed = self.masked[..word.at.start].ends_with(['[', '{']);
-            if fields.len() < 2 && !bracketed {
+            if !distinct && !bracketed {
                 continue;
             }
             let text = self.word(word);
@@ -864,7 +884,14 @@ impl<'t> Scan<'t> {
             if parameters.iter().any(|p| p == name) {
                 continue;
             }
-            let message = match self.closest(name, parameters.iter().map(String::as_str)) {
+            let close = self.closest(name, parameters.iter().map(String::as_str));
+            // A plain word close to no parameter is as often English ("the
+            // input parameter must be ..."): only a name is surely one.
+            let plain = name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+            if close.is_none() && plain {
+                continue;
+            }
+            let message = match close {
                 Some(close) => format!(
                     "`{name}` is not a parameter of `{}`; did you mean `{close}`?",
                     tool.name
@@ -902,8 +929,17 @@ impl<'t> Scan<'t> {
                 .then(|| self.lower(i))
                 .flatten()
         });
-        // A name in capitals (`GITHUB_TOKEN`) is a variable or a code.
-        let snake = name.contains('_') && name.bytes().any(|b| b.is_ascii_lowercase());
+        // A name in capitals (`GITHUB_TOKEN`) is a variable or a code; a
+        // kebab-case name (`resolve-library-id`) reads as a tool only where
+        // its author set it apart, in quotes.
+        let lowercase = name.bytes().any(|b| b.is_ascii_lowercase());
+        let quoted = self.masked[..word.at.start].ends_with(['\'', '"', '`']);
+        let snake = lowercase && (name.contains('_') || name.contains('-') && quoted);
+        // "the 'connect' tool": a name before the word "tool".
+        let before_tool = word.followed_by.is_none_or(|c| "'\"`".contains(c))
+            && self
+                .lower(index + 1)
+                .is_some_and(|next| next == "tool" || next == "tools");
         let lower = name.to_ascii_lowercase();
         if NOT_NAMES.contains(&lower.as_str()) {
             return None;
@@ -931,6 +967,7 @@ impl<'t> Scan<'t> {
         let called = verb && matches!(before.as_deref(), Some("call" | "invoke"));
         let perhaps = (snake && !self.is_parameter_mention(index) && !self.is_value(index))
             || called
+            || before_tool
             || tools.is_tool(name);
         perhaps.then_some(Mention::Perhaps)
     }
@@ -957,6 +994,10 @@ impl<'t> Scan<'t> {
             return false;
         }
         if !is_name(word) || NOT_NAMES.contains(&word.to_ascii_lowercase().as_str()) {
+            return false;
+        }
+        // A word another rule reads (`MDB_MCP_INDEX_CHECK`) is that.
+        if word_rule(word).is_some() {
             return false;
         }
         let open = |i: usize| self.words[i].followed_by.is_none();
@@ -997,34 +1038,80 @@ impl<'t> Scan<'t> {
     fn names_tool(&self, tools: &Tools, broken: &mut Vec<Broken>) {
         // The step is the last sentence; a tool named before it, or named
         // in passing ("Invalid arguments for read_file"), is no step.
-        let first = self
-            .words
-            .iter()
-            .rposition(|word| word.ends_sentence)
-            .filter(|&end| end + 1 < self.words.len())
-            .map_or(0, |end| end + 1);
+        let first = self.last_sentence();
+        // An instruction: "Use ..", "Please use ..", "You can list ..",
+        // "To get one, call ..".
         let verb_led = self.lower(first).is_some_and(|word| {
             STEP_VERBS
                 .iter()
                 .any(|verb| verb.eq_ignore_ascii_case(&word))
+                || INSTRUCTION_STARTS.contains(&word.as_str())
         });
         // A tool that is not the server's still counts as named here:
         // `known-tool` says what is wrong with it.
+        let mut depth = 0usize;
+        let mut scanned = self.words.get(first).map_or(0, |word| word.at.start);
+        // A literal's placeholder where a tool's name stands ("Call {}",
+        // "using the tool: {}", a step that is only one) may be the name:
+        // the compiler cannot say it names none.
+        let placeholder_names = (first..self.words.len()).any(|index| {
+            let word = &self.words[index];
+            if self.text[word.at.clone()] != VALUE.to_string() {
+                return false;
+            }
+            let before = index.checked_sub(1).and_then(|i| self.lower(i));
+            let after = self.lower(index + 1);
+            self.words.len() - first == 1
+                || before.is_some_and(|word| {
+                    matches!(
+                        word.as_str(),
+                        "call"
+                            | "invoke"
+                            | "use"
+                            | "using"
+                            | "with"
+                            | "via"
+                            | "run"
+                            | "try"
+                            | "tool"
+                            | "tools"
+                    )
+                })
+                || after.is_some_and(|word| word == "tool")
+        });
+        if placeholder_names {
+            return;
+        }
         let named = (first..self.words.len()).any(|index| {
-            let name = self.word(&self.words[index]);
+            let word = &self.words[index];
+            // Inside parentheses a tool is named in passing.
+            for b in self.masked[scanned..word.at.start].bytes() {
+                match b {
+                    b'(' => depth += 1,
+                    b')' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            scanned = word.at.start;
+            let name = self.word(word);
             match self.tool_mention(index, tools) {
                 Some(Mention::Sure) => true,
-                // Named after a verb that is no call ("Read the note, then
-                // search_notes"), it is a step if the sentence is one, and
-                // not the tool that just failed.
+                // Named without a verb that calls it: a step if the
+                // sentence is an instruction, or if it names another of
+                // the server's tools, outside parentheses; never the tool
+                // that just failed.
                 Some(Mention::Perhaps) => {
-                    verb_led
+                    depth == 0
                         && tools.own.as_deref() != Some(name)
-                        && (tools.is_tool(name)
-                            || !tools.complete
-                            || self
-                                .closest(name, tools.tools.iter().map(|tool| tool.name.as_str()))
-                                .is_some())
+                        && (tools.get(name).is_some()
+                            || verb_led
+                                && (!tools.complete
+                                    || self
+                                        .closest(
+                                            name,
+                                            tools.tools.iter().map(|tool| tool.name.as_str()),
+                                        )
+                                        .is_some()))
                 }
                 None => false,
             }
@@ -1045,10 +1132,8 @@ impl<'t> Scan<'t> {
         // which words were read as the step.
         let start = self
             .words
-            .iter()
-            .rposition(|word| word.ends_sentence)
-            .filter(|&end| end + 1 < self.words.len())
-            .map_or(0, |end| self.words[end + 1].at.start);
+            .get(self.last_sentence())
+            .map_or(0, |word| word.at.start);
         let step = self.text[start..].trim();
         // A literal's placeholder is shown as its author wrote one.
         let shown: String = step

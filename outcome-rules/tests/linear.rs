@@ -92,8 +92,8 @@ fn fifty_thousand_names_against_ten_thousand_tools() {
     let text = repeated("zz_zzzzzzzzzz ");
     assert!(!names_tool(&text, &tools));
     assert!(names_tool(&format!("{text} call tool_00007"), &tools));
-    // Named in passing, a tool is no step.
-    assert!(!names_tool(&format!("{text} tool_00007"), &tools));
+    // Named in passing, in parentheses, a tool is no step.
+    assert!(!names_tool(&format!("{text} (tool_00007)"), &tools));
 }
 
 #[test]

@@ -1,0 +1,335 @@
+//! The writing rules, judged on texts this project did not write: model-facing
+//! error texts of public MCP servers in Rust, Python and TypeScript, each
+//! labelled by hand, rule by rule (`corpus/texts.jsonl`; `corpus/README.md`
+//! says how).
+//!
+//! Three views of each text are checked: the audit's (the whole message,
+//! with the server's tools), and the compiler's, on the text as its author
+//! wrote it (placeholders stand for values and are not read), once with the
+//! router's tools and once without. The table per rule prints with
+//! `cargo test -p outcome-rules --test corpus -- --nocapture`.
+//!
+//! What must hold: the compiler flags no text the labels call fine, for
+//! any rule. A false compile error costs a user more than a missed rule.
+
+use std::collections::BTreeMap;
+
+use outcome_rules::{Message, Part, Rule, Tools, VALUE, check_message, check_part, sentences};
+use serde_json::Value;
+
+/// One labelled text.
+struct Text {
+    id: String,
+    text: String,
+    template: String,
+    literal: bool,
+    outcome: Message,
+    tool: Option<String>,
+    tools: Vec<String>,
+    parameters: BTreeMap<String, Vec<String>>,
+    /// The rules the text breaks, by the labels.
+    breaks: Vec<Rule>,
+}
+
+fn corpus() -> Vec<Text> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/texts.jsonl");
+    let data = std::fs::read_to_string(path).expect("the corpus is in the repository");
+    data.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let value: Value = serde_json::from_str(line).expect("one JSON object a line");
+            let text = |key: &str| value[key].as_str().unwrap_or_default().to_owned();
+            let labels = value["labels"].as_object().expect("labels");
+            let breaks = labels
+                .iter()
+                .filter(|(_, label)| !matches!(label.as_str(), Some("ok" | "n/a")))
+                .map(|(rule, _)| Rule::from_name(rule).unwrap_or_else(|| panic!("{rule}")))
+                .collect();
+            let strings = |value: &Value| -> Vec<String> {
+                value
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            };
+            Text {
+                id: text("id"),
+                text: text("text"),
+                template: text("template"),
+                literal: value["literal"].as_bool().unwrap_or(false),
+                outcome: match value["outcome"].as_str() {
+                    Some("stale") => Message::Stale,
+                    Some("fault") => Message::Fault,
+                    _ => Message::Invalid,
+                },
+                tool: value["tool"].as_str().map(str::to_owned),
+                tools: strings(&value["tools"]),
+                parameters: value["parameters"]
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(tool, names)| (tool.clone(), strings(names)))
+                    .collect(),
+                breaks,
+            }
+        })
+        .collect()
+}
+
+impl Text {
+    /// The server's tools, as a router knows them.
+    fn router(&self) -> Tools {
+        let mut tools = Tools::new();
+        for tool in &self.tools {
+            tools = match self.parameters.get(tool) {
+                Some(parameters) => tools.tool_with_parameters(tool, parameters),
+                None => tools.tool(tool),
+            };
+        }
+        match &self.tool {
+            Some(tool) => tools.answering(tool),
+            None => tools,
+        }
+    }
+
+    /// Nothing known of the server's tools: a `#[tool]` outside a router.
+    fn unknown(&self) -> Tools {
+        match &self.tool {
+            Some(tool) => Tools::unknown().answering(tool),
+            None => Tools::unknown(),
+        }
+    }
+
+    /// The text as its author wrote it, each placeholder a [`VALUE`]; and
+    /// split as `ToolError::invalid` takes it: the problem, then the last
+    /// sentence as the step when there are two or more.
+    fn parts(&self) -> Vec<(Part, String)> {
+        let written = placeholders(&literal(&self.template));
+        let mut spans = sentences(&written);
+        let step = match (self.outcome, spans.len()) {
+            (Message::Fault, _) | (_, 0 | 1) => None,
+            _ => spans.pop(),
+        };
+        let problem_end = spans.last().map_or(0, |span| span.end);
+        let mut parts = vec![(
+            match self.outcome {
+                Message::Fault => Part::Retry,
+                _ => Part::Problem,
+            },
+            written[..problem_end].trim().to_owned(),
+        )];
+        if let Some(step) = step {
+            let part = match self.outcome {
+                Message::Stale => Part::Refresh,
+                _ => Part::NextStep,
+            };
+            parts.push((part, written[step].trim().to_owned()));
+        }
+        parts
+    }
+}
+
+/// The string literals of a template as the corpus quotes its code
+/// (`f"No note {name}"`, `` `No note ${name}` ``, `format!("..", x)`,
+/// `"a" + "b"`), joined; the template itself when it quotes none.
+fn literal(template: &str) -> String {
+    let mut joined = String::new();
+    let mut found = false;
+    let mut chars = template.chars();
+    while let Some(c) = chars.next() {
+        if !matches!(c, '"' | '\'' | '`') {
+            continue;
+        }
+        found = true;
+        let quote = c;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some('n') => joined.push('\n'),
+                    Some(other) => joined.push(other),
+                    None => {}
+                },
+                c if c == quote => break,
+                c => joined.push(c),
+            }
+        }
+    }
+    if found { joined } else { template.to_owned() }
+}
+
+/// `template` with each placeholder of Rust, Python or JavaScript
+/// (`{name}`, `{}`, `${name}`, `%s`, `%d`, `%r`) as a [`VALUE`].
+fn placeholders(template: &str) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut chars = template.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '$' if chars.peek() == Some(&'{') => {
+                chars.next();
+                skip_braces(&mut chars);
+                out.push(VALUE);
+            }
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                out.push('{');
+            }
+            '{' => {
+                skip_braces(&mut chars);
+                out.push(VALUE);
+            }
+            '%' if chars.peek().is_some_and(|c| "sdrif".contains(*c)) => {
+                chars.next();
+                out.push(VALUE);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn skip_braces(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    let mut depth = 1;
+    for c in chars.by_ref() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            return;
+        }
+    }
+}
+
+/// How one view of the checker agrees with the labels, for one rule.
+#[derive(Default, Clone, Copy)]
+struct Score {
+    agree: usize,
+    false_positive: usize,
+    missed: usize,
+}
+
+type Flagged = Vec<(String, Rule)>;
+
+fn score(
+    corpus: &[Text],
+    view: impl Fn(&Text) -> Option<Vec<Rule>>,
+) -> (BTreeMap<Rule, Score>, Flagged) {
+    let mut scores: BTreeMap<Rule, Score> =
+        Rule::ALL.iter().map(|r| (*r, Score::default())).collect();
+    let mut false_positives = Vec::new();
+    for text in corpus {
+        let Some(flagged) = view(text) else { continue };
+        for rule in Rule::ALL {
+            let score = scores.get_mut(&rule).unwrap();
+            match (flagged.contains(&rule), text.breaks.contains(&rule)) {
+                (true, false) => {
+                    score.false_positive += 1;
+                    false_positives.push((text.id.clone(), rule));
+                }
+                (false, true) => score.missed += 1,
+                _ => score.agree += 1,
+            }
+        }
+    }
+    (scores, false_positives)
+}
+
+fn audit_view(text: &Text) -> Option<Vec<Rule>> {
+    Some(
+        check_message(text.outcome, &text.text, &text.router())
+            .iter()
+            .map(|b| b.rule)
+            .collect(),
+    )
+}
+
+fn compile_view(text: &Text, tools: &Tools) -> Option<Vec<Rule>> {
+    if !text.literal {
+        return None;
+    }
+    let mut rules = Vec::new();
+    // `CORPUS_SHOW=<id>` prints how the compiler's view reads one text.
+    let show = std::env::var("CORPUS_SHOW").is_ok_and(|id| id == text.id);
+    for (part, written) in text.parts() {
+        if written.is_empty() {
+            continue;
+        }
+        let broken = check_part(part, &written, tools);
+        if show {
+            println!("{part:?}: {written:?}\n  {broken:?}");
+        }
+        rules.extend(broken.iter().map(|b| b.rule));
+    }
+    // A message of one sentence has no step, which `ToolError::invalid`
+    // cannot be written without: unless that sentence is a step that names
+    // a tool, as the step part, it breaks names-tool.
+    let parts = text.parts();
+    if parts.len() == 1 && text.outcome != Message::Fault {
+        let (_, written) = &parts[0];
+        let as_step = check_part(Part::NextStep, written, tools);
+        if as_step.iter().any(|b| b.rule == Rule::NamesTool) {
+            rules.push(Rule::NamesTool);
+        }
+    }
+    rules.sort();
+    rules.dedup();
+    Some(rules)
+}
+
+fn print(name: &str, scores: &BTreeMap<Rule, Score>) {
+    println!(
+        "\n{name}\n{:<16} {:>6} {:>6} {:>6}",
+        "rule", "agree", "false+", "missed"
+    );
+    for (rule, score) in scores {
+        println!(
+            "{:<16} {:>6} {:>6} {:>6}",
+            rule.name(),
+            score.agree,
+            score.false_positive,
+            score.missed
+        );
+    }
+}
+
+#[test]
+fn the_corpus_is_labelled_whole() {
+    let corpus = corpus();
+    let servers: std::collections::BTreeSet<&str> = corpus.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(servers.len(), corpus.len(), "ids are unique");
+    for text in &corpus {
+        assert!(
+            !text.text.is_empty() && !text.template.is_empty(),
+            "{}",
+            text.id
+        );
+    }
+}
+
+#[test]
+fn the_compiler_flags_no_text_the_labels_call_fine() {
+    let corpus = corpus();
+    let (audit, _) = score(&corpus, audit_view);
+    print(
+        "the audit's view (whole messages, the server's tools)",
+        &audit,
+    );
+    let (router, router_fp) = score(&corpus, |text| compile_view(text, &text.router()));
+    print("the compiler's view, inside a router", &router);
+    let (outside, outside_fp) = score(&corpus, |text| compile_view(text, &text.unknown()));
+    print("the compiler's view, outside a router", &outside);
+    let mut wrong: Vec<String> = router_fp
+        .iter()
+        .chain(&outside_fp)
+        .map(|(id, rule)| format!("{id}: {rule}"))
+        .collect();
+    wrong.sort();
+    wrong.dedup();
+    assert!(
+        wrong.is_empty(),
+        "false compile errors:\n{}",
+        wrong.join("\n")
+    );
+}
