@@ -428,7 +428,8 @@ mod tests {
         let found = rules(
             r#"
             ToolError::invalid(format!("No note at {path:?} in /srv/notes"), "Call search_notes.");
-            ToolError::invalid(std::format_args!("No {{note}} {}", x), ::std::format!("Call {}.", t));
+            ToolError::invalid(std::format_args!("No {{note}} {}", x), ::std::format!("Look in {}.", t));
+            ToolError::invalid("No note", ::std::format!("Call {} instead.", t));
             ToolError::retry_later(alloc::format!("{} is busy; retry in a minute", p));
             "#,
             &tools,

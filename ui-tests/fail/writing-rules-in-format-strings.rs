@@ -23,7 +23,7 @@ impl Server {
         if path.is_empty() {
             return Err(ToolError::invalid(
                 format!("No note at {path:?} under /srv/notes"),
-                std::format_args!("Call {} with a {{path}}", "list_notes"),
+                std::format_args!("Look again in {} with a {{path}}", "notes/"),
             ));
         }
         if path.starts_with('.') {
