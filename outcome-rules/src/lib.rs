@@ -517,10 +517,9 @@ impl Scan<'_> {
         scan.phrases(&mut broken);
         for (index, word) in scan.words.iter().enumerate() {
             let text = scan.word(word);
-            match word_rule(text) {
-                // A URI is as often what the model asked for (`notes://x`).
-                Some((Rule::NoLookup, _)) if text.contains("://") => {}
+            match scan.word_rule_at(index) {
                 Some((rule, message)) => broken.push(scan.broken(rule, word.at.clone(), message)),
+                None if word_rule(text).is_some() => {}
                 None => scan.command(index, &mut broken),
             }
         }
@@ -741,15 +740,46 @@ impl<'t> Scan<'t> {
     fn words(&self, tools: &Tools, broken: &mut Vec<Broken>) {
         self.phrases(broken);
         for (index, word) in self.words.iter().enumerate() {
-            let text = self.word(word);
-            if let Some((rule, message)) = word_rule(text) {
+            if let Some((rule, message)) = self.word_rule_at(index) {
                 broken.push(self.broken(rule, word.at.clone(), message));
+                continue;
+            }
+            if word_rule(self.word(word)).is_some() {
                 continue;
             }
             self.command(index, broken);
         }
         self.fields(tools, broken);
         self.names(tools, broken);
+    }
+
+    /// The rule word `index` breaks, if any, read in its sentence: a URL
+    /// sends the model away only when the words before it do ("see",
+    /// "visit", "for more information"), being otherwise the resource the
+    /// call is about; a name in capitals with an underscore is an
+    /// environment variable only when it reads as one (`..._TOKEN`,
+    /// `..._DIR`, "set" or "export" before it), being otherwise a code or a
+    /// constant (`ENTITY_NOT_FOUND`).
+    fn word_rule_at(&self, index: usize) -> Option<(Rule, String)> {
+        let text = self.word(&self.words[index]);
+        let (rule, message) = word_rule(text)?;
+        let before = |words: &[&str]| {
+            (index.saturating_sub(4)..index)
+                .filter_map(|i| self.lower(i))
+                .any(|word| words.contains(&word.trim_matches(MARKS)))
+        };
+        match rule {
+            Rule::NoLookup if text.contains("://") => before(REFERRING).then_some((rule, message)),
+            Rule::NoEnvVar if is_capital_snake(text) => {
+                let after = self.lower(index + 1).is_some_and(|next| {
+                    matches!(next.as_str(), "environment" | "env" | "variable")
+                });
+                let named = ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix));
+                (named || after || before(&["set", "export", "env", "unset"]))
+                    .then_some((rule, message))
+            }
+            _ => Some((rule, message)),
+        }
     }
 
     /// The fields of a log line or a debug dump: `key=value` words of two
@@ -1611,6 +1641,53 @@ fn is_env_var(word: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
         && capitals.clone().count() >= 2
         && capitals.clone().all(|part| part.len() >= 2)
+}
+
+/// Words before a URL that send the model to read it.
+const REFERRING: &[&str] = &[
+    "see",
+    "visit",
+    "read",
+    "consult",
+    "refer",
+    "documentation",
+    "docs",
+    "information",
+    "details",
+    "guide",
+    "go",
+    "at",
+];
+
+/// How the names of environment variables end.
+const ENV_SUFFIXES: &[&str] = &[
+    "_TOKEN",
+    "_KEY",
+    "_SECRET",
+    "_PASSWORD",
+    "_DIR",
+    "_PATH",
+    "_HOME",
+    "_URL",
+    "_URI",
+    "_HOST",
+    "_PORT",
+    "_USER",
+    "_USERNAME",
+    "_CONFIG",
+    "_FILE",
+    "_ENV",
+    "_REGION",
+    "_PROFILE",
+    "_ENDPOINT",
+];
+
+/// A name in capitals with an underscore: `NOTES_DIR`, `ENTITY_NOT_FOUND`.
+fn is_capital_snake(word: &str) -> bool {
+    word.contains('_')
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// Environment variables every system has, named without an underscore.

@@ -228,7 +228,12 @@ fn score(
                     score.false_positive += 1;
                     false_positives.push((text.id.clone(), rule));
                 }
-                (false, true) => score.missed += 1,
+                (false, true) => {
+                    score.missed += 1;
+                    if std::env::var("CORPUS_MISSED").is_ok_and(|r| r == rule.name()) {
+                        println!("missed {rule}: {}: {}", text.id, text.text);
+                    }
+                }
                 _ => score.agree += 1,
             }
         }
@@ -311,7 +316,15 @@ fn the_corpus_is_labelled_whole() {
 #[test]
 fn the_compiler_flags_no_text_the_labels_call_fine() {
     let corpus = corpus();
-    let (audit, _) = score(&corpus, audit_view);
+    let (audit, audit_fp) = score(&corpus, audit_view);
+    let listed: Vec<String> = audit_fp
+        .iter()
+        .map(|(id, rule)| format!("{id}: {rule}"))
+        .collect();
+    println!(
+        "\nflagged by the audit, fine by the labels: {}",
+        listed.join(", ")
+    );
     print(
         "the audit's view (whole messages, the server's tools)",
         &audit,
