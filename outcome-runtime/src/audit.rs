@@ -742,16 +742,12 @@ fn text_of(result: &CallToolResult) -> String {
         .join("\n")
 }
 
-/// The last sentence or line of a text: where its next step stands.
+/// The last sentence of a text, as the writing rules read it: where its
+/// next step stands.
 fn last_step(text: &str) -> &str {
-    let text = text.trim_end();
-    let body = text.trim_end_matches(['.', '!', '?']);
-    let start = [". ", "! ", "? ", "\n"]
-        .iter()
-        .filter_map(|end| body.rfind(end).map(|at| at + end.len()))
-        .max()
-        .unwrap_or(0);
-    &text[start..]
+    outcome_rules::sentences(text)
+        .pop()
+        .map_or(text, |sentence| &text[sentence])
 }
 
 fn is_word_char(c: char) -> bool {
@@ -1659,7 +1655,7 @@ mod tests {
         );
         assert_eq!(
             last_step("Error in read_note\n  visit https://x.dev/a"),
-            "  visit https://x.dev/a"
+            "visit https://x.dev/a"
         );
         assert_eq!(last_step("Call read_note."), "Call read_note.");
     }
