@@ -770,13 +770,32 @@ impl<'t> Scan<'t> {
         };
         match rule {
             Rule::NoLookup if text.contains("://") => before(REFERRING).then_some((rule, message)),
+            // "a whole number from -32768 to 32767": a bound, not a code.
+            Rule::NoLookup if text.starts_with('-') => {
+                let next = self.lower(index + 1);
+                let bound = next.is_some_and(|next| next == "to" || next == "and")
+                    || index
+                        .checked_sub(1)
+                        .and_then(|i| self.lower(i))
+                        .is_some_and(|word| BOUNDS.contains(&word.trim_matches(MARKS)));
+                (!bound).then_some((rule, message))
+            }
             Rule::NoEnvVar if is_capital_snake(text) => {
                 let after = self.lower(index + 1).is_some_and(|next| {
                     matches!(next.as_str(), "environment" | "env" | "variable")
                 });
                 let named = ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix));
-                (named || after || before(&["set", "export", "env", "unset"]))
-                    .then_some((rule, message))
+                if named || after || before(&["set", "export", "env", "unset"]) {
+                    return Some((rule, message));
+                }
+                // Not a variable: perhaps a code to look up (`ERR_404`).
+                is_code(text).then(|| {
+                    let message = format!(
+                        "`{text}` is an error code, which the model cannot look up; say in \
+                         words what went wrong"
+                    );
+                    (Rule::NoLookup, message)
+                })
             }
             _ => Some((rule, message)),
         }
@@ -1642,6 +1661,12 @@ fn is_env_var(word: &str) -> bool {
         && capitals.clone().count() >= 2
         && capitals.clone().all(|part| part.len() >= 2)
 }
+
+/// Words before a number that make it a bound or a value, not a code.
+const BOUNDS: &[&str] = &[
+    "from", "to", "between", "than", "least", "most", "minimum", "maximum", "min", "max", "below",
+    "above", "is", "was", "be", "of", "=", "and",
+];
 
 /// Words before a URL that send the model to read it.
 const REFERRING: &[&str] = &[

@@ -555,3 +555,14 @@ fn what_real_texts_showed() {
     let listed = "Found 2 documents:\n- a\n- b\nCall chroma_update_documents with their ids.";
     assert_eq!(check_message(Message::Invalid, listed, &tools), []);
 }
+
+/// The runtime's own words for a signed argument's range pass its rules.
+#[test]
+fn a_negative_bound_is_no_code() {
+    let text = "The argument offset of search_notes was 'x', but it must be a whole number from \
+                -9223372036854775808 to 9223372036854775807. Call search_notes again with offset \
+                as a whole number from -32768 to 32767.";
+    assert_eq!(check_message(Message::Invalid, text, &notes()), []);
+    let broken = check_part(Part::Problem, "Failed with -32602", &notes());
+    assert_eq!(rules(&broken), [Rule::NoLookup]);
+}
