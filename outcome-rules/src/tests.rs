@@ -515,6 +515,14 @@ fn the_step_is_a_step() {
         let broken = check_message(Message::Invalid, text, &tools);
         assert!(broken.is_empty(), "{text}: {broken:?}");
     }
+    // Without the router's list, a snake_case word is no step by itself.
+    for text in [
+        "message_id must start with 'imap'.",
+        "The message_id is wrong. It must start with 'imap'.",
+    ] {
+        let broken = check_message(Message::Invalid, text, &Tools::unknown());
+        assert!(broken.iter().any(|b| b.rule == Rule::NamesTool), "{text}");
+    }
 }
 
 /// Readings that real servers' texts showed wrong.
