@@ -7,8 +7,8 @@ use std::fmt;
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientRequest, JsonObject, ListToolsRequest,
-    PaginatedRequestParams, ServerResult, Tool,
+    CallToolRequestParams, CallToolResult, ClientRequest, ErrorCode, ErrorData, JsonObject,
+    ListToolsRequest, PaginatedRequestParams, ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::{Map, Value};
@@ -160,8 +160,6 @@ pub enum Expectation {
     NamesArgument,
     /// The text quotes the value sent.
     QuotesValue,
-    /// The text names a tool of this server as the next step.
-    NamesServerTool,
     /// A writing rule, as `outcome_rules::check_message` reads the text.
     Rule(outcome_rules::Rule),
 }
@@ -176,7 +174,6 @@ impl Expectation {
             Expectation::LoggedInvalid => "logged-invalid",
             Expectation::NamesArgument => "names-argument",
             Expectation::QuotesValue => "quotes-value",
-            Expectation::NamesServerTool => "names-server-tool",
             Expectation::Rule(rule) => rule.name(),
         }
     }
@@ -207,6 +204,40 @@ pub struct Finding {
     pub detail: String,
 }
 
+/// A call the audit made and did not judge, and why: its answer is about
+/// something else than the mistake the call made.
+#[derive(Clone, Debug)]
+pub struct NotJudged {
+    /// The tool called.
+    pub tool: String,
+    /// What the call got wrong on purpose.
+    pub mistake: String,
+    /// The call sent, as JSON: `{"name": .., "arguments": ..}`.
+    pub call: Value,
+    /// The text the model read.
+    pub text: String,
+    /// Why the answer was not judged, one sentence.
+    pub why: String,
+}
+
+/// Findings that are one defect: the same expectation broken by texts of
+/// one template (the same words, but for the tool, the arguments and the
+/// values of each call).
+#[derive(Clone, Debug)]
+pub struct Defect<'r> {
+    /// The expectation broken.
+    pub broken: Expectation,
+    /// The template the texts share: the text with the tool's name, the
+    /// arguments' names, quoted values and numbers written as `<tool>`,
+    /// `<argument>`, `<value>` and `#`.
+    pub template: String,
+    /// Each finding of the defect, in the order of the calls; the first
+    /// is its example.
+    pub findings: Vec<&'r Finding>,
+    /// The tools whose answers show it, in the order of the calls.
+    pub tools: Vec<&'r str>,
+}
+
 /// What the audit found: see [`testing::audit`](super::testing::audit).
 #[derive(Clone, Debug, Default)]
 pub struct AuditReport {
@@ -214,6 +245,10 @@ pub struct AuditReport {
     pub tools: usize,
     /// The calls made.
     pub calls: usize,
+    /// The calls whose answer was judged: the calls made, less those
+    /// [not judged](Self::not_judged) and those a tool refused as not a
+    /// task.
+    pub judged: usize,
     /// Whether the log records were checked (only for a server audited in
     /// this process).
     pub logs_checked: bool,
@@ -222,13 +257,47 @@ pub struct AuditReport {
     /// What the audit could not probe, and why: a schema it cannot read or
     /// build a value for, a size past its bounds, tools past its bounds.
     pub not_probed: Vec<NotProbed>,
+    /// The calls whose answer is about something else than the call's
+    /// mistake (the audit's baseline, which the server refused), and why.
+    pub not_judged: Vec<NotJudged>,
+    /// The tools the audit did not run with a call that keeps to their
+    /// schema, since they are not annotated read-only (see
+    /// [`ValidCalls`]).
+    pub not_run: Vec<String>,
 }
 
 impl AuditReport {
-    /// Whether every tool was probed and every answer met every
-    /// expectation.
+    /// Whether every tool was probed, at least one answer was judged, and
+    /// every answer judged met every expectation.
     pub fn is_clean(&self) -> bool {
-        self.findings.is_empty() && self.not_probed.is_empty()
+        self.findings.is_empty() && self.not_probed.is_empty() && self.judged > 0
+    }
+
+    /// The findings as defects: one for each expectation broken by texts
+    /// of one template, in the order they were first found.
+    pub fn defects(&self) -> Vec<Defect<'_>> {
+        let mut defects: Vec<Defect<'_>> = Vec::new();
+        let mut index = std::collections::HashMap::new();
+        for finding in &self.findings {
+            let template = template(finding);
+            let at = *index
+                .entry((finding.broken.name(), template.clone()))
+                .or_insert_with(|| {
+                    defects.push(Defect {
+                        broken: finding.broken,
+                        template,
+                        findings: Vec::new(),
+                        tools: Vec::new(),
+                    });
+                    defects.len() - 1
+                });
+            let defect = &mut defects[at];
+            defect.findings.push(finding);
+            if !defect.tools.contains(&finding.tool.as_str()) {
+                defect.tools.push(&finding.tool);
+            }
+        }
+        defects
     }
 
     /// The number of calls with at least one finding.
@@ -237,6 +306,90 @@ impl AuditReport {
         calls.dedup();
         calls.len()
     }
+}
+
+/// A finding's text as a template: the tool's name, the call's argument
+/// names, quoted values, bracketed values and numbers written as
+/// placeholders, so that one template repeated over calls and tools reads
+/// as one.
+fn template(finding: &Finding) -> String {
+    let mut text = finding.text.clone();
+    if finding.tool.len() >= 3 {
+        text = text.replace(&finding.tool, "<tool>");
+    }
+    let arguments = finding
+        .call
+        .get("arguments")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(name, _)| name.as_str());
+    let mistake_argument = finding.mistake.split(' ').filter(|w| w.contains('_'));
+    for name in arguments.chain(mistake_argument) {
+        if !name.is_empty() && contains_word(&text, name) {
+            text = replace_word(&text, name, "<argument>");
+        }
+    }
+    // For each character, where the quote or bracket it opens closes on
+    // its line: found in one pass from the end, so the template is linear
+    // in the text.
+    let chars: Vec<char> = text.chars().collect();
+    let closers = ['\'', '"', '`', '}', ']'];
+    let mut next = [usize::MAX; 5];
+    let mut closes = vec![usize::MAX; chars.len()];
+    for (at, &c) in chars.iter().enumerate().rev() {
+        let opens = match c {
+            '{' => Some(3),
+            '[' => Some(4),
+            _ => closers[..3].iter().position(|&q| q == c),
+        };
+        if let Some(kind) = opens {
+            closes[at] = next[kind];
+        }
+        if c == '\n' {
+            next = [usize::MAX; 5];
+        } else if let Some(kind) = closers.iter().position(|&q| q == c) {
+            next[kind] = at;
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while at < chars.len() {
+        let c = chars[at];
+        if closes[at] != usize::MAX {
+            out.push_str("<value>");
+            at = closes[at] + 1;
+        } else if c.is_ascii_digit() {
+            while at < chars.len() && chars[at].is_ascii_digit() {
+                at += 1;
+            }
+            out.push('#');
+        } else {
+            out.push(c);
+            at += 1;
+        }
+    }
+    out
+}
+
+/// `text` with every standalone `word` replaced by `with`.
+fn replace_word(text: &str, word: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = 0;
+    for (at, _) in text.match_indices(word) {
+        if at < rest {
+            continue;
+        }
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        if !before.is_some_and(is_word_char) && !after.is_some_and(is_word_char) {
+            out.push_str(&text[rest..at]);
+            out.push_str(with);
+            rest = at + word.len();
+        }
+    }
+    out.push_str(&text[rest..]);
+    out
 }
 
 /// The characters the report shows of one line of a server's text, or of
@@ -276,50 +429,99 @@ fn shown(text: &str) -> String {
     out
 }
 
+/// What the report shows for a tool, an argument or the tool list.
+fn what(tool: Option<&String>, argument: Option<&String>) -> String {
+    match (tool, argument) {
+        (None, _) => "the tool list".to_owned(),
+        (Some(tool), None) => one_line(tool, SHOWN_LINE),
+        (Some(tool), Some(argument)) => format!(
+            "{}, argument {}",
+            one_line(tool, SHOWN_LINE),
+            one_line(argument, SHOWN_LINE)
+        ),
+    }
+}
+
+/// Counts of `(key, n)`, in the order first met, as `key n, key n`.
+fn tally<'a>(keys: impl Iterator<Item = (&'a str, usize)>) -> Vec<(&'a str, usize)> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for (key, n) in keys {
+        match counts.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, count)) => *count += n,
+            None => counts.push((key, n)),
+        }
+    }
+    counts
+}
+
 impl fmt::Display for AuditReport {
-    /// A header with the counts, then one block per call with findings:
-    /// the tool and the mistake, the call sent, the text read, then each
-    /// expectation broken. What was not probed comes first, a line each
-    /// (the first 100). What the server wrote is shown bounded (the first
+    /// A header with the counts, a summary by rule and by tool, then what
+    /// was not probed, not run and not judged (a line each, the first
+    /// 100), then one block per defect: the expectation broken and what is
+    /// wrong, the calls and tools that show it, and one example call with
+    /// the text read. What the server wrote is shown bounded (the first
     /// 20 lines, 500 characters each), its control and invisible
     /// characters escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let defects = self.defects();
         let verdict = if self.is_clean() {
             "clean"
         } else {
             "NOT clean"
         };
-        writeln!(
-            f,
-            "outcome audit: {verdict}: {} tools, {} calls, {} findings in {} calls{}{}",
-            self.tools,
-            self.calls,
-            self.findings.len(),
-            self.calls_with_findings(),
-            if self.not_probed.is_empty() {
-                String::new()
-            } else {
-                format!(", {} not probed", self.not_probed.len())
-            },
-            if self.logs_checked {
-                ""
-            } else {
-                " (log records not checked)"
+        let mut counts = vec![
+            format!("{} tools", self.tools),
+            format!("{} calls", self.calls),
+        ];
+        if !self.findings.is_empty() {
+            counts.push(format!(
+                "{} defects ({} findings in {} calls)",
+                defects.len(),
+                self.findings.len(),
+                self.calls_with_findings()
+            ));
+        }
+        for (n, what) in [
+            (self.not_probed.len(), "not probed"),
+            (self.not_run.len(), "not run"),
+            (self.not_judged.len(), "not judged"),
+        ] {
+            if n > 0 {
+                counts.push(format!("{n} {what}"));
             }
-        )?;
-        if !self.not_probed.is_empty() {
+        }
+        write!(f, "outcome audit: {verdict}: {}", counts.join(", "))?;
+        if self.judged == 0 {
+            write!(f, " (no answer judged)")?;
+        }
+        if !self.logs_checked {
+            write!(f, " (log records not checked)")?;
+        }
+        writeln!(f)?;
+        if !defects.is_empty() {
+            let rules = tally(defects.iter().map(|d| (d.broken.name(), 1)));
+            let findings = tally(self.findings.iter().map(|x| (x.broken.name(), 1)));
+            let by_rule: Vec<String> = rules
+                .iter()
+                .zip(&findings)
+                .map(|((rule, n), (_, m))| format!("{rule} {n} ({m})"))
+                .collect();
+            writeln!(f, "\nby rule, defects (findings): {}", by_rule.join(", "))?;
+            let tools = tally(self.findings.iter().map(|x| (x.tool.as_str(), 1)));
+            let by_tool: Vec<String> = tools
+                .iter()
+                .take(SHOWN_NOT_PROBED)
+                .map(|(tool, n)| format!("{} {n}", one_line(tool, SHOWN_LINE)))
+                .collect();
+            writeln!(f, "by tool, findings: {}", by_tool.join(", "))?;
+        }
+        let lists =
+            !self.not_probed.is_empty() || !self.not_run.is_empty() || !self.not_judged.is_empty();
+        if lists {
             writeln!(f)?;
         }
         for not in self.not_probed.iter().take(SHOWN_NOT_PROBED) {
-            let what = match (&not.tool, &not.argument) {
-                (None, _) => "the tool list".to_owned(),
-                (Some(tool), None) => one_line(tool, SHOWN_LINE),
-                (Some(tool), Some(argument)) => format!(
-                    "{}, argument {}",
-                    one_line(tool, SHOWN_LINE),
-                    one_line(argument, SHOWN_LINE)
-                ),
-            };
+            let what = what(not.tool.as_ref(), not.argument.as_ref());
             writeln!(f, "not probed: {what}: {}", one_line(&not.why, SHOWN_LINE))?;
         }
         if let Some(rest) = self.not_probed.len().checked_sub(SHOWN_NOT_PROBED)
@@ -327,26 +529,80 @@ impl fmt::Display for AuditReport {
         {
             writeln!(f, "not probed: ... and {rest} more")?;
         }
-        // One block per call: the findings of a call are consecutive.
-        let mut block = 0;
-        let mut previous: Option<&Finding> = None;
-        for finding in &self.findings {
-            if previous.is_none_or(|p| p.call != finding.call || p.text != finding.text) {
-                block += 1;
-                writeln!(f)?;
-                let tool = one_line(&finding.tool, SHOWN_LINE);
-                let mistake = one_line(&finding.mistake, SHOWN_LINE);
-                writeln!(f, "[{block}] {tool}: {mistake}")?;
+        if !self.not_run.is_empty() {
+            let tools: Vec<String> = self
+                .not_run
+                .iter()
+                .take(SHOWN_NOT_PROBED)
+                .map(|tool| one_line(tool, SHOWN_LINE))
+                .collect();
+            writeln!(
+                f,
+                "not run (not annotated read-only, so called only with arguments that break \
+                 the schema): {}{}",
+                tools.join(", "),
+                if self.not_run.len() > tools.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            )?;
+        }
+        for not in self.not_judged.iter().take(SHOWN_NOT_PROBED) {
+            writeln!(
+                f,
+                "not judged: {}: {}: {}",
+                one_line(&not.tool, SHOWN_LINE),
+                one_line(&not.mistake, SHOWN_LINE),
+                one_line(&not.why, SHOWN_LINE)
+            )?;
+        }
+        if let Some(rest) = self.not_judged.len().checked_sub(SHOWN_NOT_PROBED)
+            && rest > 0
+        {
+            writeln!(f, "not judged: ... and {rest} more")?;
+        }
+        for (number, defect) in defects.iter().enumerate() {
+            let example = defect.findings[0];
+            writeln!(f)?;
+            writeln!(
+                f,
+                "[{}] {}: {}",
+                number + 1,
+                defect.broken,
+                one_line(&example.detail, SHOWN_LINE)
+            )?;
+            if defect.findings.len() > 1 {
+                let tools: Vec<String> = defect
+                    .tools
+                    .iter()
+                    .take(20)
+                    .map(|tool| one_line(tool, SHOWN_LINE))
+                    .collect();
                 writeln!(
                     f,
-                    "  sent:   {}",
-                    one_line(&finding.call.to_string(), SHOWN_LINE)
+                    "  in:     {} calls of {}{}",
+                    defect.findings.len(),
+                    tools.join(", "),
+                    if defect.tools.len() > tools.len() {
+                        ", ..."
+                    } else {
+                        ""
+                    }
                 )?;
-                writeln!(f, "  read:   {}", shown(&finding.text))?;
             }
-            let detail = one_line(&finding.detail, SHOWN_LINE);
-            writeln!(f, "  broken: {}: {detail}", finding.broken)?;
-            previous = Some(finding);
+            writeln!(
+                f,
+                "  e.g.:   {}: {}",
+                one_line(&example.tool, SHOWN_LINE),
+                one_line(&example.mistake, SHOWN_LINE)
+            )?;
+            writeln!(
+                f,
+                "  sent:   {}",
+                one_line(&example.call.to_string(), SHOWN_LINE)
+            )?;
+            writeln!(f, "  read:   {}", shown(&example.text))?;
         }
         Ok(())
     }
@@ -361,14 +617,78 @@ pub(crate) struct Logged {
     pub(crate) outcome: Option<String>,
 }
 
+/// Which tools the audit runs. A call that keeps to the input schema runs
+/// the tool: on a live server it may change what the server holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ValidCalls {
+    /// Every tool: for a server built for the test.
+    Every,
+    /// Only the tools annotated read-only (`readOnlyHint: true`): the
+    /// default for a server in another process.
+    #[default]
+    ReadOnly,
+    /// None: only calls that break the schema, which a server refuses
+    /// before the tool runs.
+    Never,
+}
+
+impl ValidCalls {
+    fn runs(self, tool: &Tool) -> bool {
+        match self {
+            ValidCalls::Every => true,
+            ValidCalls::ReadOnly => tool
+                .annotations
+                .as_ref()
+                .and_then(|a| a.read_only_hint)
+                .unwrap_or(false),
+            ValidCalls::Never => false,
+        }
+    }
+}
+
+/// What the call that keeps to the schema got wrong: nothing but values
+/// that name nothing.
+const VALID_CALL: &str = "a call that keeps to the input schema, its strings naming nothing";
+
+/// Calls `tool` with `arguments`, within `deadline`: `None` when it ran
+/// out.
+async fn call(
+    peer: &Peer<RoleClient>,
+    tool: &Tool,
+    arguments: JsonObject,
+    deadline: Option<Instant>,
+) -> Option<Result<Answer, ServiceError>> {
+    let params = CallToolRequestParams::new(tool.name.clone()).with_arguments(arguments);
+    let answer = match deadline {
+        Some(deadline) => tokio::time::timeout_at(deadline.into(), peer.call_tool(params))
+            .await
+            .ok()?,
+        None => peer.call_tool(params).await,
+    };
+    Some(match answer {
+        Ok(result) => Ok(Answer::Result(result)),
+        Err(ServiceError::McpError(error)) => Ok(Answer::Protocol(error)),
+        Err(other) => Err(other),
+    })
+}
+
+/// Whether `answer` is MCP's refusal of a call to a tool that must run as
+/// a task: -32601, method not found, for a tool the server lists.
+fn needs_a_task(answer: &Answer) -> bool {
+    matches!(answer, Answer::Protocol(error) if error.code == ErrorCode::METHOD_NOT_FOUND)
+}
+
 /// Audits the server behind `peer`. `logs`, when given, returns (and
 /// clears) the records logged since it was last called. At `deadline`, if
 /// one is given, the audit stops and reports what it did not reach as not
-/// probed.
+/// probed. `valid_calls` says which tools it runs with a call that keeps
+/// to their schema.
 pub(crate) async fn run(
     peer: &Peer<RoleClient>,
     mut logs: Option<&mut (dyn FnMut() -> Vec<Logged> + Send)>,
     deadline: Option<Instant>,
+    valid_calls: ValidCalls,
 ) -> Result<AuditReport, ServiceError> {
     let mut report = AuditReport {
         logs_checked: logs.is_some(),
@@ -377,13 +697,8 @@ pub(crate) async fn run(
     let Some(tools) = list_tools(peer, deadline, &mut report).await? else {
         return Ok(report);
     };
-    let known = known_tools(&tools);
-    let names: Vec<&str> = tools
-        .iter()
-        .map(|tool| &*tool.name)
-        .filter(|name| name.chars().count() <= NAME_LIMIT)
-        .collect();
-    for (index, tool) in tools.iter().enumerate() {
+    let mut known = known_tools(&tools);
+    'tools: for (index, tool) in tools.iter().enumerate() {
         // A turn for the runtime between tools, so that a timeout around
         // the audit is seen even when no tool makes a call.
         tokio::task::yield_now().await;
@@ -404,6 +719,49 @@ pub(crate) async fn run(
             return Ok(report);
         };
         report.not_probed.extend(plan.not_probed);
+        // The text may name the tool that failed; that is no step.
+        known = std::mem::take(&mut known).answering(tool.name.to_string());
+        let task = |report: &mut AuditReport| {
+            report.not_probed.push(NotProbed {
+                tool: Some(tool.name.to_string()),
+                argument: None,
+                why: "it answers -32601 (method not found), as a tool that must run as a task \
+                      answers a plain call; the audit does not call tools as tasks"
+                    .into(),
+            });
+        };
+        let runs = valid_calls.runs(tool);
+        if let Some(arguments) = plan.valid.as_ref().filter(|_| runs) {
+            if let Some(logs) = logs.as_mut() {
+                logs();
+            }
+            let Some(answer) = call(peer, tool, arguments.clone(), deadline).await else {
+                stop(&mut report, "the audit ran out of time");
+                return Ok(report);
+            };
+            let answer = answer?;
+            report.calls += 1;
+            let logged = logs.as_mut().map(|logs| logs());
+            if needs_a_task(&answer) {
+                task(&mut report);
+                continue;
+            }
+            let call = serde_json::json!({ "name": tool.name, "arguments": arguments });
+            judge(
+                Call {
+                    tool: &tool.name,
+                    probe: None,
+                    baseline: &plan.baseline,
+                    call,
+                },
+                &answer,
+                logged.as_deref(),
+                &known,
+                &mut report,
+            );
+        } else if plan.valid.is_some() {
+            report.not_run.push(tool.name.to_string());
+        }
         for probe in &plan.probes {
             if report.findings.len() >= FINDINGS_LIMIT {
                 stop(
@@ -416,34 +774,29 @@ pub(crate) async fn run(
                 logs();
             }
             let arguments = probe.arguments(&plan.baseline);
-            let params =
-                CallToolRequestParams::new(tool.name.clone()).with_arguments(arguments.clone());
-            let answer = match deadline {
-                Some(deadline) => {
-                    match tokio::time::timeout_at(deadline.into(), peer.call_tool(params)).await {
-                        Ok(answer) => answer,
-                        Err(_) => {
-                            stop(&mut report, "the audit ran out of time");
-                            return Ok(report);
-                        }
-                    }
-                }
-                None => peer.call_tool(params).await,
+            let Some(answer) = call(peer, tool, arguments.clone(), deadline).await else {
+                stop(&mut report, "the audit ran out of time");
+                return Ok(report);
             };
+            let answer = answer?;
             report.calls += 1;
             let logged = logs.as_mut().map(|logs| logs());
-            let answer = match answer {
-                Ok(result) => Answer::Result(result),
-                Err(ServiceError::McpError(error)) => Answer::Protocol(error.message.into_owned()),
-                Err(other) => return Err(other),
-            };
+            if needs_a_task(&answer) {
+                task(&mut report);
+                continue 'tools;
+            }
             let call = serde_json::json!({ "name": tool.name, "arguments": arguments });
             judge(
-                (&tool.name, probe, call),
+                Call {
+                    tool: &tool.name,
+                    probe: Some(probe),
+                    baseline: &plan.baseline,
+                    call,
+                },
                 &answer,
                 logged.as_deref(),
-                (&known, &names),
-                &mut report.findings,
+                &known,
+                &mut report,
             );
         }
     }
@@ -580,7 +933,7 @@ fn known_tools(tools: &[Tool]) -> outcome_rules::Tools {
 
 enum Answer {
     Result(CallToolResult),
-    Protocol(String),
+    Protocol(ErrorData),
 }
 
 /// The first `limit` bytes of `text`, cut at a character's boundary.
@@ -607,32 +960,112 @@ fn tail(text: &str, limit: usize) -> &str {
     &text[start..]
 }
 
-/// Checks one answer. A text longer than [`TEXT_LIMIT`] is checked, and
-/// kept in the findings, on its first part, with a finding that says so.
+/// One call, as the judge reads it.
+struct Call<'a> {
+    tool: &'a str,
+    /// The mistake made on purpose; `None` for the call that keeps to the
+    /// schema.
+    probe: Option<&'a Probe>,
+    /// The arguments every call of the tool starts from.
+    baseline: &'a JsonObject,
+    /// The call sent, as JSON.
+    call: Value,
+}
+
+/// Checks one answer, into `report`. A text longer than [`TEXT_LIMIT`] is
+/// checked, and kept in the findings, on its first part, with a finding
+/// that says so. An answer about another argument than the one the call
+/// got wrong is not judged: the server refused the audit's baseline.
 fn judge(
-    (tool, probe, call): (&str, &Probe, Value),
+    call: Call<'_>,
     answer: &Answer,
     logged: Option<&[Logged]>,
-    (known, names): (&outcome_rules::Tools, &[&str]),
-    findings: &mut Vec<Finding>,
+    known: &outcome_rules::Tools,
+    report: &mut AuditReport,
 ) {
     let whole = match answer {
         Answer::Result(result) => text_of(result),
-        Answer::Protocol(message) => message.clone(),
+        Answer::Protocol(error) => error.message.to_string(),
     };
     let text = head(&whole, TEXT_LIMIT).to_owned();
+    let mistake = call.probe.map_or_else(
+        || VALID_CALL.to_owned(),
+        |probe| probe.mistake.describe(&probe.argument),
+    );
+    let is_error = match answer {
+        Answer::Protocol(_) => None,
+        Answer::Result(result) => Some(result.is_error == Some(true)),
+    };
+    let heals = text.contains(RETRY_MESSAGE)
+        || logged.into_iter().flatten().any(|r| {
+            r.name == "tool_call_failed"
+                && r.tool.as_deref() == Some(call.tool)
+                && r.level == Level::WARN
+        });
+    let why = match (answer, call.probe) {
+        (Answer::Protocol(error), _)
+            if error.code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY =>
+        {
+            Some(
+                "the tool needs a capability of the client (sampling, elicitation, roots) that \
+                 the audit does not offer, and said so with MCP's -32021"
+                    .to_owned(),
+            )
+        }
+        (_, None) if heals && is_error == Some(true) => Some(
+            "the answer says to call again later, a fault that heals itself: it says nothing \
+             of the values sent"
+                .to_owned(),
+        ),
+        (_, Some(probe)) if is_error == Some(true) && !contains_word(&text, &probe.argument) => {
+            call.baseline
+                .iter()
+                .find(|(name, _)| **name != probe.argument && contains_word(&text, name))
+                .map(|(other, value)| {
+                    format!(
+                        "the answer is about {}, which every call sends as {}, not about {}: \
+                         the server refused the audit's baseline",
+                        named(other),
+                        one_line(&value.to_string(), 80),
+                        named(&probe.argument)
+                    )
+                })
+        }
+        _ => None,
+    };
+    if let Some(why) = why {
+        report.not_judged.push(NotJudged {
+            tool: call.tool.to_owned(),
+            mistake,
+            call: call.call,
+            text,
+            why,
+        });
+        return;
+    }
+    report.judged += 1;
+    let findings = &mut report.findings;
     let mut found = |broken: Expectation, detail: String| {
         findings.push(Finding {
-            tool: tool.to_owned(),
-            mistake: probe.mistake.describe(&probe.argument),
-            call: call.clone(),
+            tool: call.tool.to_owned(),
+            mistake: mistake.clone(),
+            call: call.call.clone(),
             text: text.clone(),
             broken,
             detail,
         });
     };
-    match answer {
-        Answer::Protocol(_) => {
+    match (is_error, call.probe) {
+        (None, None) => {
+            found(
+                Expectation::IsError,
+                "a call that keeps to the input schema got a JSON-RPC error, which many clients \
+                 never show the model; a tool that fails answers a result with isError true"
+                    .into(),
+            );
+            return;
+        }
+        (None, Some(_)) => {
             found(
                 Expectation::IsError,
                 "the call got a JSON-RPC error, which many clients never show the model; \
@@ -641,7 +1074,10 @@ fn judge(
             );
             return;
         }
-        Answer::Result(result) if result.is_error != Some(true) => {
+        // A result is a fine answer to a call that keeps to the schema:
+        // an empty search is one.
+        (Some(false), None) => return,
+        (Some(false), Some(_)) => {
             found(
                 Expectation::IsError,
                 "the call succeeded; arguments that break the input schema must be refused \
@@ -650,21 +1086,26 @@ fn judge(
             );
             return;
         }
-        Answer::Result(_) => {}
+        (Some(true), _) => {}
     }
     if text.contains(FAULT_MESSAGE) || text.contains(RETRY_MESSAGE) {
         found(
             Expectation::NotFault,
-            "the answer is a fault, which tells the model its request was fine; a wrong \
-             argument is outcome 2"
-                .into(),
+            if call.probe.is_some() {
+                "the answer is a fault, which tells the model its request was fine; a wrong \
+                 argument is outcome 2"
+            } else {
+                "the answer is a fault, which tells the model its request was fine and nobody \
+                 else can act on it; a value the server does not hold is outcome 2"
+            }
+            .into(),
         );
         return;
     }
     if let Some(records) = logged {
         let failed = records
             .iter()
-            .find(|r| r.name == "tool_call_failed" && r.tool.as_deref() == Some(tool));
+            .find(|r| r.name == "tool_call_failed" && r.tool.as_deref() == Some(call.tool));
         match failed {
             Some(r)
                 if r.level == Level::INFO
@@ -683,19 +1124,21 @@ fn judge(
             ),
         }
     }
-    if !contains_word(&text, &probe.argument) {
-        found(
-            Expectation::NamesArgument,
-            format!("the text does not name the argument {}", probe.argument),
-        );
-    }
-    if let Some(value) = probe.value()
-        && !quotes(&text, value)
-    {
-        found(
-            Expectation::QuotesValue,
-            format!("the text does not quote the value sent, {value}"),
-        );
+    if let Some(probe) = call.probe {
+        if !contains_word(&text, &probe.argument) {
+            found(
+                Expectation::NamesArgument,
+                format!("the text does not name the argument {}", probe.argument),
+            );
+        }
+        if let Some(value) = probe.value()
+            && !quotes(&text, value)
+        {
+            found(
+                Expectation::QuotesValue,
+                format!("the text does not quote the value sent, {value}"),
+            );
+        }
     }
     let mut broken = outcome_rules::check_message(outcome_rules::Message::Invalid, &text, known);
     if whole.len() > text.len() {
@@ -708,17 +1151,16 @@ fn judge(
                 whole.len()
             ),
         );
-    }
-    let names_tool_broken = broken
-        .iter()
-        .any(|b| b.rule == outcome_rules::Rule::NamesTool);
-    // The next step ends the whole text, long or not.
-    let step = last_step(tail(&whole, TEXT_LIMIT));
-    if !names_tool_broken && !names.iter().any(|name| contains_word(step, name)) {
-        found(
-            Expectation::NamesServerTool,
-            "the text does not end with a next step that names a tool of this server".into(),
-        );
+        // The next step ends the whole text, long or not.
+        let end = tail(&whole, TEXT_LIMIT);
+        let step = outcome_rules::last_step(end, known);
+        broken.retain(|b| b.rule != outcome_rules::Rule::NamesTool);
+        if !step.is_some_and(|step| step.names_tool) {
+            found(
+                Expectation::Rule(outcome_rules::Rule::NamesTool),
+                "the text does not end with a next step that names a tool to call".into(),
+            );
+        }
     }
     for b in broken {
         // The rule's message quotes the words it is about, mostly: only
@@ -740,14 +1182,6 @@ fn text_of(result: &CallToolResult) -> String {
         .filter_map(|content| content.as_text().map(|text| text.text.as_str()))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// The last sentence of a text, as the writing rules read it: where its
-/// next step stands.
-fn last_step(text: &str) -> &str {
-    outcome_rules::sentences(text)
-        .pop()
-        .map_or(text, |sentence| &text[sentence])
 }
 
 fn is_word_char(c: char) -> bool {
@@ -790,6 +1224,9 @@ pub(crate) struct Plan {
     /// Arguments the schema accepts, as far as the audit can tell: each
     /// probe changes one thing in them.
     pub(crate) baseline: JsonObject,
+    /// The call that keeps to the schema, its strings values that name
+    /// nothing a server holds: `None` when the audit builds no baseline.
+    pub(crate) valid: Option<JsonObject>,
     pub(crate) probes: Vec<Probe>,
     pub(crate) not_probed: Vec<NotProbed>,
 }
@@ -1234,6 +1671,7 @@ pub(crate) fn plan(tool: &Tool, deadline: Option<Instant>) -> Result<Plan, OutOf
     };
     let mut plan = Plan {
         baseline: JsonObject::new(),
+        valid: None,
         probes: Vec::new(),
         not_probed: Vec::new(),
     };
@@ -1253,6 +1691,7 @@ pub(crate) fn plan(tool: &Tool, deadline: Option<Instant>) -> Result<Plan, OutOf
         Ok(()) => {}
         Err((argument, Unbuilt::Cannot(why))) => {
             plan.probes.clear();
+            plan.valid = None;
             plan.not_probed.clear();
             plan.not_probed.push(not_probed(
                 argument.as_deref(),
@@ -1267,6 +1706,7 @@ pub(crate) fn plan(tool: &Tool, deadline: Option<Instant>) -> Result<Plan, OutOf
         }
         Err((_, Unbuilt::Budget)) => {
             plan.probes.clear();
+            plan.valid = None;
             plan.not_probed.clear();
             plan.not_probed.push(not_probed(
                 None,
@@ -1333,6 +1773,19 @@ impl<'s> Walk<'s> {
                 .map_err(|error| (Some((*name).to_owned()), error))?;
             plan.baseline.insert((*name).to_owned(), value);
         }
+        // The call that keeps to the schema: a string that any string
+        // meets names nothing a server holds.
+        let mut valid = plan.baseline.clone();
+        for (name, value) in &mut valid {
+            let schema = properties.and_then(|p| p.get(name)).unwrap_or(&ANYTHING);
+            let schema = self
+                .resolve(schema)
+                .map_err(|error| (Some(name.clone()), error))?;
+            if value.is_string() && takes_any_string(schema, NAMES_NOTHING) {
+                *value = Value::from(NAMES_NOTHING);
+            }
+        }
+        plan.valid = Some(valid);
         // The probes, argument by argument: the declared ones, then the
         // required ones no property declares.
         self.step(properties.map_or(0, Map::len)).map_err(whole)?;
@@ -1568,6 +2021,23 @@ fn single_type(schema: &Value) -> Option<&str> {
     }
 }
 
+/// The string the call that keeps to the schema sends: a path, an id, a
+/// name no server holds.
+pub(crate) const NAMES_NOTHING: &str = "no-such-audit-value";
+
+/// Whether `schema` is a string any text of `text`'s length meets: no
+/// `pattern`, `format`, `enum` or `const`.
+fn takes_any_string(schema: &Value, text: &str) -> bool {
+    let length = text.chars().count() as u64;
+    let bound = |key: &str| schema.get(key).and_then(Value::as_u64);
+    single_type(schema) == Some("string")
+        && ["pattern", "format", "enum", "const"]
+            .iter()
+            .all(|key| schema.get(*key).is_none())
+        && bound("minLength").is_none_or(|min| min <= length)
+        && bound("maxLength").is_none_or(|max| max >= length)
+}
+
 /// A value of another JSON type than `kind`, that no lenient reading turns
 /// into one of `kind`.
 fn wrong_type(kind: &str) -> Option<Value> {
@@ -1649,15 +2119,50 @@ mod tests {
         assert!(quotes("input_value='ten'", &Value::from("ten")));
         assert!(quotes("was '42', but", &Value::from(42)));
         assert!(!quotes("was 142, but", &Value::from(42)));
+    }
+
+    fn finding(tool: &str, argument: &str, text: &str) -> Finding {
+        Finding {
+            tool: tool.into(),
+            mistake: format!("the required argument {argument} left out"),
+            call: serde_json::json!({"name": tool, "arguments": {"query": "a"}}),
+            text: text.into(),
+            broken: Expectation::IsError,
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn one_template_over_tools_and_calls_is_one() {
+        let pydantic = |tool: &str, argument: &str| {
+            finding(
+                tool,
+                argument,
+                &format!(
+                    "1 validation error for {tool}Arguments\n{argument}\n  Field required \
+                     [type=missing, input_value={{'query': 'a'}}, input_type=dict]\n    For \
+                     further information visit https://errors.pydantic.dev/2.11/v/missing"
+                ),
+            )
+        };
+        let read = template(&pydantic("read_note", "note_path"));
         assert_eq!(
-            last_step("No note. Call lookup to find it."),
-            "Call lookup to find it."
+            read,
+            "# validation error for <tool>Arguments\n<argument>\n  Field required <value>\n    \
+             For further information visit https://errors.pydantic.dev/#.#/v/missing"
         );
-        assert_eq!(
-            last_step("Error in read_note\n  visit https://x.dev/a"),
-            "visit https://x.dev/a"
+        assert_eq!(read, template(&pydantic("git_log", "repo_path")));
+        // Other words are another template.
+        assert_ne!(
+            read,
+            template(&finding("git_log", "repo_path", "No repository at 'a'."))
         );
-        assert_eq!(last_step("Call read_note."), "Call read_note.");
+        // A megabyte of quotes is read once: the template is linear.
+        let hostile = " 'a".repeat(1 << 20);
+        let read = template(&finding("x", "y", &hostile));
+        assert!(read.starts_with(" <value>a <value>a"), "{}", &read[..40]);
+        let unclosed = " {a".repeat(1 << 20);
+        assert!(template(&finding("x", "y", &unclosed)) == unclosed);
     }
 
     fn not_probed(schema: Value) -> Vec<NotProbed> {
@@ -1697,6 +2202,7 @@ mod tests {
         };
         let mut plan = Plan {
             baseline: JsonObject::new(),
+            valid: None,
             probes: Vec::new(),
             not_probed: Vec::new(),
         };

@@ -27,28 +27,36 @@
 //!
 //! # The audit
 //!
-//! [`audit`] calls every tool of a server the way a model gets it wrong,
-//! with arguments its input schema refuses, and checks that each answer
-//! tells the model what to change (the table is on [`audit`]). A test
-//! asserts `audit(server).await.is_clean()` and prints the report when it
-//! is not. The report reads:
+//! [`audit`] calls every tool of a server the way a model gets it wrong:
+//! with arguments its input schema refuses, and with arguments it accepts
+//! whose strings name nothing the server holds. It checks that each
+//! answer tells the model what to change (the table is on [`audit`]). A
+//! test asserts `audit(server).await.is_clean()` and prints the report
+//! when it is not. The report reads:
 //!
 //! ```text
-//! outcome audit: NOT clean: 2 tools, 6 calls, 1 findings in 1 calls
+//! outcome audit: NOT clean: 2 tools, 8 calls, 1 defects (3 findings in 3 calls)
 //!
-//! [1] read_note: the required argument path left out
+//! by rule, defects (findings): no-lookup 1 (3)
+//! by tool, findings: read_note 3
+//!
+//! [1] no-lookup: "See the description" sends the model to read something ...
+//!   in:     3 calls of read_note
+//!   e.g.:   read_note: the required argument path left out
 //!   sent:   {"arguments":{},"name":"read_note"}
 //!   read:   Invalid input. See the description for valid paths.
-//!   broken: no-lookup: "See the description" sends the model to read something ...
 //! ```
 //!
-//! The header counts the tools, the calls made, the findings and the calls
-//! they are in. Each block is one finding: the tool and the mistake the
-//! call made on purpose, the call as JSON (send it again to see the answer),
-//! the text the model read, and the expectation or writing rule the text
-//! broke, with what is wrong. A call that breaks several has a block for
-//! each. The `outcome-audit` command runs the same audit against a server
-//! in any language, over stdio or streamable HTTP.
+//! The header counts the tools, the calls made, the defects and the
+//! findings they group. A defect is one expectation or writing rule broken
+//! by texts of one template: the same words, but for the tool, the
+//! arguments and the values of each call. Each block is one defect: what
+//! is wrong, the calls and tools that show it, and one of them as an
+//! example: the tool and the mistake the call made on purpose, the call as
+//! JSON (send it again to see the answer) and the text the model read.
+//! What the audit did not probe, did not run or did not judge is listed,
+//! with why, before the blocks. The `outcome-audit` command runs the same
+//! audit against a server in any language, over stdio or streamable HTTP.
 //!
 //! # Log records
 //!
@@ -459,7 +467,9 @@ pub fn assert_records_kept() {
     );
 }
 
-pub use crate::audit::{AuditReport, Expectation, Finding, NotProbed, shown_line};
+pub use crate::audit::{
+    AuditReport, Defect, Expectation, Finding, NotJudged, NotProbed, ValidCalls, shown_line,
+};
 pub use outcome_rules::{Broken, Tools};
 
 /// Checks a message the model reads against the writing rules (the
@@ -558,13 +568,28 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 /// | `logged-invalid` | logged at INFO as `tool_call_failed`, outcome `invalid` |
 /// | `names-argument` | names the argument that is wrong |
 /// | `quotes-value` | quotes the value sent, when one was |
-/// | `names-server-tool` | names a tool of this server as the next step |
-/// | a rule's name (`no-lookup`, ..) | keeps to the writing rules, with the tools and parameters `tools/list` gives |
+/// | a rule's name (`names-tool`, `no-lookup`, ..) | keeps to the writing rules, as `outcome_rules::check_message` reads it with the tools and parameters `tools/list` gives and the tool called (naming the tool that failed is no step) |
 ///
-/// The [`AuditReport`] prints a header with the counts, then a line for
-/// each thing not probed, then one block per finding: the tool and the
-/// mistake, the call sent as JSON, the text the model read, and the
-/// expectation broken with what is wrong.
+/// Each tool is also called once with arguments its schema accepts, each
+/// string that any string meets sent as `no-such-audit-value`: a path, an
+/// id, a name the server does not hold. That call reaches the tool's own
+/// code, and the words its author wrote. A result is a fine answer (an
+/// empty search is one); a failure must be a result with `isError` true,
+/// not a fault, logged as outcome 2, keeping to the writing rules.
+///
+/// An answer is not judged, and is listed in [`AuditReport::not_judged`]
+/// with why, when it is about something else than the call's mistake: an
+/// argument the call did not get wrong (the server refused the audit's
+/// baseline value for it), a client capability the audit does not offer
+/// (-32021), or, to the call that keeps to the schema, a fault that heals
+/// itself. A tool that answers -32601 (a tool that must run as a task) is
+/// not probed further. A report in which no answer was judged is not
+/// clean.
+///
+/// The [`AuditReport`] prints a header with the counts, a summary by rule
+/// and by tool, a line for each thing not probed, not run or not judged,
+/// then one block per [`Defect`] with an example call and the text the
+/// model read.
 ///
 /// # Not probed, and the bounds
 ///
@@ -595,8 +620,8 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 ///
 /// The server runs in this process, on a thread of its own with a
 /// [`LogCapture`], so its log records are checked too. The calls are real:
-/// a server that accepts one runs the tool with it, so audit a server built
-/// for the test. To audit a server in another process (over stdio or HTTP,
+/// a server that accepts one runs the tool with it, and every tool gets a
+/// call its schema accepts, so audit a server built for the test. To audit a server in another process (over stdio or HTTP,
 /// with no log records), use [`audit_client`] or the `outcome-audit` CLI.
 ///
 /// ```
@@ -625,7 +650,8 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 /// # async fn main() {
 /// let report = outcome_runtime::testing::audit(Notes).await;
 /// assert!(report.is_clean(), "{report}");
-/// assert_eq!(report.calls, 6);
+/// // Six calls that break the schemas, and one that keeps to each.
+/// assert_eq!(report.calls, 8);
 /// # }
 /// ```
 ///
@@ -658,7 +684,7 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
                     })
                     .collect()
             };
-            let report = crate::audit::run(client.peer(), Some(&mut logs), None)
+            let report = crate::audit::run(client.peer(), Some(&mut logs), None, ValidCalls::Every)
                 .await
                 .expect("the server answers every call");
             let _ = client.cancel().await;
@@ -673,7 +699,9 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
 
 /// The [`audit`] of the server behind any connected rmcp client: one run
 /// in another process, over stdio or HTTP. The log records are not
-/// checked (`logged-invalid` is left out). The bounds are [`audit`]'s;
+/// checked (`logged-invalid` is left out). Since the server may be live,
+/// only the tools annotated read-only get a call their schema accepts
+/// ([`ValidCalls::ReadOnly`]); [`audit_client_with`] chooses. The bounds are [`audit`]'s;
 /// [`audit_client_within`] bounds the time as well.
 ///
 /// # Errors
@@ -684,7 +712,7 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
 pub async fn audit_client(
     peer: &rmcp::service::Peer<rmcp::RoleClient>,
 ) -> Result<AuditReport, rmcp::service::ServiceError> {
-    crate::audit::run(peer, None, None).await
+    crate::audit::run(peer, None, None, ValidCalls::default()).await
 }
 
 /// [`audit_client`], within `timeout`: when it runs out, the audit stops
@@ -699,6 +727,21 @@ pub async fn audit_client_within(
     peer: &rmcp::service::Peer<rmcp::RoleClient>,
     timeout: std::time::Duration,
 ) -> Result<AuditReport, rmcp::service::ServiceError> {
-    let deadline = std::time::Instant::now().checked_add(timeout);
-    crate::audit::run(peer, None, deadline).await
+    audit_client_with(peer, Some(timeout), ValidCalls::default()).await
+}
+
+/// [`audit_client`], within `timeout` if one is given, running the tools
+/// `valid_calls` names with a call that keeps to their schema (the others
+/// are listed in [`AuditReport::not_run`]).
+///
+/// # Errors
+///
+/// As [`audit_client`].
+pub async fn audit_client_with(
+    peer: &rmcp::service::Peer<rmcp::RoleClient>,
+    timeout: Option<std::time::Duration>,
+    valid_calls: ValidCalls,
+) -> Result<AuditReport, rmcp::service::ServiceError> {
+    let deadline = timeout.and_then(|timeout| std::time::Instant::now().checked_add(timeout));
+    crate::audit::run(peer, None, deadline, valid_calls).await
 }

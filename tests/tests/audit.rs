@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use outcome_runtime::testing::{AuditReport, audit};
+use outcome_runtime::testing::{AuditReport, ValidCalls, audit, audit_client_with};
 use outcome_runtime::{FAULT_MESSAGE, ToolError, tool, tool_handler, tool_router};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -96,8 +96,10 @@ async fn the_runtime_words_every_kind_of_mistake() {
     assert!(report.is_clean(), "{report}");
     // limit: left out, null, a string, below 0, above 255; order: left
     // out, null, a number, outside its enum; tag: left out, null, a
-    // number, empty, nine characters; an unknown key.
-    assert_eq!(report.calls, 15, "{report}");
+    // number, empty, nine characters; an unknown key; and one call that
+    // keeps to the schema.
+    assert_eq!(report.calls, 16, "{report}");
+    assert_eq!(report.judged, 16, "{report}");
 }
 
 /// A server written against rmcp alone, each of whose tools answers a bad
@@ -229,37 +231,46 @@ async fn the_audit_finds_each_kind_of_problem() {
         assert!(count.contains(&expected), "{expected}: {count:?}");
     }
 
-    // The report: a header with the counts, then one block per call with
-    // findings, each broken expectation a line of its block.
+    // The report: a header with the counts, a summary by rule and by
+    // tool, then one block per defect: the findings of one template are
+    // one defect, however many calls show it.
+    let defects = report.defects();
     let text = report.to_string();
     assert!(
         text.starts_with(&format!(
-            "outcome audit: NOT clean: 5 tools, {} calls, {} findings",
+            "outcome audit: NOT clean: 5 tools, {} calls, {} defects ({} findings in {} calls)",
             report.calls,
-            report.findings.len()
+            defects.len(),
+            report.findings.len(),
+            report.calls_with_findings()
         )),
         "{text}"
     );
+    assert!(text.contains("\nby rule, defects (findings): "), "{text}");
+    assert!(text.contains("\nby tool, findings: lookup "), "{text}");
+    // lookup answers every call with one text: each rule it breaks is one
+    // defect of all its calls.
+    let names_tool = defects
+        .iter()
+        .find(|d| d.broken.name() == "names-tool" && d.tools == ["lookup"])
+        .expect("lookup's step");
+    assert_eq!(names_tool.findings.len(), 4, "{text}");
     assert!(
         text.contains(
-            "lookup: the required argument path left out\n  sent:   {\"arguments\":{},\"name\":\"lookup\"}\n  read:   Invalid input. See the description for valid paths.\n"
+            "  in:     4 calls of lookup\n  e.g.:   lookup: a call that keeps to the input schema, its strings naming nothing\n  sent:   {\"arguments\":{\"path\":\"no-such-audit-value\"},\"name\":\"lookup\"}\n  read:   Invalid input. See the description for valid paths.\n"
         ),
         "{text}"
     );
     assert_eq!(
         text.matches("\n  sent:   ").count(),
-        report.calls_with_findings(),
+        defects.len(),
         "{text}"
     );
     assert_eq!(
-        text.matches("\n  broken: ").count(),
-        report.findings.len(),
-        "{text}"
+        defects.iter().map(|d| d.findings.len()).sum::<usize>(),
+        report.findings.len()
     );
-    assert!(
-        report.findings.len() > report.calls_with_findings(),
-        "{text}"
-    );
+    assert!(defects.len() < report.findings.len(), "{text}");
 }
 
 /// A server that answers every call with terminal escapes and ten
@@ -307,6 +318,207 @@ async fn a_hostile_servers_text_reaches_the_report_escaped_and_bounded() {
     for control in ['\u{1b}', '\u{7}', '\u{202e}'] {
         assert!(!text.contains(control), "{control:?} reached the report");
     }
-    let per_call = text.len() / report.calls_with_findings();
-    assert!(per_call < 16 * 1024, "{per_call} bytes per call");
+    let per_defect = text.len() / report.defects().len();
+    assert!(per_defect < 16 * 1024, "{per_defect} bytes per defect");
+}
+
+/// A server whose answers the audit must not blame on the mistake it
+/// made: a city the server does not know (the audit's baseline, refused
+/// whatever else is wrong), a tool that must run as a task, a tool that
+/// needs sampling; and one whose fault for a value it cannot parse is
+/// the author's own.
+struct Picky;
+
+impl ServerHandler for Picky {
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(vec![
+            Tool::new(
+                "forecast",
+                "The weather in a city, for up to 7 days.",
+                schema(json!({
+                    "type": "object",
+                    "properties": {
+                        "city": { "type": "string" },
+                        "days": { "type": "integer", "minimum": 1, "maximum": 7 }
+                    },
+                    "required": ["city", "days"]
+                })),
+            ),
+            Tool::new("long_job", "Runs for hours, as a task.", path_schema()),
+            Tool::new("summarize", "Summarize a note.", path_schema()),
+            Tool::new(
+                "pay",
+                "Pay an amount.",
+                schema(json!({
+                    "type": "object",
+                    "properties": { "amount": { "type": "string" } },
+                    "required": ["amount"]
+                })),
+            ),
+        ]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let error = |text: &str| Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
+        let arguments = request.arguments.unwrap_or_default();
+        match &*request.name {
+            "forecast" => match arguments.get("city") {
+                None => error("The argument city is required. Call forecast with a city."),
+                Some(_) => error("No city named 'a'. Call list_cities for the cities."),
+            },
+            "long_job" => Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                "This tool must be called as a task",
+                None,
+            )),
+            "summarize" => Err(ErrorData::new(
+                rmcp::model::ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                "Missing required client capability",
+                None,
+            )),
+            _ => match arguments.get("amount").and_then(Value::as_str) {
+                Some(amount) if amount.parse::<f64>().is_err() => error(FAULT_MESSAGE),
+                _ => error("The argument amount is required. Call pay with an amount."),
+            },
+        }
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}
+
+#[tokio::test]
+async fn the_audit_judges_the_mistake_it_made_and_nothing_else() {
+    let report = audit(Picky).await;
+    let text = report.to_string();
+    // days out of range, of the wrong type, left out: each answer is
+    // about the city the audit sent, so none is judged.
+    let about_city: Vec<&str> = report
+        .not_judged
+        .iter()
+        .filter(|n| n.tool == "forecast")
+        .map(|n| n.mistake.as_str())
+        .collect();
+    assert!(
+        about_city.contains(&"days below its minimum")
+            && about_city.contains(&"the required argument days left out"),
+        "{text}"
+    );
+    assert!(
+        report.not_judged[0]
+            .why
+            .starts_with("the answer is about city,"),
+        "{text}"
+    );
+    assert!(
+        !report
+            .findings
+            .iter()
+            .any(|f| f.tool == "forecast" && f.mistake.contains("days")),
+        "{text}"
+    );
+    // A tool that must run as a task is not probed, with why, after its
+    // first call; a tool that needs sampling is not judged.
+    let task = report
+        .not_probed
+        .iter()
+        .find(|n| n.tool.as_deref() == Some("long_job"))
+        .expect("long_job not probed");
+    assert!(task.why.contains("must run as a task"), "{text}");
+    assert!(
+        !report.findings.iter().any(|f| f.tool == "long_job"),
+        "{text}"
+    );
+    assert!(
+        report
+            .not_judged
+            .iter()
+            .any(|n| n.tool == "summarize" && n.why.contains("-32021")),
+        "{text}"
+    );
+    assert!(
+        !report.findings.iter().any(|f| f.tool == "summarize"),
+        "{text}"
+    );
+    // A schema-valid amount the tool cannot parse: a fault where the
+    // model's value is wrong.
+    assert!(
+        report.findings.iter().any(|f| f.tool == "pay"
+            && f.broken.name() == "not-fault"
+            && f.call["arguments"]["amount"] == "no-such-audit-value"),
+        "{text}"
+    );
+    assert!(!report.is_clean());
+    assert!(
+        text.contains("\nnot judged: forecast: days below its minimum: the answer is about city,"),
+        "{text}"
+    );
+}
+
+/// A server whose one tool takes no arguments and is not annotated
+/// read-only: a live audit makes no call, and says so.
+struct Quiet;
+
+impl ServerHandler for Quiet {
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(vec![Tool::new(
+            "restart",
+            "Restart the service.",
+            schema(json!({ "type": "object" })),
+        )]))
+    }
+
+    async fn call_tool(
+        &self,
+        _: CallToolRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        Ok(CallToolResult::success(vec![ContentBlock::text("restarted")]).into())
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}
+
+#[tokio::test]
+async fn a_report_with_no_answer_judged_is_never_clean() {
+    let client = outcome_runtime::testing::connect(Quiet, ())
+        .await
+        .expect("connects");
+    let report = audit_client_with(client.peer(), None, ValidCalls::ReadOnly)
+        .await
+        .expect("audited");
+    let text = report.to_string();
+    assert_eq!(report.calls, 0, "{text}");
+    assert_eq!(report.not_run, ["restart"], "{text}");
+    assert!(!report.is_clean(), "{text}");
+    assert!(
+        text.starts_with(
+            "outcome audit: NOT clean: 1 tools, 0 calls, 1 not run (no answer judged)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nnot run (not annotated read-only"),
+        "{text}"
+    );
+    // In a test, every tool runs: the call that keeps to the schema is
+    // judged, and a result is a fine answer.
+    let report = audit(Quiet).await;
+    assert_eq!((report.calls, report.judged), (1, 1), "{report}");
+    assert!(report.is_clean(), "{report}");
 }
