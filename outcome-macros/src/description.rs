@@ -4,29 +4,7 @@
 use proc_macro2::{Span, TokenStream};
 use syn::{Attribute, Expr, Lit, Meta};
 
-/// Clients cut tool descriptions at 2,048 UTF-16 code units and keep the
-/// start; anything past it is never read.
-pub(crate) const MAX_UTF16: usize = 2048;
-
-/// Phrases that list failures. The description states the contract; the
-/// error text explains a failure when it happens.
-const FAILURE_PHRASES: &[&str] = &[
-    "fails if",
-    "fails when",
-    "will fail",
-    "returns an error",
-    "return an error",
-    "returns error",
-    "errors if",
-    "errors when",
-    "error if",
-    "raises",
-    "throws",
-    "on error",
-    "on failure",
-    "on a conflict",
-    "on conflict",
-];
+use outcome_rules::{DESCRIPTION_LIMIT, DescriptionProblem};
 
 /// The doc comment, split at its first heading.
 pub(crate) struct DocText {
@@ -283,56 +261,41 @@ fn is_list_item(line: &str) -> bool {
     digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
 }
 
-/// A problem with a description's text.
-pub(crate) enum Problem {
-    TooLong(usize),
-    ListsFailures(&'static str),
-}
+/// A problem with a description's text, as the compiler words it: the
+/// rules are [`outcome_rules::check_description`]'s.
+pub(crate) struct Problem(DescriptionProblem);
 
 impl Problem {
     pub(crate) fn message(&self) -> String {
-        match self {
-            Problem::TooLong(units) => format!(
+        match self.0 {
+            DescriptionProblem::TooLong { units } => format!(
                 "this tool description is {units} UTF-16 code units long; clients cut \
-                 descriptions at {MAX_UTF16} and drop the rest, so shorten it, or move \
+                 descriptions at {DESCRIPTION_LIMIT} and drop the rest, so shorten it, or move \
                  detail under a `# ...` heading, which stays in rustdoc"
             ),
-            Problem::ListsFailures(phrase) => format!(
+            DescriptionProblem::ListsFailure { phrase } => format!(
                 "this tool description lists a failure (\"{phrase}\"); the description \
                  states the contract, and the failure belongs in the text of the \
                  `ToolError` that reports it; if the phrase is not about a failure, \
                  add `allow_failure_phrases` to this `#[tool]`"
             ),
+            other => other.to_string(),
         }
     }
 }
 
 /// Checks a description. `check_phrases` is off for a tool that opted out.
+/// A blank one is the caller's to report, with its own span.
 pub(crate) fn check(text: &str, check_phrases: bool) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    let units = text.encode_utf16().count();
-    if units > MAX_UTF16 {
-        problems.push(Problem::TooLong(units));
-    }
-    if check_phrases && let Some(phrase) = failure_phrase(text) {
-        problems.push(Problem::ListsFailures(phrase));
-    }
-    problems
-}
-
-/// The first failure phrase in `text`, matched as whole words, ignoring case.
-fn failure_phrase(text: &str) -> Option<&'static str> {
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|word| !word.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    FAILURE_PHRASES.iter().copied().find(|phrase| {
-        let wanted: Vec<&str> = phrase.split(' ').collect();
-        words
-            .windows(wanted.len())
-            .any(|window| window.iter().zip(&wanted).all(|(a, b)| a == b))
-    })
+    outcome_rules::check_description(Some(text))
+        .into_iter()
+        .filter(|problem| match problem {
+            DescriptionProblem::Missing => false,
+            DescriptionProblem::ListsFailure { .. } => check_phrases,
+            _ => true,
+        })
+        .map(Problem)
+        .collect()
 }
 
 #[cfg(test)]
@@ -404,19 +367,12 @@ mod tests {
     }
 
     #[test]
-    fn finds_failure_phrases_as_words() {
-        assert_eq!(
-            failure_phrase("Fails if the path is taken."),
-            Some("fails if")
-        );
-        assert_eq!(failure_phrase("It raises an alarm"), Some("raises"));
-        assert_eq!(failure_phrase("Praises the user"), None);
-        assert_eq!(failure_phrase("Return a note's text."), None);
-    }
-
-    #[test]
     fn counts_utf16_units() {
-        let long = "𝄞".repeat(MAX_UTF16 / 2 + 1);
-        assert!(matches!(check(&long, true)[..], [Problem::TooLong(2050)]));
+        let long = "𝄞".repeat(DESCRIPTION_LIMIT / 2 + 1);
+        assert!(matches!(
+            check(&long, true)[..],
+            [Problem(DescriptionProblem::TooLong { units: 2050 })]
+        ));
+        assert!(check("Write it. Fails if taken.", false).is_empty());
     }
 }

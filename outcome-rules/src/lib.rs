@@ -51,6 +51,10 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 
+mod description;
+
+pub use description::{DESCRIPTION_LIMIT, DescriptionProblem, check_description};
+
 /// Stands for a value in a literal: where a `format!` placeholder (`{}`)
 /// was. The character is never checked, and names nothing.
 pub const VALUE: char = '\u{FFFC}';

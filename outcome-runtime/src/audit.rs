@@ -162,6 +162,9 @@ pub enum Expectation {
     QuotesValue,
     /// A writing rule, as `outcome_rules::check_message` reads the text.
     Rule(outcome_rules::Rule),
+    /// The tool's description in `tools/list` keeps to the rules for
+    /// descriptions, as `outcome_rules::check_description` reads it.
+    Description(outcome_rules::DescriptionProblem),
 }
 
 impl Expectation {
@@ -175,6 +178,7 @@ impl Expectation {
             Expectation::NamesArgument => "names-argument",
             Expectation::QuotesValue => "quotes-value",
             Expectation::Rule(rule) => rule.name(),
+            Expectation::Description(problem) => problem.name(),
         }
     }
 }
@@ -719,6 +723,17 @@ pub(crate) async fn run(
             return Ok(report);
         };
         report.not_probed.extend(plan.not_probed);
+        let description = tool.description.as_deref();
+        for problem in outcome_rules::check_description(description) {
+            report.findings.push(Finding {
+                tool: tool.name.to_string(),
+                mistake: "its description in the tool list".into(),
+                call: serde_json::json!({ "method": "tools/list" }),
+                text: head(description.unwrap_or_default(), TEXT_LIMIT).to_owned(),
+                broken: Expectation::Description(problem),
+                detail: problem.to_string(),
+            });
+        }
         // The text may name the tool that failed; that is no step.
         known = std::mem::take(&mut known).answering(tool.name.to_string());
         let task = |report: &mut AuditReport| {

@@ -570,6 +570,12 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 /// | `quotes-value` | quotes the value sent, when one was |
 /// | a rule's name (`names-tool`, `no-lookup`, ..) | keeps to the writing rules, as `outcome_rules::check_message` reads it with the tools and parameters `tools/list` gives and the tool called (naming the tool that failed is no step) |
 ///
+/// Each tool's description in `tools/list` is checked too, as the
+/// compiler checks a `#[tool]`'s (`outcome_rules::check_description`):
+/// `description-missing`, `description-too-long` (past 2,048 UTF-16 code
+/// units, which clients drop) and `description-lists-failures` (the error
+/// text says what went wrong; the description states the contract).
+///
 /// Each tool is also called once with arguments its schema accepts, each
 /// string that any string meets sent as `no-such-audit-value`: a path, an
 /// id, a name the server does not hold. That call reaches the tool's own

@@ -522,3 +522,65 @@ async fn a_report_with_no_answer_judged_is_never_clean() {
     assert_eq!((report.calls, report.judged), (1, 1), "{report}");
     assert!(report.is_clean(), "{report}");
 }
+
+/// A server whose descriptions break each rule for descriptions.
+struct Undescribed;
+
+impl ServerHandler for Undescribed {
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let mut bare = Tool::new("bare", "", path_schema());
+        bare.description = None;
+        Ok(ListToolsResult::with_all_items(vec![
+            bare,
+            Tool::new("long", "Read a note. ".repeat(200), path_schema()),
+            Tool::new(
+                "move_note",
+                "Move a note. Fails if the target exists.",
+                path_schema(),
+            ),
+            Tool::new("read_note", "Return a note's text.", path_schema()),
+        ]))
+    }
+
+    async fn call_tool(
+        &self,
+        _: CallToolRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        Ok(CallToolResult::success(vec![ContentBlock::text("done")]).into())
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}
+
+#[tokio::test]
+async fn descriptions_are_checked_as_their_own_defects() {
+    let report = audit(Undescribed).await;
+    let description = |tool: &str| -> Vec<&'static str> {
+        broken(&report, tool)
+            .into_iter()
+            .filter(|name| name.starts_with("description-"))
+            .collect()
+    };
+    assert_eq!(description("bare"), ["description-missing"], "{report}");
+    assert_eq!(description("long"), ["description-too-long"], "{report}");
+    assert_eq!(
+        description("move_note"),
+        ["description-lists-failures"],
+        "{report}"
+    );
+    assert!(description("read_note").is_empty(), "{report}");
+    let text = report.to_string();
+    assert!(
+        text.contains(
+            "] description-lists-failures: the description lists a failure (\"fails if\")"
+        ),
+        "{text}"
+    );
+}
