@@ -1789,7 +1789,8 @@ impl<'s> Walk<'s> {
             plan.baseline.insert((*name).to_owned(), value);
         }
         // The call that keeps to the schema: a string that any string
-        // meets names nothing a server holds.
+        // meets names nothing a server holds, and neither does a large
+        // number where an id is asked for.
         let mut valid = plan.baseline.clone();
         for (name, value) in &mut valid {
             let schema = properties.and_then(|p| p.get(name)).unwrap_or(&ANYTHING);
@@ -1798,6 +1799,8 @@ impl<'s> Walk<'s> {
                 .map_err(|error| (Some(name.clone()), error))?;
             if value.is_string() && takes_any_string(schema, NAMES_NOTHING) {
                 *value = Value::from(NAMES_NOTHING);
+            } else if value.is_number() && names_a_number(name) && takes_any_id(schema) {
+                *value = Value::from(NUMBER_NAMES_NOTHING);
             }
         }
         plan.valid = Some(valid);
@@ -2040,6 +2043,42 @@ fn single_type(schema: &Value) -> Option<&str> {
 /// name no server holds.
 pub(crate) const NAMES_NOTHING: &str = "no-such-audit-value";
 
+/// The number the call that keeps to the schema sends for an id.
+pub(crate) const NUMBER_NAMES_NOTHING: u64 = 987_654_321;
+
+/// Whether an argument's name asks for the number of something: `id`,
+/// `issue_number`, `user_id`, `pageIndex`.
+fn names_a_number(name: &str) -> bool {
+    // The last word, in snake, kebab or camel case.
+    let start = name
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_ascii_uppercase() || *c == '_' || *c == '-')
+        .map_or(
+            0,
+            |(at, c)| if c.is_ascii_uppercase() { at } else { at + 1 },
+        );
+    let last = name[start..].to_ascii_lowercase();
+    ["id", "number", "index", "num", "no"].contains(&last.as_str())
+}
+
+/// Whether `schema` is an integer that [`NUMBER_NAMES_NOTHING`] meets.
+fn takes_any_id(schema: &Value) -> bool {
+    let number = NUMBER_NAMES_NOTHING as f64;
+    single_type(schema) == Some("integer")
+        && schema.get("enum").is_none()
+        && schema.get("const").is_none()
+        && schema.get("multipleOf").is_none()
+        && schema
+            .get("maximum")
+            .and_then(Value::as_f64)
+            .is_none_or(|max| max >= number)
+        && schema
+            .get("exclusiveMaximum")
+            .and_then(Value::as_f64)
+            .is_none_or(|max| max > number)
+}
+
 /// Whether `schema` is a string any text of `text`'s length meets: no
 /// `pattern`, `format`, `enum` or `const`.
 fn takes_any_string(schema: &Value, text: &str) -> bool {
@@ -2124,6 +2163,16 @@ mod tests {
         assert_eq!(arguments["limit"], Value::from(-1));
         assert_eq!(arguments["sort"], Value::from("new"));
         assert!(!seen.contains(&("tag".to_owned(), Mistake::Null)));
+    }
+
+    #[test]
+    fn an_argument_that_asks_for_a_number_of_something() {
+        for name in ["id", "issue_number", "userId", "page-index", "pageNo"] {
+            assert!(names_a_number(name), "{name}");
+        }
+        for name in ["valid", "idle", "limit", "notion", "number_of_days_x"] {
+            assert!(!names_a_number(name), "{name}");
+        }
     }
 
     #[test]
