@@ -225,15 +225,16 @@ pub struct NotJudged {
 }
 
 /// Findings that are one defect: the same expectation broken by texts of
-/// one template (the same words, but for the tool, the arguments and the
-/// values of each call).
+/// one template (the same first words, but for the names and values of
+/// each call).
 #[derive(Clone, Debug)]
 pub struct Defect<'r> {
     /// The expectation broken.
     pub broken: Expectation,
-    /// The template the texts share: the text with the tool's name, the
-    /// arguments' names, quoted values and numbers written as `<tool>`,
-    /// `<argument>`, `<value>` and `#`.
+    /// The template the texts share: the first eight words of their
+    /// first line, with the
+    /// arguments' names, quoted values, numbers and identifiers written as
+    /// `<argument>`, `<value>`, `#` and `<name>`.
     pub template: String,
     /// Each finding of the defect, in the order of the calls; the first
     /// is its example.
@@ -312,15 +313,20 @@ impl AuditReport {
     }
 }
 
-/// A finding's text as a template: the tool's name, the call's argument
-/// names, quoted values, bracketed values and numbers written as
-/// placeholders, so that one template repeated over calls and tools reads
-/// as one.
+/// A finding's text as a template: the first eight words of its first
+/// line, with the call's argument names, quoted and bracketed values,
+/// numbers and identifiers (a word with `_` or a capital inside) written
+/// as placeholders, so that the texts one template writes over calls and
+/// tools read as one. The start is where a template shows: what follows
+/// (a validator's list of errors) varies with the mistake.
 fn template(finding: &Finding) -> String {
-    let mut text = finding.text.clone();
-    if finding.tool.len() >= 3 {
-        text = text.replace(&finding.tool, "<tool>");
-    }
+    let line = finding
+        .text
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or_default();
+    let mut text = line.to_owned();
     let arguments = finding
         .call
         .get("arguments")
@@ -373,6 +379,45 @@ fn template(finding: &Finding) -> String {
             at += 1;
         }
     }
+    let template = identifiers(&out);
+    template
+        .split_whitespace()
+        .take(TEMPLATE_WORDS)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The words of a first line that make its template: enough for a
+/// sentence's frame, short of where a validator's words vary with the
+/// mistake ("expected string, received null").
+const TEMPLATE_WORDS: usize = 8;
+
+/// `text` with each identifier (a word with `_`, or a capital after a
+/// small letter: `read_note`, `statusArguments`) written as `<name>`.
+fn identifiers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let camel = word
+            .as_bytes()
+            .windows(2)
+            .any(|pair| pair[0].is_ascii_lowercase() && pair[1].is_ascii_uppercase());
+        if word.contains('_') || camel {
+            out.push_str("<name>");
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
     out
 }
 
@@ -2210,12 +2255,16 @@ mod tests {
             )
         };
         let read = template(&pydantic("read_note", "note_path"));
-        assert_eq!(
-            read,
-            "# validation error for <tool>Arguments\n<argument>\n  Field required <value>\n    \
-             For further information visit https://errors.pydantic.dev/#.#/v/missing"
-        );
+        assert_eq!(read, "# validation error for <name>");
         assert_eq!(read, template(&pydantic("git_log", "repo_path")));
+        assert_eq!(
+            template(&finding(
+                "git_status",
+                "repo_path",
+                "1 validation error for statusArguments"
+            )),
+            read
+        );
         // Other words are another template.
         assert_ne!(
             read,
@@ -2224,9 +2273,24 @@ mod tests {
         // A megabyte of quotes is read once: the template is linear.
         let hostile = " 'a".repeat(1 << 20);
         let read = template(&finding("x", "y", &hostile));
-        assert!(read.starts_with(" <value>a <value>a"), "{}", &read[..40]);
+        assert_eq!(read, "<value>a ".repeat(8).trim_end());
         let unclosed = " {a".repeat(1 << 20);
-        assert!(template(&finding("x", "y", &unclosed)) == unclosed);
+        assert_eq!(
+            template(&finding("x", "y", &unclosed)),
+            "{a ".repeat(8).trim_end()
+        );
+        // A validator's words after the frame vary with the mistake.
+        let zod = |expected: &str| {
+            template(&finding(
+                "read_file",
+                "path",
+                &format!(
+                    "MCP error -32602: Input validation error: Invalid arguments for tool \
+                     read_file: Invalid input: expected {expected}, received null at path"
+                ),
+            ))
+        };
+        assert_eq!(zod("string"), zod("array"));
     }
 
     fn not_probed(schema: Value) -> Vec<NotProbed> {

@@ -49,8 +49,8 @@
 //!
 //! The header counts the tools, the calls made, the defects and the
 //! findings they group. A defect is one expectation or writing rule broken
-//! by texts of one template: the same words, but for the tool, the
-//! arguments and the values of each call. Each block is one defect: what
+//! by texts of one template: the same first words, but for the names and
+//! values of each call (a validator's words after them vary). Each block is one defect: what
 //! is wrong, the calls and tools that show it, and one of them as an
 //! example: the tool and the mistake the call made on purpose, the call as
 //! JSON (send it again to see the answer) and the text the model read.
