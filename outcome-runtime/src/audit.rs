@@ -243,6 +243,19 @@ pub struct Defect<'r> {
     pub tools: Vec<&'r str>,
 }
 
+impl Defect<'_> {
+    /// The calls whose answers show it: a call may break one rule in
+    /// several places.
+    pub fn calls(&self) -> usize {
+        let calls: std::collections::HashSet<String> = self
+            .findings
+            .iter()
+            .map(|finding| finding.call.to_string())
+            .collect();
+        calls.len()
+    }
+}
+
 /// What the audit found: see [`testing::audit`](super::testing::audit).
 #[derive(Clone, Debug, Default)]
 pub struct AuditReport {
@@ -621,7 +634,8 @@ impl fmt::Display for AuditReport {
                 defect.broken,
                 one_line(&example.detail, SHOWN_LINE)
             )?;
-            if defect.findings.len() > 1 {
+            let calls = defect.calls();
+            if calls > 1 {
                 let tools: Vec<String> = defect
                     .tools
                     .iter()
@@ -630,8 +644,7 @@ impl fmt::Display for AuditReport {
                     .collect();
                 writeln!(
                     f,
-                    "  in:     {} calls of {}{}",
-                    defect.findings.len(),
+                    "  in:     {calls} calls of {}{}",
                     tools.join(", "),
                     if defect.tools.len() > tools.len() {
                         ", ..."
