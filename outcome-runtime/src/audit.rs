@@ -736,9 +736,19 @@ async fn call(
 }
 
 /// Whether `answer` is MCP's refusal of a call to a tool that must run as
-/// a task: -32601, method not found, for a tool the server lists.
+/// a task: -32601, method not found, for a tool the server lists, as a
+/// JSON-RPC error or as the text of a result some SDKs turn it into.
 fn needs_a_task(answer: &Answer) -> bool {
-    matches!(answer, Answer::Protocol(error) if error.code == ErrorCode::METHOD_NOT_FOUND)
+    match answer {
+        Answer::Protocol(error) => error.code == ErrorCode::METHOD_NOT_FOUND,
+        Answer::Result(result) => {
+            result.is_error == Some(true) && {
+                let text = text_of(result);
+                let text = head(&text, TEXT_LIMIT);
+                text.contains("-32601") || text.contains("task augmentation")
+            }
+        }
+    }
 }
 
 /// Audits the server behind `peer`. `logs`, when given, returns (and
@@ -1548,11 +1558,24 @@ impl<'s> Walk<'s> {
         {
             return self.valid(one, depth + 1);
         }
-        let kind = single_type(schema).unwrap_or(if schema.get("properties").is_some() {
-            "object"
-        } else {
-            "string"
-        });
+        // Of several types, the first listed: a server that takes
+        // `["boolean", "string"]` may take only some strings ("true").
+        let first = schema
+            .get("type")
+            .and_then(Value::as_array)
+            .and_then(|kinds| {
+                kinds
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .find(|kind| *kind != "null")
+            });
+        let kind = single_type(schema)
+            .or(first)
+            .unwrap_or(if schema.get("properties").is_some() {
+                "object"
+            } else {
+                "string"
+            });
         let value = match kind {
             "string" => {
                 let min = length(schema, "minLength")?.unwrap_or(0);

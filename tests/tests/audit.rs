@@ -349,6 +349,7 @@ impl ServerHandler for Picky {
                 })),
             ),
             Tool::new("long_job", "Runs for hours, as a task.", path_schema()),
+            Tool::new("research", "Research a question, as a task.", path_schema()),
             Tool::new("summarize", "Summarize a note.", path_schema()),
             Tool::new(
                 "pay",
@@ -379,6 +380,10 @@ impl ServerHandler for Picky {
                 "This tool must be called as a task",
                 None,
             )),
+            // As the TypeScript SDK answers it: a result.
+            "research" => error(
+                "MCP error -32601: Tool research requires task augmentation (taskSupport: 'required')",
+            ),
             "summarize" => Err(ErrorData::new(
                 rmcp::model::ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
                 "Missing required client capability",
@@ -434,10 +439,16 @@ async fn the_audit_judges_the_mistake_it_made_and_nothing_else() {
         .find(|n| n.tool.as_deref() == Some("long_job"))
         .expect("long_job not probed");
     assert!(task.why.contains("must run as a task"), "{text}");
-    assert!(
-        !report.findings.iter().any(|f| f.tool == "long_job"),
-        "{text}"
-    );
+    for tool in ["long_job", "research"] {
+        assert!(
+            report
+                .not_probed
+                .iter()
+                .any(|n| n.tool.as_deref() == Some(tool)),
+            "{text}"
+        );
+        assert!(!report.findings.iter().any(|f| f.tool == tool), "{text}");
+    }
     assert!(
         report
             .not_judged
