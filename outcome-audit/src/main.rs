@@ -1,12 +1,13 @@
-//! `outcome-audit`: the audit of `outcome_runtime::testing::audit`, for a
-//! server in any language, reached over stdio or streamable HTTP.
+//! `outcome-audit`: the audit of this crate's library (which
+//! `outcome_runtime::testing::audit` runs too), for a server in any
+//! language, reached over stdio or streamable HTTP.
 
 #![forbid(unsafe_code)]
 
 use std::process::ExitCode;
 use std::time::Duration;
 
-use outcome_runtime::testing::shown_line;
+use outcome_audit::{Audit, AuditReport, shown_line};
 use rmcp::ServiceExt;
 use rmcp::service::{Peer, RoleClient};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
@@ -173,10 +174,7 @@ async fn main() -> ExitCode {
 
 /// Connects, within the deadline: the server's part of any error is shown
 /// as the report shows what a server wrote, bounded and escaped.
-async fn run(
-    target: Target,
-    deadline: tokio::time::Instant,
-) -> Result<outcome_runtime::testing::AuditReport, String> {
+async fn run(target: Target, deadline: tokio::time::Instant) -> Result<AuditReport, String> {
     let late = || "the server did not start an MCP session in time".to_owned();
     match target {
         Target::Command(command) => {
@@ -221,14 +219,12 @@ async fn run(
 async fn audit(
     peer: &Peer<RoleClient>,
     deadline: tokio::time::Instant,
-) -> Result<outcome_runtime::testing::AuditReport, String> {
+) -> Result<AuditReport, String> {
     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-    outcome_runtime::testing::audit_client_within(peer, left)
-        .await
-        .map_err(|e| {
-            format!(
-                "the server stopped answering: {}",
-                shown_line(&e.to_string())
-            )
-        })
+    Audit::new().within(left).run(peer).await.map_err(|e| {
+        format!(
+            "the server stopped answering: {}",
+            shown_line(&e.to_string())
+        )
+    })
 }

@@ -459,7 +459,7 @@ pub fn assert_records_kept() {
     );
 }
 
-pub use crate::audit::{AuditReport, Expectation, Finding, NotProbed, shown_line};
+pub use outcome_audit::{AuditReport, Expectation, Finding, NotProbed, shown_line};
 pub use outcome_rules::{Broken, Tools};
 
 /// Checks a message the model reads against the writing rules (the
@@ -650,15 +650,17 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
                 capture
                     .take()
                     .into_iter()
-                    .map(|record| crate::audit::Logged {
+                    .map(|record| outcome_audit::LogRecord {
                         tool: record.field("tool").map(str::to_owned),
                         outcome: record.field("outcome").map(str::to_owned),
-                        level: record.level,
+                        level: audit_level(record.level),
                         name: record.message,
                     })
                     .collect()
             };
-            let report = crate::audit::run(client.peer(), Some(&mut logs), None)
+            let report = outcome_audit::Audit::new()
+                .logs(&mut logs)
+                .run(client.peer())
                 .await
                 .expect("the server answers every call");
             let _ = client.cancel().await;
@@ -684,7 +686,7 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
 pub async fn audit_client(
     peer: &rmcp::service::Peer<rmcp::RoleClient>,
 ) -> Result<AuditReport, rmcp::service::ServiceError> {
-    crate::audit::run(peer, None, None).await
+    outcome_audit::Audit::new().run(peer).await
 }
 
 /// [`audit_client`], within `timeout`: when it runs out, the audit stops
@@ -699,6 +701,17 @@ pub async fn audit_client_within(
     peer: &rmcp::service::Peer<rmcp::RoleClient>,
     timeout: std::time::Duration,
 ) -> Result<AuditReport, rmcp::service::ServiceError> {
-    let deadline = std::time::Instant::now().checked_add(timeout);
-    crate::audit::run(peer, None, deadline).await
+    outcome_audit::Audit::new().within(timeout).run(peer).await
+}
+
+/// A record's level as the audit reads it.
+#[cfg(not(feature = "local"))]
+fn audit_level(level: Level) -> outcome_audit::Level {
+    match level {
+        Level::ERROR => outcome_audit::Level::Error,
+        Level::WARN => outcome_audit::Level::Warn,
+        Level::INFO => outcome_audit::Level::Info,
+        Level::DEBUG => outcome_audit::Level::Debug,
+        _ => outcome_audit::Level::Trace,
+    }
 }

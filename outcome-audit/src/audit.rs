@@ -6,16 +6,15 @@
 use std::fmt;
 use std::time::Instant;
 
+use outcome_rules::{FAULT_MESSAGE, RETRY_MESSAGE, one_line};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientRequest, JsonObject, ListToolsRequest,
     PaginatedRequestParams, ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::{Map, Value};
-use tracing::Level;
 
-use crate::message::{FAULT_MESSAGE, RETRY_MESSAGE, one_line};
-use crate::outcome::Outcome;
+use crate::{Level, LogRecord as Logged};
 
 /// How deep `$ref`s, alternatives and nested objects are followed to
 /// build a value.
@@ -207,7 +206,7 @@ pub struct Finding {
     pub detail: String,
 }
 
-/// What the audit found: see [`testing::audit`](super::testing::audit).
+/// What the audit found: see [`Audit`](crate::Audit).
 #[derive(Clone, Debug, Default)]
 pub struct AuditReport {
     /// The tools the server lists.
@@ -350,15 +349,6 @@ impl fmt::Display for AuditReport {
         }
         Ok(())
     }
-}
-
-/// How a call was logged, as far as the audit needs it.
-#[derive(Clone, Debug)]
-pub(crate) struct Logged {
-    pub(crate) level: Level,
-    pub(crate) name: String,
-    pub(crate) tool: Option<String>,
-    pub(crate) outcome: Option<String>,
 }
 
 /// Audits the server behind `peer`. `logs`, when given, returns (and
@@ -666,9 +656,7 @@ fn judge(
             .iter()
             .find(|r| r.name == "tool_call_failed" && r.tool.as_deref() == Some(tool));
         match failed {
-            Some(r)
-                if r.level == Level::INFO
-                    && r.outcome.as_deref() == Some(Outcome::Invalid.as_str()) => {}
+            Some(r) if r.level == Level::Info && r.outcome.as_deref() == Some("invalid") => {}
             Some(r) => found(
                 Expectation::LoggedInvalid,
                 format!(
@@ -767,13 +755,13 @@ fn contains_word(text: &str, word: &str) -> bool {
 }
 
 /// Whether `text` quotes `value`: between single, double or back quotes,
-/// or as `crate::quote` writes it.
+/// or as `outcome_rules::quote` writes it.
 fn quotes(text: &str, value: &Value) -> bool {
     let plain = match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    let quoted = crate::message::quote(&plain).to_string();
+    let quoted = outcome_rules::quote(&plain);
     let inner = quoted.trim_matches('\'');
     // A long value is cut: its start, quoted, is enough.
     let start: String = inner.chars().take(40).collect();
