@@ -4,7 +4,7 @@
 //! in this process.
 
 use std::fmt;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use outcome_rules::{FAULT_MESSAGE, RETRY_MESSAGE, one_line};
 use rmcp::model::{
@@ -354,11 +354,12 @@ impl fmt::Display for AuditReport {
 /// Audits the server behind `peer`. `logs`, when given, returns (and
 /// clears) the records logged since it was last called. At `deadline`, if
 /// one is given, the audit stops and reports what it did not reach as not
-/// probed.
+/// probed. A call with no answer within `call_timeout` is not probed.
 pub(crate) async fn run(
     peer: &Peer<RoleClient>,
     mut logs: Option<&mut (dyn FnMut() -> Vec<Logged> + Send)>,
     deadline: Option<Instant>,
+    call_timeout: Option<Duration>,
 ) -> Result<AuditReport, ServiceError> {
     let mut report = AuditReport {
         logs_checked: logs.is_some(),
@@ -410,7 +411,12 @@ pub(crate) async fn run(
                 CallToolRequestParams::new(tool.name.clone()).with_arguments(arguments.clone());
             let answer = match deadline {
                 Some(deadline) => {
-                    match tokio::time::timeout_at(deadline.into(), peer.call_tool(params)).await {
+                    match tokio::time::timeout_at(
+                        deadline.into(),
+                        call_within(peer, params, call_timeout),
+                    )
+                    .await
+                    {
                         Ok(answer) => answer,
                         Err(_) => {
                             stop(&mut report, "the audit ran out of time");
@@ -418,13 +424,25 @@ pub(crate) async fn run(
                         }
                     }
                 }
-                None => peer.call_tool(params).await,
+                None => call_within(peer, params, call_timeout).await,
             };
             report.calls += 1;
             let logged = logs.as_mut().map(|logs| logs());
             let answer = match answer {
                 Ok(result) => Answer::Result(result),
                 Err(ServiceError::McpError(error)) => Answer::Protocol(error.message.into_owned()),
+                Err(ServiceError::Timeout { timeout }) => {
+                    report.not_probed.push(NotProbed {
+                        tool: Some(tool.name.to_string()),
+                        argument: Some(probe.argument.clone()),
+                        why: format!(
+                            "the call with {} got no answer within {}",
+                            probe.mistake.describe(&probe.argument),
+                            seconds(timeout)
+                        ),
+                    });
+                    continue;
+                }
                 Err(other) => return Err(other),
             };
             let call = serde_json::json!({ "name": tool.name, "arguments": arguments });
@@ -438,6 +456,31 @@ pub(crate) async fn run(
         }
     }
     Ok(report)
+}
+
+/// Calls a tool; past `timeout`, the call is cancelled and ends in
+/// [`ServiceError::Timeout`].
+async fn call_within(
+    peer: &Peer<RoleClient>,
+    params: CallToolRequestParams,
+    timeout: Option<Duration>,
+) -> Result<CallToolResult, ServiceError> {
+    match timeout {
+        // Dropping the call sends the server a cancellation.
+        Some(timeout) => tokio::time::timeout(timeout, peer.call_tool(params))
+            .await
+            .unwrap_or(Err(ServiceError::Timeout { timeout })),
+        None => peer.call_tool(params).await,
+    }
+}
+
+/// A duration as a report says it: "1 second", "30 seconds", "0.5 seconds".
+fn seconds(duration: Duration) -> String {
+    if duration == Duration::from_secs(1) {
+        "1 second".to_owned()
+    } else {
+        format!("{} seconds", duration.as_secs_f64())
+    }
 }
 
 /// The tools the server lists, read page by page within the audit's

@@ -108,6 +108,7 @@ pub type Logs<'a> = dyn FnMut() -> Vec<LogRecord> + Send + 'a;
 pub struct Audit<'a> {
     logs: Option<&'a mut Logs<'a>>,
     within: Option<Duration>,
+    call_timeout: Option<Duration>,
 }
 
 impl fmt::Debug for Audit<'_> {
@@ -115,13 +116,14 @@ impl fmt::Debug for Audit<'_> {
         f.debug_struct("Audit")
             .field("logs", &self.logs.is_some())
             .field("within", &self.within)
+            .field("call_timeout", &self.call_timeout)
             .finish()
     }
 }
 
 impl<'a> Audit<'a> {
-    /// An audit of the answers alone, with no bound on its time but the
-    /// audit's own bounds on what it reads and builds.
+    /// An audit of the answers alone, with no bound on its time or a
+    /// call's but the audit's own bounds on what it reads and builds.
     pub fn new() -> Self {
         Self::default()
     }
@@ -144,6 +146,14 @@ impl<'a> Audit<'a> {
         self
     }
 
+    /// Bounds each call: a call with no answer within `timeout` is
+    /// cancelled and reported as [`NotProbed`] (its answer was not
+    /// checked), and the audit goes on to the next.
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = Some(timeout);
+        self
+    }
+
     /// Audits the server behind `peer`, a connected client.
     ///
     /// # Errors
@@ -156,8 +166,8 @@ impl<'a> Audit<'a> {
             .within
             .and_then(|timeout| Instant::now().checked_add(timeout));
         match self.logs {
-            Some(logs) => audit::run(peer, Some(logs), deadline).await,
-            None => audit::run(peer, None, deadline).await,
+            Some(logs) => audit::run(peer, Some(logs), deadline, self.call_timeout).await,
+            None => audit::run(peer, None, deadline, self.call_timeout).await,
         }
     }
 }
