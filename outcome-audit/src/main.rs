@@ -1,32 +1,50 @@
-//! `outcome-audit`: the audit of `outcome_runtime::testing::audit`, for a
-//! server in any language, reached over stdio or streamable HTTP.
+//! `outcome-audit`: the audit of this crate's library (which
+//! `outcome_runtime::testing::audit` runs too), for a server in any
+//! language, reached over stdio or streamable HTTP.
 
 #![forbid(unsafe_code)]
 
-use std::process::ExitCode;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{ExitCode, Stdio};
 use std::time::Duration;
 
-use outcome_runtime::testing::shown_line;
+use http::{HeaderName, HeaderValue};
+use outcome_audit::{Audit, AuditReport, ValidCalls, shown_line};
 use rmcp::ServiceExt;
-use rmcp::service::{Peer, RoleClient};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Value, json};
+use tokio::time::Instant;
 
 const HELP: &str = "\
-usage: outcome-audit [--timeout <seconds>] -- <command> [<argument>..]
-       outcome-audit [--timeout <seconds>] <url>
+usage: outcome-audit [<option>..] -- <command> [<argument>..]
+       outcome-audit [<option>..] <url>
 
 Audits an MCP server: lists its tools, calls each one the way a model gets
-it wrong, and checks every answer. The first form launches <command> and
-speaks MCP with it over stdin and stdout (its stderr passes through); the
-second connects to the streamable HTTP endpoint at <url>, such as
-http://127.0.0.1:8080/mcp (plain HTTP: this build has no TLS).
+it wrong, and checks every answer. The first form starts <command> and
+speaks MCP with it over stdin and stdout; the second connects to the
+streamable HTTP endpoint at <url>, such as http://127.0.0.1:8080/mcp or
+https://mcp.example.com/mcp.
 
 The calls, derived from each tool's input schema, one mistake each: a
 required argument left out, or sent as null; an argument of the wrong JSON
 type; a value outside its enum, its minimum or maximum, its minLength or
 maxLength; and a key the schema does not declare, when the schema sets
-additionalProperties to false. The calls are real: a server that accepts
-one runs the tool with it, so audit a server whose data may change.
+additionalProperties to false. A server refuses these before the tool
+runs. Besides, each tool annotated read-only (readOnlyHint) gets one call
+its schema accepts, its strings sent as no-such-audit-value: a path, an
+id, a name the server does not hold. That call runs the tool and reaches
+its author's own words; a result is a fine answer, a failure must be
+isError, not a fault, and keep to the writing rules. With
+--run-every-tool every tool gets that call: audit a server whose data may
+change.
+
+Each tool's description in the tool list is checked too:
+description-missing, description-too-long (past 2,048 UTF-16 code units,
+which clients drop) and description-lists-failures.
 
 Each answer must be:
   is-error           a result with isError true: not a success, not a
@@ -35,19 +53,31 @@ Each answer must be:
                      wrong, and the text must say so
   names-argument     the text names the argument that is wrong
   quotes-value       the text quotes the value sent, when one was
-  names-server-tool  the text names a tool of this server as the next step
   <rule>             the writing rules, as outcome-runtime checks them at
-                     compile time: names-tool, known-tool, known-parameter,
-                     no-lookup, no-type-name, no-path, no-stack-frame,
-                     no-log-line, no-env-var, no-command, short
+                     compile time: names-tool (the last sentence names the
+                     tool to call next; the tool that failed is no step),
+                     known-tool, known-parameter, no-lookup, no-type-name,
+                     no-path, no-stack-frame, no-log-line, no-env-var,
+                     no-command, short
 (Only the in-process audit, outcome_runtime::testing::audit, also checks
 that each call was logged as tool_call_failed with outcome invalid.)
 
-The report starts with a header line with the counts, then a line for each
-thing the audit could not probe, with why, then one block per finding: the
-tool and its mistake, the call sent as JSON, the text the model read, and
-the expectation broken with what is wrong. What the server wrote is shown
+An answer is not judged, and is listed with why, when it is about
+something else than the call's mistake: an argument the call did not get
+wrong (the server refused the audit's baseline value), a client capability
+the audit does not offer (-32021), or a fault that heals itself. A tool
+that answers -32601 (one that must run as a task) is not probed further.
+
+The report starts with a header line with the counts, then a summary by
+rule and by tool, then a line for each thing the audit did not probe, run
+or judge, with why, then one block per defect: findings of one rule whose
+texts share one template (a validator's message over many calls and
+tools) are one defect, shown with the calls and tools that show it and one
+example: the tool and its mistake, the call sent as JSON, the text the
+model read. What the server wrote is shown
 bounded and with its control characters escaped, in error messages too.
+With --format json, the same report is one JSON document (format 1, see
+the README): its fields may be added to, never renamed or removed.
 
 Not probed: a tool or argument the audit makes no call for, because its
 schema cannot be read (not an object, a $ref outside it or in a loop with
@@ -55,47 +85,171 @@ no way out, a pattern with no example), asks for more than the audit
 builds (a string past 100,000 characters, a list past 1,000 items,
 arguments past 256 KiB, nesting past 16 levels, more than 100,000 steps to
 walk), or has a name past 128 characters; tools past the first 1,000, or
-past 100 pages of the tool list. A report with any is NOT clean. An answer
-longer than 16 KiB is checked on its first 16 KiB, and reported as too
-long (short). The audit stops at 1,000 findings.
+past 100 pages of the tool list; and a call with no answer within
+--call-timeout. A report with any, or with no answer judged, is NOT
+clean. An answer longer than
+16 KiB is checked on its first 16 KiB, and reported as too long (short).
+The audit stops at 1,000 findings.
 
 Options:
-  --timeout <seconds>  stop when the whole audit takes longer, and print the
-                       report so far (default 120)
-  -h, --help           print this help
+  --format text|json        the report as text (the default), or as one JSON
+                            document
+  --timeout <seconds>       stop when the whole audit takes longer, and print
+                            the report so far (default 120)
+  --call-timeout <seconds>  cancel a call with no answer within it, report
+                            it as not probed, and go on (default 30)
+  --init-timeout <seconds>  give up on a server that does not answer
+                            initialize within it (default 10)
+  --header '<name>: <value>'
+                            send this header on every HTTP request, such as
+                            'Authorization: Bearer <token>' (repeatable; a
+                            URL only)
+  --run-every-tool          give every tool the call its schema accepts, not
+                            only those annotated read-only: the tools run
+  --server-stderr <file>    write the stderr of the server started with --
+                            to <file>; without it, the stderr is dropped
+  -h, --help                print this help
 
-Exit status: 0 when every tool was probed and every answer meets every
-expectation, 1 when the report has findings, 3 when it has none but some
-tool or argument was not probed, 2 when the arguments are wrong, the server
-cannot be reached or stops answering, or the audit ran out of time.";
+The server started with -- runs in a process group of its own. On its way
+out, whichever way (a report, an error, a timeout, Ctrl-C), the audit
+closes the server's stdin and kills the group: no process the server
+started is left running.
+
+Exit status:
+  0    every tool was probed and every answer meets every expectation
+  1    the report has findings
+  2    the arguments are wrong: nothing was audited
+  3    no findings, but some tool or argument was not probed, or no
+       answer was judged
+  4    the server could not be started or reached, did not answer
+       initialize within --init-timeout, stopped answering, or the audit
+       ran out of --timeout (the report so far is printed)
+  130  interrupted (SIGINT, as Ctrl-C sends, or SIGTERM): the server was
+       stopped, and no report is printed";
+
+/// The exit statuses `--help` lists.
+mod status {
+    pub const CLEAN: u8 = 0;
+    pub const FINDINGS: u8 = 1;
+    pub const USAGE: u8 = 2;
+    pub const NOT_PROBED: u8 = 3;
+    pub const UNREACHABLE: u8 = 4;
+    pub const INTERRUPTED: u8 = 130;
+}
+
+/// The version of `--format json`'s document: a new version only for a
+/// change that is not an added field.
+const JSON_FORMAT: u32 = 1;
+
+/// Headers the HTTP transport sets itself.
+const RESERVED_HEADERS: [&str; 4] = [
+    "accept",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "last-event-id",
+];
 
 enum Target {
     Command(Vec<String>),
     Url(String),
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
 struct Options {
     target: Target,
+    format: Format,
     timeout: Duration,
+    call_timeout: Duration,
+    init_timeout: Duration,
+    headers: HashMap<HeaderName, HeaderValue>,
+    server_stderr: Option<PathBuf>,
+    valid_calls: ValidCalls,
+}
+
+/// A number of seconds, the value of `option`.
+fn seconds(option: &str, value: Option<String>) -> Result<Duration, String> {
+    let value = value.ok_or_else(|| format!("{option} needs a number of seconds"))?;
+    value
+        .parse()
+        .ok()
+        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e9)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("{option} {value}: not a positive number of seconds"))
+}
+
+/// `Name: value`, as `--header` takes it. An error names the header, never
+/// its value: the value is a token as often as not.
+fn header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or("--header needs a name, a colon and a value: --header 'X-Api-Key: ...'")?;
+    let name = name.trim();
+    let parsed = HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| format!("--header {}: not a header name", shown_line(name)))?;
+    if RESERVED_HEADERS.contains(&parsed.as_str()) {
+        return Err(format!(
+            "--header {parsed}: the HTTP transport sets this header itself"
+        ));
+    }
+    let value = HeaderValue::from_str(value.trim()).map_err(|_| {
+        format!(
+            "--header {parsed}: its value has a character a header cannot carry (a control \
+             character)"
+        )
+    })?;
+    Ok((parsed, value))
 }
 
 fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
     let mut args = args.into_iter();
-    let mut timeout = Duration::from_secs(120);
+    let mut options = Options {
+        target: Target::Url(String::new()),
+        format: Format::Text,
+        timeout: Duration::from_secs(120),
+        call_timeout: Duration::from_secs(30),
+        init_timeout: Duration::from_secs(10),
+        headers: HashMap::new(),
+        server_stderr: None,
+        valid_calls: ValidCalls::ReadOnly,
+    };
     let mut target = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
-            "--timeout" => {
-                let value = args.next().ok_or("--timeout needs a number of seconds")?;
-                let seconds: f64 = value
-                    .parse()
-                    .ok()
-                    .filter(|s: &f64| s.is_finite() && *s > 0.0)
-                    .ok_or_else(|| {
-                        format!("--timeout {value}: not a positive number of seconds")
-                    })?;
-                timeout = Duration::from_secs_f64(seconds);
+            "--timeout" => options.timeout = seconds(&arg, args.next())?,
+            "--call-timeout" => options.call_timeout = seconds(&arg, args.next())?,
+            "--init-timeout" => options.init_timeout = seconds(&arg, args.next())?,
+            "--run-every-tool" => options.valid_calls = ValidCalls::Every,
+            "--format" => {
+                options.format = match args.next().as_deref() {
+                    Some("text") => Format::Text,
+                    Some("json") => Format::Json,
+                    Some(other) => {
+                        return Err(format!(
+                            "--format {}: expected text or json",
+                            shown_line(other)
+                        ));
+                    }
+                    None => return Err("--format needs text or json".into()),
+                };
+            }
+            "--header" => {
+                let text = args.next().ok_or("--header needs 'Name: value'")?;
+                let (name, value) = header(&text)?;
+                if options.headers.insert(name.clone(), value).is_some() {
+                    return Err(format!(
+                        "--header {name} is given twice: a header is sent with one value"
+                    ));
+                }
+            }
+            "--server-stderr" => {
+                let file = args.next().ok_or("--server-stderr needs a file")?;
+                options.server_stderr = Some(PathBuf::from(file));
             }
             "--" => {
                 let command: Vec<String> = args.by_ref().collect();
@@ -114,8 +268,17 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
             }
         }
     }
-    let target = target.ok_or("nothing to audit: give a URL, or -- and the server's command")?;
-    Ok(Some(Options { target, timeout }))
+    options.target =
+        target.ok_or("nothing to audit: give a URL, or -- and the server's command")?;
+    match options.target {
+        Target::Url(_) if options.server_stderr.is_some() => {
+            Err("--server-stderr is for a server started with --, not one at a URL".into())
+        }
+        Target::Command(_) if !options.headers.is_empty() => {
+            Err("--header is for a server at a URL, not one started with --".into())
+        }
+        _ => Ok(Some(options)),
+    }
 }
 
 /// The time left for the audit after it connects, from its whole
@@ -123,8 +286,17 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
 /// write the report.
 const GRACE: Duration = Duration::from_secs(5);
 
-#[tokio::main(flavor = "current_thread")]
-async fn main() -> ExitCode {
+/// How the audit ended.
+enum Ended {
+    /// With a report; `late` when the whole run timed out first.
+    Report { report: AuditReport, late: bool },
+    /// Without one: the server could not be reached, or stopped answering.
+    Unreachable(String),
+    /// By a signal, named.
+    Interrupted(&'static str),
+}
+
+fn main() -> ExitCode {
     let options = match parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
@@ -133,102 +305,385 @@ async fn main() -> ExitCode {
         }
         Err(problem) => {
             eprintln!("outcome-audit: {}\n\n{HELP}", shown_line(&problem));
-            return ExitCode::from(2);
+            return ExitCode::from(status::USAGE);
         }
     };
-    let deadline = tokio::time::Instant::now() + options.timeout;
-    let too_long = || {
+    let stderr = match &options.server_stderr {
+        None => Stdio::null(),
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => Stdio::from(file),
+            Err(error) => {
+                eprintln!(
+                    "outcome-audit: --server-stderr {}: {}",
+                    shown_line(&path.display().to_string()),
+                    shown_line(&error.to_string())
+                );
+                return ExitCode::from(status::USAGE);
+            }
+        },
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("outcome-audit: no runtime: {error}");
+            return ExitCode::from(status::UNREACHABLE);
+        }
+    };
+    // Whatever ends the audit, the server's process group ends with it: on
+    // the way out of `run`, or when this guard drops (a panic included).
+    let mut group = ServerGroup::default();
+    let ended = runtime.block_on(run(&options, stderr, &mut group));
+    group.end();
+    // What the server's transport still holds is let go of, not waited for.
+    runtime.shutdown_timeout(GRACE);
+    finish(&options, ended)
+}
+
+/// The audit, or the signal that stops it.
+async fn run(options: &Options, stderr: Stdio, group: &mut ServerGroup) -> Ended {
+    let signals = Signals::new();
+    tokio::select! {
+        biased;
+        signal = signals.received() => Ended::Interrupted(signal),
+        ended = audit(options, stderr, group) => ended,
+    }
+}
+
+/// Prints the report, or what stopped it, and says how the audit ended.
+fn finish(options: &Options, ended: Ended) -> ExitCode {
+    let (report, late) = match ended {
+        Ended::Report { report, late } => (report, late),
+        Ended::Unreachable(problem) => {
+            eprintln!("outcome-audit: {problem}");
+            return ExitCode::from(status::UNREACHABLE);
+        }
+        Ended::Interrupted(signal) => {
+            eprintln!("outcome-audit: interrupted ({signal}); the server was stopped");
+            return ExitCode::from(status::INTERRUPTED);
+        }
+    };
+    let text = match options.format {
+        Format::Text => report.to_string(),
+        Format::Json => json(&report),
+    };
+    // A reader that stops early (`| head`) is no failure of the audit.
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    if late {
         eprintln!(
             "outcome-audit: the audit took longer than {} seconds",
             options.timeout.as_secs_f64()
         );
-    };
-    // The audit stops itself at the deadline, even in the middle of a
-    // schema; this bound is for what it does not control (stopping the
-    // server).
-    match tokio::time::timeout_at(deadline + GRACE, run(options.target, deadline)).await {
-        Ok(Ok(report)) => {
-            print!("{report}");
-            if tokio::time::Instant::now() >= deadline {
-                too_long();
-                ExitCode::from(2)
-            } else if report.is_clean() {
-                ExitCode::SUCCESS
-            } else if report.findings.is_empty() {
-                ExitCode::from(3)
-            } else {
-                ExitCode::from(1)
-            }
-        }
-        Ok(Err(problem)) => {
-            eprintln!("outcome-audit: {problem}");
-            ExitCode::from(2)
-        }
-        Err(_) => {
-            too_long();
-            ExitCode::from(2)
-        }
+        ExitCode::from(status::UNREACHABLE)
+    } else if report.is_clean() {
+        ExitCode::from(status::CLEAN)
+    } else if report.findings.is_empty() {
+        ExitCode::from(status::NOT_PROBED)
+    } else {
+        ExitCode::from(status::FINDINGS)
     }
 }
 
-/// Connects, within the deadline: the server's part of any error is shown
-/// as the report shows what a server wrote, bounded and escaped.
-async fn run(
-    target: Target,
-    deadline: tokio::time::Instant,
-) -> Result<outcome_runtime::testing::AuditReport, String> {
-    let late = || "the server did not start an MCP session in time".to_owned();
-    match target {
+/// Connects, audits within the deadline and disconnects: the server's part
+/// of any error is shown as the report shows what a server wrote, bounded
+/// and escaped.
+async fn audit(options: &Options, stderr: Stdio, group: &mut ServerGroup) -> Ended {
+    let deadline = Instant::now() + options.timeout;
+    // The audit stops itself at the deadline, even in the middle of a
+    // schema; this bound is for what it does not control (stopping the
+    // server).
+    let ended = tokio::time::timeout_at(deadline + GRACE, async {
+        let client = match connect(options, stderr, group, deadline).await {
+            Ok(client) => client,
+            Err(problem) => return Ended::Unreachable(problem),
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        let report = Audit::new()
+            .within(left)
+            .call_timeout(options.call_timeout)
+            .valid_calls(options.valid_calls)
+            .run(client.peer())
+            .await;
+        // Closes the server's stdin, or ends the HTTP session.
+        let _ = client.cancel().await;
+        match report {
+            Ok(report) => Ended::Report {
+                report,
+                late: Instant::now() >= deadline,
+            },
+            Err(error) => Ended::Unreachable(format!(
+                "the server stopped answering: {}",
+                shown_line(&error.to_string())
+            )),
+        }
+    })
+    .await;
+    ended.unwrap_or_else(|_| {
+        Ended::Unreachable(format!(
+            "the audit took longer than {} seconds",
+            options.timeout.as_secs_f64()
+        ))
+    })
+}
+
+/// The MCP session with the server, started within `--init-timeout` and
+/// the deadline.
+async fn connect(
+    options: &Options,
+    stderr: Stdio,
+    group: &mut ServerGroup,
+    deadline: Instant,
+) -> Result<RunningService<RoleClient, ()>, String> {
+    let init_deadline = deadline.min(Instant::now() + options.init_timeout);
+    let late = |what: &str| {
+        if init_deadline < deadline {
+            format!(
+                "{what} did not answer initialize within {} seconds: is it an MCP server{}?",
+                options.init_timeout.as_secs_f64(),
+                match options.target {
+                    Target::Command(_) => " that speaks on stdin and stdout",
+                    Target::Url(_) => "",
+                }
+            )
+        } else {
+            format!("{what} did not start an MCP session in time")
+        }
+    };
+    match &options.target {
         Target::Command(command) => {
             let program = shown_line(&command[0]);
             let mut process = tokio::process::Command::new(&command[0]);
             process.args(&command[1..]);
-            let transport = TokioChildProcess::new(process)
+            #[cfg(unix)]
+            process.process_group(0);
+            let (transport, _) = TokioChildProcess::builder(process)
+                .stderr(stderr)
+                .spawn()
                 .map_err(|e| format!("cannot start {program}: {}", shown_line(&e.to_string())))?;
-            let client = tokio::time::timeout_at(deadline, ().serve(transport))
+            group.started(transport.id());
+            let hint = if options.server_stderr.is_some() {
+                ""
+            } else {
+                " (its stderr was dropped: --server-stderr <file> keeps it)"
+            };
+            tokio::time::timeout_at(init_deadline, ().serve(transport))
                 .await
-                .map_err(|_| late())?
+                .map_err(|_| late(&program))?
                 .map_err(|e| {
                     format!(
-                        "{program} did not start an MCP session: {}",
-                        shown_line(&e.to_string())
+                        "{program} did not start an MCP session: {}{hint}",
+                        shown_line(&chain(&e))
                     )
-                })?;
-            let report = audit(client.peer(), deadline).await;
-            let _ = client.cancel().await;
-            report
+                })
         }
         Target::Url(url) => {
-            let shown = shown_line(&url);
-            if url.starts_with("https://") {
-                return Err(format!(
-                    "{shown}: this build speaks plain HTTP only; reach the server over \
-                     http://, or launch it with --"
-                ));
-            }
-            let transport = StreamableHttpClientTransport::from_uri(url.as_str());
-            let client = tokio::time::timeout_at(deadline, ().serve(transport))
+            let shown = shown_line(url);
+            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                .custom_headers(options.headers.clone());
+            let transport = StreamableHttpClientTransport::from_config(config);
+            tokio::time::timeout_at(init_deadline, ().serve(transport))
                 .await
-                .map_err(|_| late())?
-                .map_err(|e| format!("{shown}: no MCP session: {}", shown_line(&e.to_string())))?;
-            let report = audit(client.peer(), deadline).await;
-            let _ = client.cancel().await;
-            report
+                .map_err(|_| late(&shown))?
+                .map_err(|e| format!("{shown}: no MCP session: {}", shown_line(&chain(&e))))
         }
     }
 }
 
-async fn audit(
-    peer: &Peer<RoleClient>,
-    deadline: tokio::time::Instant,
-) -> Result<outcome_runtime::testing::AuditReport, String> {
-    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-    outcome_runtime::testing::audit_client_within(peer, left)
-        .await
-        .map_err(|e| {
-            format!(
-                "the server stopped answering: {}",
-                shown_line(&e.to_string())
-            )
+/// An error and its sources, each once, on one line.
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// The report as `--format json` prints it (format 1): the counts, every
+/// defect with an example, every finding, and everything not probed, not
+/// run or not judged, from the report's fields. The
+/// strings are the server's words as it wrote them, with every character
+/// that does not show as itself written as a `\u` escape, so the document
+/// is safe to print and reads back to the same text.
+fn json(report: &AuditReport) -> String {
+    let findings: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|finding| {
+            json!({
+                "tool": finding.tool,
+                "mistake": finding.mistake,
+                "rule": finding.broken.name(),
+                "call": finding.call,
+                "answer": finding.text,
+                "detail": finding.detail,
+            })
         })
+        .collect();
+    let not_probed: Vec<Value> = report
+        .not_probed
+        .iter()
+        .map(|not| {
+            json!({
+                "tool": not.tool,
+                "argument": not.argument,
+                "why": not.why,
+            })
+        })
+        .collect();
+    let defects: Vec<Value> = report
+        .defects()
+        .iter()
+        .map(|defect| {
+            let example = defect.findings[0];
+            json!({
+                "rule": defect.broken.name(),
+                "detail": example.detail,
+                "template": defect.template,
+                "tools": defect.tools,
+                "calls": defect.calls(),
+                "findings": defect.findings.len(),
+                "example": {
+                    "tool": example.tool,
+                    "mistake": example.mistake,
+                    "call": example.call,
+                    "answer": example.text,
+                },
+            })
+        })
+        .collect();
+    let not_judged: Vec<Value> = report
+        .not_judged
+        .iter()
+        .map(|not| {
+            json!({
+                "tool": not.tool,
+                "mistake": not.mistake,
+                "call": not.call,
+                "answer": not.text,
+                "why": not.why,
+            })
+        })
+        .collect();
+    let document = json!({
+        "format": JSON_FORMAT,
+        "clean": report.is_clean(),
+        "counts": {
+            "tools": report.tools,
+            "calls": report.calls,
+            "judged": report.judged,
+            "defects": defects.len(),
+            "findings": report.findings.len(),
+            "not_probed": report.not_probed.len(),
+            "not_run": report.not_run.len(),
+            "not_judged": report.not_judged.len(),
+        },
+        "defects": defects,
+        "findings": findings,
+        "not_probed": not_probed,
+        "not_run": report.not_run,
+        "not_judged": not_judged,
+    });
+    let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    // JSON escapes the controls below U+0020 inside a string already, and
+    // a newline outside one is the layout's.
+    let mut out = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        if c != '\n' && outcome_rules::is_invisible(c) {
+            let mut units = [0; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// The process group of the server started with `--`: its pid, which with
+/// `process_group(0)` is the group's id.
+#[derive(Default)]
+struct ServerGroup(Option<u32>);
+
+impl ServerGroup {
+    fn started(&mut self, pid: Option<u32>) {
+        self.0 = pid;
+    }
+
+    /// Kills every process left in the group: the server, and whatever it
+    /// started and left behind.
+    fn end(&mut self) {
+        let Some(pid) = self.0.take() else { return };
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(pid) {
+            use nix::sys::signal::{Signal, killpg};
+            // None left (the group ended with the server) is fine.
+            let _ = killpg(nix::unistd::Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        #[cfg(not(unix))]
+        let _ = pid;
+    }
+}
+
+impl Drop for ServerGroup {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
+/// SIGINT and SIGTERM, listened for from the start, before the server is
+/// started.
+struct Signals {
+    #[cfg(unix)]
+    interrupt: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    terminate: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn new() -> Self {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Self {
+                interrupt: signal(SignalKind::interrupt()).ok(),
+                terminate: signal(SignalKind::terminate()).ok(),
+            }
+        }
+        #[cfg(not(unix))]
+        Self {}
+    }
+
+    /// The first signal received, named.
+    async fn received(mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            async fn next(signal: Option<&mut tokio::signal::unix::Signal>) {
+                match signal {
+                    Some(signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending().await,
+                }
+            }
+            tokio::select! {
+                () = next(self.interrupt.as_mut()) => "SIGINT",
+                () = next(self.terminate.as_mut()) => "SIGTERM",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "Ctrl-C"
+        }
+    }
 }

@@ -28,6 +28,13 @@
 //! as the model reads it (a server's answer at run time). Both run the same
 //! code, so a text the compiler accepts is one the audit accepts.
 //!
+//! The text itself is written here too, once for every crate that writes
+//! or shows it: [`quote`] (a value the model sent, as `outcome_runtime::quote`
+//! writes it), [`one_line`] (any text, a server's included, as one bounded
+//! line with its invisible characters escaped), [`is_invisible`], and the
+//! fixed messages of a server failure, [`FAULT_MESSAGE`] and
+//! [`RETRY_MESSAGE`].
+//!
 //! ```
 //! use outcome_rules::{Message, Rule, Tools, check_message};
 //!
@@ -52,8 +59,12 @@ use std::fmt;
 use std::ops::Range;
 
 mod description;
+mod text;
 
 pub use description::{DESCRIPTION_LIMIT, DescriptionProblem, check_description};
+pub use text::{
+    FAULT_MESSAGE, QUOTE_LIMIT, RETRY_MESSAGE, is_invisible, one_line, quote, write_quoted,
+};
 
 /// Stands for a value in a literal: where a `format!` placeholder (`{}`)
 /// was. The character is never checked, and names nothing.

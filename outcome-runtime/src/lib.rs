@@ -164,9 +164,6 @@
 #![warn(missing_docs)]
 
 mod arguments;
-// The audit's core, which `testing` runs.
-#[cfg(feature = "testing")]
-mod audit;
 mod boundary;
 mod cancel;
 mod classify;

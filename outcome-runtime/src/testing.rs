@@ -467,8 +467,8 @@ pub fn assert_records_kept() {
     );
 }
 
-pub use crate::audit::{
-    AuditReport, Defect, Expectation, Finding, NotJudged, NotProbed, ValidCalls, shown_line,
+pub use outcome_audit::{
+    Audit, AuditReport, Defect, Expectation, Finding, NotJudged, NotProbed, ValidCalls, shown_line,
 };
 pub use outcome_rules::{Broken, Tools};
 
@@ -682,15 +682,18 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
                 capture
                     .take()
                     .into_iter()
-                    .map(|record| crate::audit::Logged {
+                    .map(|record| outcome_audit::LogRecord {
                         tool: record.field("tool").map(str::to_owned),
                         outcome: record.field("outcome").map(str::to_owned),
-                        level: record.level,
+                        level: audit_level(record.level),
                         name: record.message,
                     })
                     .collect()
             };
-            let report = crate::audit::run(client.peer(), Some(&mut logs), None, ValidCalls::Every)
+            let report = Audit::new()
+                .logs(&mut logs)
+                .valid_calls(ValidCalls::Every)
+                .run(client.peer())
                 .await
                 .expect("the server answers every call");
             let _ = client.cancel().await;
@@ -707,8 +710,9 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
 /// in another process, over stdio or HTTP. The log records are not
 /// checked (`logged-invalid` is left out). Since the server may be live,
 /// only the tools annotated read-only get a call their schema accepts
-/// ([`ValidCalls::ReadOnly`]); [`audit_client_with`] chooses. The bounds are [`audit`]'s;
-/// [`audit_client_within`] bounds the time as well.
+/// ([`ValidCalls::ReadOnly`]). The bounds are [`audit`]'s;
+/// [`audit_client_within`] bounds the time as well, and [`Audit`] chooses
+/// every setting.
 ///
 /// # Errors
 ///
@@ -718,7 +722,7 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
 pub async fn audit_client(
     peer: &rmcp::service::Peer<rmcp::RoleClient>,
 ) -> Result<AuditReport, rmcp::service::ServiceError> {
-    crate::audit::run(peer, None, None, ValidCalls::default()).await
+    Audit::new().run(peer).await
 }
 
 /// [`audit_client`], within `timeout`: when it runs out, the audit stops
@@ -733,21 +737,17 @@ pub async fn audit_client_within(
     peer: &rmcp::service::Peer<rmcp::RoleClient>,
     timeout: std::time::Duration,
 ) -> Result<AuditReport, rmcp::service::ServiceError> {
-    audit_client_with(peer, Some(timeout), ValidCalls::default()).await
+    Audit::new().within(timeout).run(peer).await
 }
 
-/// [`audit_client`], within `timeout` if one is given, running the tools
-/// `valid_calls` names with a call that keeps to their schema (the others
-/// are listed in [`AuditReport::not_run`]).
-///
-/// # Errors
-///
-/// As [`audit_client`].
-pub async fn audit_client_with(
-    peer: &rmcp::service::Peer<rmcp::RoleClient>,
-    timeout: Option<std::time::Duration>,
-    valid_calls: ValidCalls,
-) -> Result<AuditReport, rmcp::service::ServiceError> {
-    let deadline = timeout.and_then(|timeout| std::time::Instant::now().checked_add(timeout));
-    crate::audit::run(peer, None, deadline, valid_calls).await
+/// A record's level as the audit reads it.
+#[cfg(not(feature = "local"))]
+fn audit_level(level: Level) -> outcome_audit::Level {
+    match level {
+        Level::ERROR => outcome_audit::Level::Error,
+        Level::WARN => outcome_audit::Level::Warn,
+        Level::INFO => outcome_audit::Level::Info,
+        Level::DEBUG => outcome_audit::Level::Debug,
+        _ => outcome_audit::Level::Trace,
+    }
 }

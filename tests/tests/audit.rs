@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use outcome_runtime::testing::{AuditReport, ValidCalls, audit, audit_client_with};
+use outcome_runtime::testing::{Audit, AuditReport, ValidCalls, audit};
 use outcome_runtime::{FAULT_MESSAGE, ToolError, tool, tool_handler, tool_router};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -510,7 +510,9 @@ async fn a_report_with_no_answer_judged_is_never_clean() {
     let client = outcome_runtime::testing::connect(Quiet, ())
         .await
         .expect("connects");
-    let report = audit_client_with(client.peer(), None, ValidCalls::ReadOnly)
+    let report = Audit::new()
+        .valid_calls(ValidCalls::ReadOnly)
+        .run(client.peer())
         .await
         .expect("audited");
     let text = report.to_string();

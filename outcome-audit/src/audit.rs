@@ -4,18 +4,17 @@
 //! in this process.
 
 use std::fmt;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use outcome_rules::{FAULT_MESSAGE, RETRY_MESSAGE, one_line};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientRequest, ErrorCode, ErrorData, JsonObject,
     ListToolsRequest, PaginatedRequestParams, ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::{Map, Value};
-use tracing::Level;
 
-use crate::message::{FAULT_MESSAGE, RETRY_MESSAGE, one_line};
-use crate::outcome::Outcome;
+use crate::{Level, LogRecord as Logged};
 
 /// How deep `$ref`s, alternatives and nested objects are followed to
 /// build a value.
@@ -256,7 +255,7 @@ impl Defect<'_> {
     }
 }
 
-/// What the audit found: see [`testing::audit`](super::testing::audit).
+/// What the audit found: see [`Audit`](crate::Audit).
 #[derive(Clone, Debug, Default)]
 pub struct AuditReport {
     /// The tools the server lists.
@@ -670,15 +669,6 @@ impl fmt::Display for AuditReport {
     }
 }
 
-/// How a call was logged, as far as the audit needs it.
-#[derive(Clone, Debug)]
-pub(crate) struct Logged {
-    pub(crate) level: Level,
-    pub(crate) name: String,
-    pub(crate) tool: Option<String>,
-    pub(crate) outcome: Option<String>,
-}
-
 /// Which tools the audit runs. A call that keeps to the input schema runs
 /// the tool: on a live server it may change what the server holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -714,19 +704,23 @@ impl ValidCalls {
 const VALID_CALL: &str = "a call that keeps to the input schema, its strings naming nothing";
 
 /// Calls `tool` with `arguments`, within `deadline`: `None` when it ran
-/// out.
+/// out. A call with no answer within `timeout` ends in
+/// [`ServiceError::Timeout`].
 async fn call(
     peer: &Peer<RoleClient>,
     tool: &Tool,
     arguments: JsonObject,
     deadline: Option<Instant>,
+    timeout: Option<Duration>,
 ) -> Option<Result<Answer, ServiceError>> {
     let params = CallToolRequestParams::new(tool.name.clone()).with_arguments(arguments);
     let answer = match deadline {
-        Some(deadline) => tokio::time::timeout_at(deadline.into(), peer.call_tool(params))
-            .await
-            .ok()?,
-        None => peer.call_tool(params).await,
+        Some(deadline) => {
+            tokio::time::timeout_at(deadline.into(), call_within(peer, params, timeout))
+                .await
+                .ok()?
+        }
+        None => call_within(peer, params, timeout).await,
     };
     Some(match answer {
         Ok(result) => Ok(Answer::Result(result)),
@@ -754,12 +748,14 @@ fn needs_a_task(answer: &Answer) -> bool {
 /// Audits the server behind `peer`. `logs`, when given, returns (and
 /// clears) the records logged since it was last called. At `deadline`, if
 /// one is given, the audit stops and reports what it did not reach as not
-/// probed. `valid_calls` says which tools it runs with a call that keeps
-/// to their schema.
+/// probed. A call with no answer within `call_timeout` is not probed.
+/// `valid_calls` says which tools it runs with a call that keeps to their
+/// schema.
 pub(crate) async fn run(
     peer: &Peer<RoleClient>,
     mut logs: Option<&mut (dyn FnMut() -> Vec<Logged> + Send)>,
     deadline: Option<Instant>,
+    call_timeout: Option<Duration>,
     valid_calls: ValidCalls,
 ) -> Result<AuditReport, ServiceError> {
     let mut report = AuditReport {
@@ -818,30 +814,40 @@ pub(crate) async fn run(
             if let Some(logs) = logs.as_mut() {
                 logs();
             }
-            let Some(answer) = call(peer, tool, arguments.clone(), deadline).await else {
+            let Some(answer) = call(peer, tool, arguments.clone(), deadline, call_timeout).await
+            else {
                 stop(&mut report, "the audit ran out of time");
                 return Ok(report);
             };
-            let answer = answer?;
             report.calls += 1;
-            let logged = logs.as_mut().map(|logs| logs());
-            if needs_a_task(&answer) {
-                task(&mut report);
-                continue;
+            match answer {
+                Ok(answer) if needs_a_task(&answer) => {
+                    task(&mut report);
+                    continue;
+                }
+                Ok(answer) => {
+                    let logged = logs.as_mut().map(|logs| logs());
+                    let call = serde_json::json!({ "name": tool.name, "arguments": arguments });
+                    judge(
+                        Call {
+                            tool: &tool.name,
+                            probe: None,
+                            baseline: &plan.baseline,
+                            call,
+                        },
+                        &answer,
+                        logged.as_deref(),
+                        &known,
+                        &mut report,
+                    );
+                }
+                Err(ServiceError::Timeout { timeout }) => report.not_probed.push(NotProbed {
+                    tool: Some(tool.name.to_string()),
+                    argument: None,
+                    why: format!("{VALID_CALL} got no answer within {}", seconds(timeout)),
+                }),
+                Err(other) => return Err(other),
             }
-            let call = serde_json::json!({ "name": tool.name, "arguments": arguments });
-            judge(
-                Call {
-                    tool: &tool.name,
-                    probe: None,
-                    baseline: &plan.baseline,
-                    call,
-                },
-                &answer,
-                logged.as_deref(),
-                &known,
-                &mut report,
-            );
         } else if plan.valid.is_some() {
             report.not_run.push(tool.name.to_string());
         }
@@ -857,12 +863,28 @@ pub(crate) async fn run(
                 logs();
             }
             let arguments = probe.arguments(&plan.baseline);
-            let Some(answer) = call(peer, tool, arguments.clone(), deadline).await else {
+            let Some(answer) = call(peer, tool, arguments.clone(), deadline, call_timeout).await
+            else {
                 stop(&mut report, "the audit ran out of time");
                 return Ok(report);
             };
-            let answer = answer?;
             report.calls += 1;
+            let answer = match answer {
+                Ok(answer) => answer,
+                Err(ServiceError::Timeout { timeout }) => {
+                    report.not_probed.push(NotProbed {
+                        tool: Some(tool.name.to_string()),
+                        argument: Some(probe.argument.clone()),
+                        why: format!(
+                            "the call with {} got no answer within {}",
+                            probe.mistake.describe(&probe.argument),
+                            seconds(timeout)
+                        ),
+                    });
+                    continue;
+                }
+                Err(other) => return Err(other),
+            };
             let logged = logs.as_mut().map(|logs| logs());
             if needs_a_task(&answer) {
                 task(&mut report);
@@ -884,6 +906,31 @@ pub(crate) async fn run(
         }
     }
     Ok(report)
+}
+
+/// Calls a tool; past `timeout`, the call is cancelled and ends in
+/// [`ServiceError::Timeout`].
+async fn call_within(
+    peer: &Peer<RoleClient>,
+    params: CallToolRequestParams,
+    timeout: Option<Duration>,
+) -> Result<CallToolResult, ServiceError> {
+    match timeout {
+        // Dropping the call sends the server a cancellation.
+        Some(timeout) => tokio::time::timeout(timeout, peer.call_tool(params))
+            .await
+            .unwrap_or(Err(ServiceError::Timeout { timeout })),
+        None => peer.call_tool(params).await,
+    }
+}
+
+/// A duration as a report says it: "1 second", "30 seconds", "0.5 seconds".
+fn seconds(duration: Duration) -> String {
+    if duration == Duration::from_secs(1) {
+        "1 second".to_owned()
+    } else {
+        format!("{} seconds", duration.as_secs_f64())
+    }
 }
 
 /// The tools the server lists, read page by page within the audit's
@@ -1083,7 +1130,7 @@ fn judge(
         || logged.into_iter().flatten().any(|r| {
             r.name == "tool_call_failed"
                 && r.tool.as_deref() == Some(call.tool)
-                && r.level == Level::WARN
+                && r.level == Level::Warn
         });
     let why = match (answer, call.probe) {
         (Answer::Protocol(error), _)
@@ -1190,9 +1237,7 @@ fn judge(
             .iter()
             .find(|r| r.name == "tool_call_failed" && r.tool.as_deref() == Some(call.tool));
         match failed {
-            Some(r)
-                if r.level == Level::INFO
-                    && r.outcome.as_deref() == Some(Outcome::Invalid.as_str()) => {}
+            Some(r) if r.level == Level::Info && r.outcome.as_deref() == Some("invalid") => {}
             Some(r) => found(
                 Expectation::LoggedInvalid,
                 format!(
@@ -1284,13 +1329,13 @@ fn contains_word(text: &str, word: &str) -> bool {
 }
 
 /// Whether `text` quotes `value`: between single, double or back quotes,
-/// or as `crate::quote` writes it.
+/// or as `outcome_rules::quote` writes it.
 fn quotes(text: &str, value: &Value) -> bool {
     let plain = match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    let quoted = crate::message::quote(&plain).to_string();
+    let quoted = outcome_rules::quote(&plain);
     let inner = quoted.trim_matches('\'');
     // A long value is cut: its start, quoted, is enough.
     let start: String = inner.chars().take(40).collect();
