@@ -244,13 +244,15 @@ pub struct Defect<'r> {
 
 impl Defect<'_> {
     /// The calls whose answers show it: a call may break one rule in
-    /// several places.
+    /// several places. The findings of one call stand together, in the
+    /// order of the calls.
     pub fn calls(&self) -> usize {
-        let calls: std::collections::HashSet<String> = self
+        let mut calls = self
             .findings
             .iter()
-            .map(|finding| finding.call.to_string())
-            .collect();
+            .map(|finding| &finding.call)
+            .collect::<Vec<_>>();
+        calls.dedup();
         calls.len()
     }
 }

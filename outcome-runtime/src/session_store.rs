@@ -33,10 +33,11 @@ const INDEX: &str = "outcome:sessions";
 /// characters), and a longer id names no session the store holds.
 const ID_LIMIT: usize = 256;
 
-/// Redis's clock in milliseconds, and how to file a session's id in the
-/// index to go `after` milliseconds from now (only if it is filed there
-/// already, unless `add`); the index itself goes with its last entry.
-const HELPERS: &str = r"
+/// Redis's clock in milliseconds, and how to file an id (a session's, or a
+/// job's in the job store) in an index to go `after` milliseconds from now
+/// (only if it is filed there already, unless `add`); the index itself goes
+/// with its last entry. The scripts of both stores start with it.
+pub(crate) const INDEX_SCRIPT: &str = r"
 local function now()
   local time = redis.call('TIME')
   return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -259,7 +260,7 @@ impl RedisSessionStore {
         args: &[&str],
         doing: &str,
     ) -> Result<T, SessionStoreError> {
-        let script = redis::Script::new(&format!("{HELPERS}{body}"));
+        let script = redis::Script::new(&format!("{INDEX_SCRIPT}{body}"));
         let key = key(session_id);
         let operation = once_more(&self.connection, |mut connection| {
             let mut invocation = script.key(&key);

@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 use super::{Answer, JobState, JobStore, NewJob, Owner, StoreError, StoreFuture, StoredJob};
+use crate::session_store::INDEX_SCRIPT;
 
 /// The prefix of every job's key.
 const PREFIX: &str = "outcome:job:";
@@ -15,32 +16,6 @@ const PREFIX: &str = "outcome:job:";
 /// (milliseconds, by Redis's clock): what counts the jobs held, across
 /// replicas.
 const INDEX: &str = "outcome:jobs";
-
-/// Redis's clock in milliseconds, for the scripts below.
-const NOW: &str = r"
-local function now()
-  local time = redis.call('TIME')
-  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
-";
-
-/// Files `ARGV[1]` in the index (`KEYS[1]`) to go `ARGV[2]` milliseconds
-/// from now, when it is filed there already or `ARGV[3]` says to add it;
-/// the index itself goes with its last entry.
-const FILE: &str = r"
-local function file(index, id, after, add)
-  local at = now() + tonumber(after)
-  if add then
-    redis.call('ZADD', index, at, id)
-  else
-    redis.call('ZADD', index, 'XX', at, id)
-  end
-  local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
-  if last[2] then
-    redis.call('PEXPIREAT', index, last[2])
-  end
-end
-";
 
 /// Records a new job: `KEYS[1]` its key, `KEYS[2]` the index; `ARGV`: its
 /// id, its record's expiry in milliseconds, the capacity, its tool, its
@@ -191,7 +166,7 @@ impl RedisStore {
         args: &[&str],
         doing: &str,
     ) -> Result<T, StoreError> {
-        let script = redis::Script::new(&format!("{NOW}{FILE}{body}"));
+        let script = redis::Script::new(&format!("{INDEX_SCRIPT}{body}"));
         once_more(&self.connection, |mut connection| {
             let mut invocation = script.key(keys[0]);
             invocation.key(keys[1]);
