@@ -340,20 +340,18 @@ fn template(finding: &Finding) -> String {
         .map(str::trim)
         .find(|line| !line.is_empty())
         .unwrap_or_default();
-    let mut text = line.to_owned();
-    let arguments = finding
+    let text = line;
+    // The names are looked up once per word: a schema may declare
+    // thousands.
+    let arguments: std::collections::HashSet<&str> = finding
         .call
         .get("arguments")
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
-        .map(|(name, _)| name.as_str());
-    let mistake_argument = finding.mistake.split(' ').filter(|w| w.contains('_'));
-    for name in arguments.chain(mistake_argument) {
-        if !name.is_empty() && contains_word(&text, name) {
-            text = replace_word(&text, name, "<argument>");
-        }
-    }
+        .map(|(name, _)| name.as_str())
+        .chain(finding.mistake.split(' ').filter(|w| w.contains('_')))
+        .collect();
     // For each character, where the quote or bracket it opens closes on
     // its line: found in one pass from the end, so the template is linear
     // in the text.
@@ -393,7 +391,7 @@ fn template(finding: &Finding) -> String {
             at += 1;
         }
     }
-    let template = identifiers(&out);
+    let template = identifiers(&out, &arguments);
     template
         .split_whitespace()
         .take(TEMPLATE_WORDS)
@@ -406,9 +404,10 @@ fn template(finding: &Finding) -> String {
 /// mistake ("expected string, received null").
 const TEMPLATE_WORDS: usize = 8;
 
-/// `text` with each identifier (a word with `_`, or a capital after a
-/// small letter: `read_note`, `statusArguments`) written as `<name>`.
-fn identifiers(text: &str) -> String {
+/// `text` with each of the call's `arguments` written as `<argument>`, and
+/// each other identifier (a word with `_`, or a capital after a small
+/// letter: `read_note`, `statusArguments`) as `<name>`.
+fn identifiers(text: &str, arguments: &std::collections::HashSet<&str>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
@@ -416,7 +415,9 @@ fn identifiers(text: &str) -> String {
             .as_bytes()
             .windows(2)
             .any(|pair| pair[0].is_ascii_lowercase() && pair[1].is_ascii_uppercase());
-        if word.contains('_') || camel {
+        if arguments.contains(word.as_str()) {
+            out.push_str("<argument>");
+        } else if word.contains('_') || camel {
             out.push_str("<name>");
         } else {
             out.push_str(word);
@@ -432,26 +433,6 @@ fn identifiers(text: &str) -> String {
         }
     }
     flush(&mut word, &mut out);
-    out
-}
-
-/// `text` with every standalone `word` replaced by `with`.
-fn replace_word(text: &str, word: &str, with: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = 0;
-    for (at, _) in text.match_indices(word) {
-        if at < rest {
-            continue;
-        }
-        let before = text[..at].chars().next_back();
-        let after = text[at + word.len()..].chars().next();
-        if !before.is_some_and(is_word_char) && !after.is_some_and(is_word_char) {
-            out.push_str(&text[rest..at]);
-            out.push_str(with);
-            rest = at + word.len();
-        }
-    }
-    out.push_str(&text[rest..]);
     out
 }
 
@@ -2374,6 +2355,18 @@ mod tests {
             ))
         };
         assert_eq!(zod("string"), zod("array"));
+        // An argument's name is a placeholder, looked up once per word
+        // however many arguments the call has.
+        let mut many = finding("x", "y", &"path is wrong ".repeat(1 << 10));
+        let arguments: Map<String, Value> = (0..50_000)
+            .map(|n| (format!("a{n}"), Value::Null))
+            .chain([("path".to_owned(), Value::Null)])
+            .collect();
+        many.call = serde_json::json!({"name": "x", "arguments": arguments});
+        assert_eq!(
+            template(&many),
+            "<argument> is wrong <argument> is wrong <argument> is"
+        );
     }
 
     fn not_probed(schema: Value) -> Vec<NotProbed> {
