@@ -47,7 +47,7 @@ mod redis;
 #[cfg(feature = "redis")]
 pub use self::redis::RedisStore;
 #[cfg(feature = "redis")]
-pub(crate) use self::redis::{connect, once_more};
+pub(crate) use self::redis::{INDEX_SCRIPT, connect, once_more};
 
 /// A finished job's answer: what the inline call would have answered.
 pub type Answer = Result<CallToolResult, ErrorData>;

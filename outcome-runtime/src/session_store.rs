@@ -33,29 +33,6 @@ const INDEX: &str = "outcome:sessions";
 /// characters), and a longer id names no session the store holds.
 const ID_LIMIT: usize = 256;
 
-/// Redis's clock in milliseconds, and how to file an id (a session's, or a
-/// job's in the job store) in an index to go `after` milliseconds from now
-/// (only if it is filed there already, unless `add`); the index itself goes
-/// with its last entry. The scripts of both stores start with it.
-pub(crate) const INDEX_SCRIPT: &str = r"
-local function now()
-  local time = redis.call('TIME')
-  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
-local function file(index, id, after, add)
-  local at = now() + tonumber(after)
-  if add then
-    redis.call('ZADD', index, at, id)
-  else
-    redis.call('ZADD', index, 'XX', at, id)
-  end
-  local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
-  if last[2] then
-    redis.call('PEXPIREAT', index, last[2])
-  end
-end
-";
-
 /// Writes a session: `KEYS[1]` its key, `KEYS[2]` the index; `ARGV`: its
 /// id, its value, the TTL in milliseconds, the capacity. Drops the index's
 /// expired entries first; refuses a new id when the index holds the
@@ -260,7 +237,7 @@ impl RedisSessionStore {
         args: &[&str],
         doing: &str,
     ) -> Result<T, SessionStoreError> {
-        let script = redis::Script::new(&format!("{INDEX_SCRIPT}{body}"));
+        let script = redis::Script::new(&format!("{}{body}", crate::job_store::INDEX_SCRIPT));
         let key = key(session_id);
         let operation = once_more(&self.connection, |mut connection| {
             let mut invocation = script.key(&key);

@@ -7,7 +7,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 use super::{Answer, JobState, JobStore, NewJob, Owner, StoreError, StoreFuture, StoredJob};
-use crate::session_store::INDEX_SCRIPT;
 
 /// The prefix of every job's key.
 const PREFIX: &str = "outcome:job:";
@@ -16,6 +15,29 @@ const PREFIX: &str = "outcome:job:";
 /// (milliseconds, by Redis's clock): what counts the jobs held, across
 /// replicas.
 const INDEX: &str = "outcome:jobs";
+
+/// Redis's clock in milliseconds, and how to file an id (a job's, or a
+/// session's in the session store) in an index to go `after` milliseconds from now
+/// (only if it is filed there already, unless `add`); the index itself goes
+/// with its last entry. The scripts of both stores start with it.
+pub(crate) const INDEX_SCRIPT: &str = r"
+local function now()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local function file(index, id, after, add)
+  local at = now() + tonumber(after)
+  if add then
+    redis.call('ZADD', index, at, id)
+  else
+    redis.call('ZADD', index, 'XX', at, id)
+  end
+  local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
+  if last[2] then
+    redis.call('PEXPIREAT', index, last[2])
+  end
+end
+";
 
 /// Records a new job: `KEYS[1]` its key, `KEYS[2]` the index; `ARGV`: its
 /// id, its record's expiry in milliseconds, the capacity, its tool, its
