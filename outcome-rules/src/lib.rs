@@ -63,7 +63,8 @@ mod text;
 
 pub use description::{DESCRIPTION_LIMIT, DescriptionProblem, check_description};
 pub use text::{
-    FAULT_MESSAGE, QUOTE_LIMIT, RETRY_MESSAGE, is_invisible, one_line, quote, write_quoted,
+    FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, RETRY_MESSAGE, is_invisible, one_line, quote,
+    write_quoted,
 };
 
 /// Stands for a value in a literal: where a `format!` placeholder (`{}`)

@@ -11,6 +11,17 @@ use std::fmt::{self, Display, Write};
 /// pasted document recognisable.
 pub const QUOTE_LIMIT: usize = 80;
 
+/// The longest text the model reads in one message built from a server
+/// author's parts, in characters.
+///
+/// A message is one or two sentences: two quoted values at their
+/// [`QUOTE_LIMIT`] bound plus a tool and a parameter name fit in it many
+/// times over, so only text never meant for the model, such as a pasted
+/// error chain, is ever cut. The bound keeps a burst of failing calls from
+/// filling the model's context, and stays well under the 2,000 characters a
+/// message may take at most.
+pub const MESSAGE_LIMIT: usize = 1000;
+
 /// The message every unclassified fault sends (outcome 4, when an
 /// operator must act).
 ///

@@ -10,7 +10,7 @@ use std::fmt::{self, Display};
 // The quoting, the invisible characters and the fixed messages are written
 // once, in `outcome-rules`, for the macros, this crate and the audit.
 pub(crate) use outcome_rules::one_line;
-pub use outcome_rules::{FAULT_MESSAGE, QUOTE_LIMIT, RETRY_MESSAGE, is_invisible};
+pub use outcome_rules::{FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, RETRY_MESSAGE, is_invisible};
 
 /// Quotes a value the model sent, for use inside a message.
 ///
@@ -45,17 +45,6 @@ impl<T: Display> Display for Quoted<T> {
         outcome_rules::write_quoted(f, &self.0)
     }
 }
-
-/// The longest text the model reads in one message built from a server
-/// author's parts, in characters.
-///
-/// A message is one or two sentences: two quoted values at their
-/// [`QUOTE_LIMIT`] bound plus a tool and a parameter name fit in it many
-/// times over, so only text never meant for the model, such as a pasted
-/// error chain, is ever cut. The bound keeps a burst of failing calls from
-/// filling the model's context, and stays well under the 2,000 characters a
-/// message may take at most.
-pub const MESSAGE_LIMIT: usize = 1000;
 
 #[cfg(test)]
 mod tests {

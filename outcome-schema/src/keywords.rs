@@ -1,0 +1,429 @@
+//! What each keyword of a schema asks of a value: its kind, its bounds,
+//! its length, its allowed values.
+
+use std::cmp::Ordering;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use serde_json::{Number, Value};
+
+use crate::formats::{format_fits, format_text};
+use crate::walk::Schema;
+use crate::{DEPTH_LIMIT, JsonObject};
+
+/// Whether an object schema constrains the arguments only through its
+/// properties, so they can be checked without a copy as one `Value`.
+pub(crate) fn plain_object(rules: &JsonObject) -> bool {
+    let composed = ["anyOf", "oneOf", "allOf", "enum", "const"]
+        .iter()
+        .any(|keyword| rules.contains_key(*keyword));
+    let kinds = types(rules);
+    !composed && (kinds.is_empty() || kinds.contains(&"object"))
+}
+
+pub(crate) fn types(rules: &JsonObject) -> Vec<&str> {
+    match rules.get("type") {
+        Some(Value::String(one)) => vec![one.as_str()],
+        Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The kinds of value `rules` allows: its `type`, or else the kinds its
+/// other keywords constrain.
+pub(crate) fn kinds(rules: &JsonObject) -> Vec<&str> {
+    let named = types(rules);
+    if !named.is_empty() {
+        return named;
+    }
+    let has = |keywords: &[&str]| keywords.iter().any(|k| rules.contains_key(*k));
+    if has(&[
+        "properties",
+        "required",
+        "additionalProperties",
+        "minProperties",
+        "maxProperties",
+    ]) {
+        vec!["object"]
+    } else if has(&[
+        "items",
+        "prefixItems",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+    ]) {
+        vec!["array"]
+    } else if has(&["minLength", "maxLength", "pattern"])
+        || rules
+            .get("format")
+            .and_then(Value::as_str)
+            .is_some_and(|f| format_text(f).is_some())
+    {
+        vec!["string"]
+    } else if has(&[
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ]) {
+        vec!["number"]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Whether the value's JSON kind is one `type` allows. serde reads a
+/// number with a fraction or an exponent as a float, which no integer
+/// type takes, so `integer` means a number written without either.
+pub(crate) fn kind_fits(rules: &JsonObject, value: &Value) -> bool {
+    let types = types(rules);
+    types.is_empty()
+        || types.iter().any(|kind| match (*kind, value) {
+            ("string", Value::String(_))
+            | ("boolean", Value::Bool(_))
+            | ("null", Value::Null)
+            | ("object", Value::Object(_))
+            | ("array", Value::Array(_))
+            | ("number", Value::Number(_)) => true,
+            ("integer", Value::Number(number)) => number.is_i64() || number.is_u64(),
+            ("string" | "boolean" | "null" | "object" | "array" | "number" | "integer", _) => false,
+            // A type this module does not know: not the place to blame.
+            _ => true,
+        })
+}
+
+/// How close `value` comes to an option of `anyOf` it fails.
+pub(crate) enum Shape {
+    /// Another kind of value, or not the constant the option is.
+    Other,
+    /// The option's kind of value.
+    Kind,
+    /// The option's kind and, for an object, every required key present and
+    /// every constant property (an internal enum tag) matching.
+    Keys,
+}
+
+pub(crate) fn shape(option: Schema<'_>, value: &Value) -> Shape {
+    let rules = match option {
+        Schema::Any => return Shape::Keys,
+        Schema::Never => return Shape::Other,
+        Schema::Rules(rules) => rules,
+    };
+    if rules.contains_key("const") || rules.contains_key("enum") || !kind_fits(rules, value) {
+        return Shape::Other;
+    }
+    let Value::Object(object) = value else {
+        return Shape::Keys;
+    };
+    let required = rules.get("required").and_then(Value::as_array);
+    let present = required
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .all(|name| object.contains_key(name));
+    let properties = rules.get("properties").and_then(Value::as_object);
+    let tagged = properties.into_iter().flatten().all(|(name, schema)| {
+        match (schema.get("const"), object.get(name)) {
+            (Some(tag), Some(sent)) => same(tag, sent),
+            _ => true,
+        }
+    });
+    if present && tagged {
+        Shape::Keys
+    } else {
+        Shape::Kind
+    }
+}
+
+/// JSON equality, with numbers compared by value (`1` and `1.0` alike).
+pub(crate) fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => compare(num(x), num(y)) == Some(Ordering::Equal),
+        _ => a == b,
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Num {
+    Int(i128),
+    Float(f64),
+}
+
+impl Num {
+    fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(value) => value as f64,
+            Num::Float(value) => value,
+        }
+    }
+}
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Num::Int(value) => write!(f, "{value}"),
+            // Plain digits read best, but 1e300 would print 301 of them.
+            Num::Float(value) if value == 0.0 || (1e-6..1e15).contains(&value.abs()) => {
+                write!(f, "{value}")
+            }
+            Num::Float(value) => write!(f, "{value:e}"),
+        }
+    }
+}
+
+pub(crate) fn num(number: &Number) -> Num {
+    if let Some(value) = number.as_u64() {
+        Num::Int(value.into())
+    } else if let Some(value) = number.as_i64() {
+        Num::Int(value.into())
+    } else {
+        Num::Float(number.as_f64().unwrap_or(f64::NAN))
+    }
+}
+
+pub(crate) fn compare(a: Num, b: Num) -> Option<Ordering> {
+    match (a, b) {
+        (Num::Int(x), Num::Int(y)) => Some(x.cmp(&y)),
+        _ => a.as_f64().partial_cmp(&b.as_f64()),
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bound {
+    pub(crate) at: Num,
+    pub(crate) exclusive: bool,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Range {
+    pub(crate) low: Option<Bound>,
+    pub(crate) high: Option<Bound>,
+}
+
+/// The bounds a number must keep: `minimum`, `maximum`, their exclusive
+/// forms (a number, or in older drafts a flag on `minimum`), and the range
+/// an integer `format` such as `uint8` implies, which schemars states
+/// without bounds for the wider types (a `u32` is only `minimum: 0`).
+pub(crate) fn range(rules: &JsonObject, whole: bool) -> Range {
+    let number = |key: &str| rules.get(key).and_then(Value::as_number).map(num);
+    let flag = |key: &str| rules.get(key).and_then(Value::as_bool) == Some(true);
+    let mut range = Range::default();
+    let mut tighten = |low: bool, at: Option<Num>, exclusive: bool| {
+        let Some(at) = at else { return };
+        let bound = Bound { at, exclusive };
+        let (slot, keep) = if low {
+            (&mut range.low, Ordering::Greater)
+        } else {
+            (&mut range.high, Ordering::Less)
+        };
+        *slot = Some(match *slot {
+            None => bound,
+            Some(old) => match compare(bound.at, old.at) {
+                Some(order) if order == keep => bound,
+                Some(Ordering::Equal) => Bound {
+                    at: old.at,
+                    exclusive: old.exclusive || exclusive,
+                },
+                _ => old,
+            },
+        });
+    };
+    tighten(true, number("minimum"), flag("exclusiveMinimum"));
+    tighten(false, number("maximum"), flag("exclusiveMaximum"));
+    tighten(true, number("exclusiveMinimum"), true);
+    tighten(false, number("exclusiveMaximum"), true);
+    if let Some((low, high)) = rules
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(integer_format)
+    {
+        tighten(true, Some(Num::Int(low)), false);
+        tighten(false, Some(Num::Int(high)), false);
+    }
+    if whole {
+        range.low = range.low.map(|bound| whole_bound(bound, true));
+        range.high = range.high.map(|bound| whole_bound(bound, false));
+    }
+    range
+}
+
+/// The range of the integer formats schemars writes.
+pub(crate) fn integer_format(format: &str) -> Option<(i128, i128)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" | "int" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" | "uint" => (0, u64::MAX.into()),
+        _ => return None,
+    })
+}
+
+/// For whole numbers, "greater than 0" reads better as "1 or more".
+fn whole_bound(bound: Bound, low: bool) -> Bound {
+    let step = if low { 1 } else { -1 };
+    let at = match bound.at {
+        Num::Int(at) if bound.exclusive => at + step,
+        Num::Int(at) => at,
+        Num::Float(at) if at.is_finite() && at.abs() < 1e18 => {
+            let rounded = if low { at.ceil() } else { at.floor() };
+            let moved = bound.exclusive && rounded == at;
+            rounded as i128 + if moved { step } else { 0 }
+        }
+        Num::Float(_) => return bound,
+    };
+    Bound {
+        at: Num::Int(at),
+        exclusive: false,
+    }
+}
+
+pub(crate) fn number_fits(rules: &JsonObject, number: &Number) -> bool {
+    let value = num(number);
+    let range = range(rules, false);
+    let low = range.low.is_none_or(|low| match compare(value, low.at) {
+        Some(Ordering::Less) => false,
+        Some(Ordering::Equal) => !low.exclusive,
+        _ => true,
+    });
+    let high = range.high.is_none_or(|high| match compare(value, high.at) {
+        Some(Ordering::Greater) => false,
+        Some(Ordering::Equal) => !high.exclusive,
+        _ => true,
+    });
+    low && high && multiple_fits(rules, value)
+}
+
+/// The `multipleOf` of `rules`, if it is a number greater than 0.
+pub(crate) fn multiple_of(rules: &JsonObject) -> Option<Num> {
+    let step = num(rules.get("multipleOf")?.as_number()?);
+    (compare(step, Num::Int(0)) == Some(Ordering::Greater)).then_some(step)
+}
+
+/// Whether `value` is a whole multiple of the schema's `multipleOf`.
+/// Whole numbers divide exactly; others within a rounding error of the
+/// quotient's size. A quotient too large to tell (`1e300` by `1e-300`)
+/// fits: a check that cannot tell must not refuse.
+fn multiple_fits(rules: &JsonObject, value: Num) -> bool {
+    let Some(step) = multiple_of(rules) else {
+        return true;
+    };
+    match (value, step) {
+        (Num::Int(value), Num::Int(step)) => value % step == 0,
+        _ => {
+            let quotient = value.as_f64() / step.as_f64();
+            if !quotient.is_finite() || quotient.abs() >= 1e15 {
+                return true;
+            }
+            (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
+        }
+    }
+}
+
+/// A count keyword (`minLength`, `maxItems`): a whole number of 0 or more.
+pub(crate) fn count(rules: &JsonObject, key: &str) -> Option<u64> {
+    let value = rules.get(key)?;
+    value.as_u64().or_else(|| {
+        let float = value.as_f64()?;
+        (float >= 0.0 && float.fract() == 0.0).then_some(float as u64)
+    })
+}
+
+/// Whether the items of a list that must be `uniqueItems` are: each is
+/// written in one canonical form (numbers by value, keys sorted) and
+/// looked up once, so a long list costs its length, not its square.
+pub(crate) fn unique_fits(rules: &JsonObject, items: &[Value]) -> bool {
+    if rules.get("uniqueItems") != Some(&Value::Bool(true)) {
+        return true;
+    }
+    let mut seen = HashSet::with_capacity(items.len());
+    let mut distinct = true;
+    for item in items {
+        let mut key = String::new();
+        if !canonical(item, &mut key, 0) {
+            // Too deep to tell apart: the list is not blamed.
+            continue;
+        }
+        distinct &= seen.insert(key);
+    }
+    distinct
+}
+
+/// Writes `value` so that values JSON Schema calls equal are written
+/// alike; false past [`DEPTH_LIMIT`] levels.
+fn canonical(value: &Value, out: &mut String, depth: usize) -> bool {
+    if depth > DEPTH_LIMIT {
+        return false;
+    }
+    match value {
+        Value::Number(number) => match num(number) {
+            Num::Int(whole) => {
+                let _ = write!(out, "{whole}");
+            }
+            Num::Float(float) if float.fract() == 0.0 && float.abs() < 1e18 => {
+                let _ = write!(out, "{}", float as i128);
+            }
+            Num::Float(float) => {
+                let _ = write!(out, "{float:e}");
+            }
+        },
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                if !canonical(item, out, depth + 1) {
+                    return false;
+                }
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(object) => {
+            let mut keys: Vec<&String> = object.keys().collect();
+            keys.sort_unstable();
+            out.push('{');
+            for key in keys {
+                let _ = write!(out, "{key:?}:");
+                if !canonical(&object[key], out, depth + 1) {
+                    return false;
+                }
+                out.push(',');
+            }
+            out.push('}');
+        }
+        scalar => {
+            let _ = write!(out, "{scalar}");
+        }
+    }
+    true
+}
+
+pub(crate) fn count_fits(rules: &JsonObject, minimum: &str, maximum: &str, length: usize) -> bool {
+    let length = length as u64;
+    count(rules, minimum).is_none_or(|min| length >= min)
+        && count(rules, maximum).is_none_or(|max| length <= max)
+}
+
+pub(crate) fn string_fits(rules: &JsonObject, text: &str) -> bool {
+    let format = rules.get("format").and_then(Value::as_str);
+    if format.is_some_and(|format| !format_fits(format, text)) {
+        return false;
+    }
+    // Counting stops past the largest bound, so a megabyte costs no more
+    // than the bound does.
+    let limit = count(rules, "maxLength")
+        .unwrap_or(0)
+        .max(count(rules, "minLength").unwrap_or(0));
+    let length = text
+        .chars()
+        .take(
+            usize::try_from(limit)
+                .unwrap_or(usize::MAX)
+                .saturating_add(1),
+        )
+        .count();
+    count_fits(rules, "minLength", "maxLength", length)
+}
