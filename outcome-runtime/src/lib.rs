@@ -204,7 +204,7 @@ pub use message::{
 /// time. [`ToolError::waive`] opts one call out of one rule.
 pub use outcome_rules::Rule;
 pub use request::call_tool;
-pub use routes::{wrap_route, wrap_router};
+pub use routes::{unchecked_input, wrap_route, wrap_router};
 #[cfg(feature = "redis")]
 pub use session_store::{RedisSessionStore, SessionsError, SessionsInRedis};
 #[cfg(not(feature = "local"))]

@@ -5,7 +5,7 @@ pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send};
 pub use crate::listing::{list_tools, server_info};
 pub use crate::malformed::custom_request;
 pub use crate::request::{call_routes, call_tool};
-pub use crate::routes::{Routes, mark_router, whole_route};
+pub use crate::routes::{Routes, mark_router, unchecked_route, whole_route};
 
 use std::future::{Future as _, IntoFuture, Pending};
 use std::marker::PhantomData;

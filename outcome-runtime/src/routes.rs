@@ -23,6 +23,7 @@ use rmcp::model::CallToolResponse;
 use rmcp::service::MaybeSend;
 
 use crate::ending;
+use crate::error::ToolError;
 use crate::panics::{CatchPanic, catch};
 
 /// What a route's handler returns: rmcp's `MaybeBoxFuture`, which it does not
@@ -87,10 +88,19 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
     if is_wrapped(&route.call) {
         return;
     }
+    let unchecked = knows(&route.call, |entry| entry.unchecked);
     let inner = route.call.clone();
     let tool: Arc<str> = Arc::from(&*route.attr.name);
+    let contract = Some(crate::arguments::contract(&route.attr.input_schema))
+        .filter(|contract| contract.narrows() && !unchecked);
     let call: Arc<DynCallToolHandler<S>> =
         Arc::new(move |context: ToolCallContext<'_, S>| -> RouteFuture<'_> {
+            if let Some(contract) = &contract
+                && let Err(text) = contract.check(&tool, context.arguments.as_ref())
+            {
+                let answer = crate::boundary::answer(ToolError::invalid_text(text), None);
+                return Box::pin(std::future::ready(answer));
+            }
             // The route may panic before it returns its future: a sync
             // trait tool runs its whole body there.
             let started = catch(|| inner(context));
@@ -108,7 +118,7 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
                 ending::route_answer(&tool, ended)
             })
         });
-    mark(&call);
+    register(&call, Flags::INSIDE);
     route.call = call;
 }
 
@@ -128,6 +138,27 @@ struct Entry {
     /// Whether the handler runs its body whole when it is called, and
     /// returns a future that is ready at its first poll.
     runs_whole: bool,
+    /// Whether its author turned the check of the input schema off.
+    unchecked: bool,
+    /// Whether the handler is inside the boundary.
+    inside: bool,
+}
+
+/// What is recorded of a handler.
+#[derive(Clone, Copy)]
+struct Flags {
+    inside: bool,
+    runs_whole: bool,
+    unchecked: bool,
+}
+
+impl Flags {
+    /// A handler inside the boundary, and nothing else known of it.
+    const INSIDE: Flags = Flags {
+        inside: true,
+        runs_whole: false,
+        unchecked: false,
+    };
 }
 
 /// Whether a route handler still exists: a `Weak` that is only counted,
@@ -170,46 +201,124 @@ fn address<S>(call: &Arc<DynCallToolHandler<S>>) -> usize {
 
 /// Records a route handler as inside the boundary.
 pub(crate) fn mark<S: 'static>(call: &Arc<DynCallToolHandler<S>>) {
-    register(call, false);
+    register(call, Flags::INSIDE);
 }
 
-/// Records a route handler as inside the boundary, and, with `runs_whole`,
-/// as one that runs its body whole when it is called. What is known of a
-/// live handler is kept: marking it again does not forget that it runs
-/// whole.
-fn register<S: 'static>(call: &Arc<DynCallToolHandler<S>>, runs_whole: bool) {
-    registry(|wrapped| register_in(wrapped.get_or_insert_with(HashMap::new), call, runs_whole));
+/// Records a route handler as inside the boundary, with what else is known
+/// of it. What is known of a live handler is kept: marking it again does
+/// not forget that it runs whole.
+fn register<S: 'static>(call: &Arc<DynCallToolHandler<S>>, flags: Flags) {
+    registry(|wrapped| register_in(wrapped.get_or_insert_with(HashMap::new), call, flags));
 }
 
 fn register_in<S: 'static>(
     wrapped: &mut HashMap<usize, Entry>,
     call: &Arc<DynCallToolHandler<S>>,
-    runs_whole: bool,
+    flags: Flags,
 ) {
     if wrapped.len() >= 64 && wrapped.len().is_power_of_two() {
         wrapped.retain(|_, entry| (entry.alive)());
     }
     match wrapped.get_mut(&address(call)) {
-        Some(entry) if (entry.alive)() => entry.runs_whole |= runs_whole,
+        Some(entry) if (entry.alive)() => {
+            entry.inside |= flags.inside;
+            entry.runs_whole |= flags.runs_whole;
+            entry.unchecked |= flags.unchecked;
+        }
         // A new handler, or one at the address of a handler that is gone.
         _ => {
             let liveness = Liveness(Arc::downgrade(call));
             let entry = Entry {
                 alive: Box::new(move || liveness.alive()),
-                runs_whole,
+                inside: flags.inside,
+                runs_whole: flags.runs_whole,
+                unchecked: flags.unchecked,
             };
             wrapped.insert(address(call), entry);
         }
     }
 }
 
+/// What the registry knows of a live handler, read by `read`; `false` for
+/// one it does not know.
+fn knows<S: 'static>(call: &Arc<DynCallToolHandler<S>>, read: impl Fn(&Entry) -> bool) -> bool {
+    registry(|wrapped| {
+        wrapped
+            .as_ref()
+            .and_then(|wrapped| wrapped.get(&address(call)))
+            .is_some_and(|entry| (entry.alive)() && read(entry))
+    })
+}
+
 /// Marks every route of a router that `#[tool_router]` built from `#[tool]`
-/// methods, whose bodies are already inside the boundary.
-pub fn mark_router<S: 'static>(router: ToolRouter<S>) -> ToolRouter<S> {
-    for route in router.map.values() {
-        mark(&route.call);
+/// methods, whose bodies are already inside the boundary, and puts the
+/// check of its published input schema in front of each (unless its
+/// author turned it off with `unchecked_input`).
+pub fn mark_router<S: MaybeSend + 'static>(mut router: ToolRouter<S>) -> ToolRouter<S> {
+    for route in router.map.values_mut() {
+        let flags = Flags {
+            inside: true,
+            runs_whole: knows(&route.call, |entry| entry.runs_whole),
+            unchecked: knows(&route.call, |entry| entry.unchecked),
+        };
+        if !flags.unchecked {
+            crate::arguments::check_before(route);
+        }
+        register(&route.call, flags);
     }
     router
+}
+
+/// Turns off the check of `route`'s published input schema before its
+/// handler, for a tool that checks its arguments itself, with words better
+/// than the schema's; `reason` says why, for the reader of the code.
+///
+/// `#[tool(unchecked_input = "reason")]` does this for a `#[tool]` method.
+/// Leave the check on unless the tool's own words are better: without it,
+/// a value outside the schema reaches the body, and the model reads
+/// whatever the body makes of it.
+///
+/// ```
+/// use outcome_runtime::{ToolError, unchecked_input, wrap_router};
+/// use rmcp::handler::server::tool::{ToolRoute, ToolRouter};
+/// use rmcp::model::Tool;
+/// use std::sync::Arc;
+///
+/// struct Server;
+/// let schema = serde_json::json!({
+///     "type": "object",
+///     "properties": { "when": { "type": "string", "format": "date" } }
+/// });
+/// let tool = Tool::new("plan", "Plan a day.", Arc::new(schema.as_object().unwrap().clone()));
+/// let route = ToolRoute::<Server>::new_dyn(tool, |_| {
+///     Box::pin(async { Ok(rmcp::model::CallToolResult::success(vec![]).into()) })
+/// });
+/// let reason = "plan reads 'today' and 'tomorrow' as dates, which the format does not";
+/// let router = wrap_router(ToolRouter::new().with_route(unchecked_input(route, reason)));
+/// # let _ = router;
+/// ```
+pub fn unchecked_input<S: 'static>(route: ToolRoute<S>, reason: &'static str) -> ToolRoute<S> {
+    let _ = reason;
+    registry(|wrapped| {
+        let wrapped = wrapped.get_or_insert_with(HashMap::new);
+        let flags = Flags {
+            inside: false,
+            runs_whole: false,
+            unchecked: true,
+        };
+        register_in(wrapped, &route.call, flags);
+    });
+    route
+}
+
+/// [`unchecked_input`] for the route of a `#[tool]` method whose
+/// attribute says `unchecked_input = ".."`.
+pub fn unchecked_route<S, A, R>(route: R, reason: &'static str) -> ToolRoute<S>
+where
+    S: MaybeSend + 'static,
+    R: IntoToolRoute<S, A>,
+{
+    unchecked_input(route.into_tool_route(), reason)
 }
 
 /// Which of rmcp's ways to call a tool method runs the method whole when
@@ -246,7 +355,11 @@ where
     R: IntoToolRoute<S, A>,
 {
     let route = route.into_tool_route();
-    register(&route.call, A::RUNS_WHOLE);
+    let flags = Flags {
+        runs_whole: A::RUNS_WHOLE,
+        ..Flags::INSIDE
+    };
+    register(&route.call, flags);
     route
 }
 
@@ -322,13 +435,8 @@ pub(crate) fn runs_whole<S>(runs_whole: &[usize], route: &ToolRoute<S>) -> bool 
 }
 
 /// Whether a route handler is inside the boundary.
-pub(crate) fn is_wrapped<S>(call: &Arc<DynCallToolHandler<S>>) -> bool {
-    registry(|wrapped| {
-        wrapped
-            .as_ref()
-            .and_then(|wrapped| wrapped.get(&address(call)))
-            .is_some_and(|entry| (entry.alive)())
-    })
+pub(crate) fn is_wrapped<S: 'static>(call: &Arc<DynCallToolHandler<S>>) -> bool {
+    knows(call, |entry| entry.inside)
 }
 
 #[cfg(test)]

@@ -64,11 +64,17 @@ fn route(method: &Method, private: &TokenStream) -> TokenStream {
     // A method that is not `async` runs whole when its route is called (its
     // future is ready at its first poll), which the request log makes use
     // of; `whole_route` asks the types.
-    if method.sig.asyncness.is_none() {
-        quote! { let router = router.with_route(#private::whole_route(#route)); }
+    let route = if method.sig.asyncness.is_none() {
+        quote! { #private::whole_route(#route) }
     } else {
-        quote! { let router = router.with_route(#route); }
-    }
+        route
+    };
+    // The author turned the check of the input schema off, and said why.
+    let route = match method.unchecked_input() {
+        Some(reason) => quote! { #private::unchecked_route(#route, #reason) },
+        None => route,
+    };
+    quote! { let router = router.with_route(#route); }
 }
 
 /// Whether the return type is `Result<T, E>` with an `E` that is certainly

@@ -163,6 +163,18 @@ impl Method {
     /// The tool's name on the wire: its attribute's `name = ".."`, else the
     /// method's name.
     pub(crate) fn tool_name(&self) -> String {
+        self.tool_str("name")
+            .map_or_else(|| self.sig.ident.to_string(), |name| name.value())
+    }
+
+    /// Why the tool's input schema is not checked, if its attribute says
+    /// `unchecked_input = ".."`.
+    pub(crate) fn unchecked_input(&self) -> Option<syn::LitStr> {
+        self.tool_str("unchecked_input")
+    }
+
+    /// The text of the tool attribute's `key = ".."`.
+    fn tool_str(&self, key: &str) -> Option<syn::LitStr> {
         self.attrs
             .iter()
             .filter(|attr| crate::tool::is_tool_attribute(attr))
@@ -176,17 +188,16 @@ impl Method {
                     )
                     .ok()?;
                 metas.into_iter().find_map(|meta| match meta {
-                    syn::Meta::NameValue(pair) if pair.path.is_ident("name") => match pair.value {
+                    syn::Meta::NameValue(pair) if pair.path.is_ident(key) => match pair.value {
                         syn::Expr::Lit(syn::ExprLit {
                             lit: syn::Lit::Str(text),
                             ..
-                        }) => Some(text.value()),
+                        }) => Some(text),
                         _ => None,
                     },
                     _ => None,
                 })
             })
-            .unwrap_or_else(|| self.sig.ident.to_string())
     }
 }
 

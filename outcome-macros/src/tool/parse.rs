@@ -194,6 +194,7 @@ const ARGS: &[(&str, Kind)] = &[
     ("meta", Kind::Expr),
     ("local", Kind::Bool),
     ("allow_failure_phrases", Kind::Flag),
+    ("unchecked_input", Kind::Str),
 ];
 
 /// The arguments of `annotations(..)`, as rmcp's `ToolAnnotations` has them.
@@ -218,6 +219,8 @@ pub(crate) struct ToolArgs {
     pub(crate) meta: Option<Expr>,
     pub(crate) local: bool,
     pub(crate) allow_failure_phrases: bool,
+    /// Why the published input schema is not checked before the body.
+    pub(crate) unchecked_input: Option<LitStr>,
     /// A `description` was misspelled (and reported): its absence is no
     /// second error.
     pub(crate) description_misspelled: bool,
@@ -257,6 +260,18 @@ impl ToolArgs {
                 "meta" => args.meta = expression(),
                 "local" => args.local = arg.bool_value().unwrap_or(true),
                 "allow_failure_phrases" => args.allow_failure_phrases = true,
+                "unchecked_input" => {
+                    args.unchecked_input = arg.str_value();
+                    if let Some(reason) = &args.unchecked_input
+                        && reason.value().trim().is_empty()
+                    {
+                        errors.push(syn::Error::new(
+                            reason.span(),
+                            "say why the input schema is not checked: \
+                             `unchecked_input = \"<why the tool checks its arguments itself>\"`",
+                        ));
+                    }
+                }
                 "annotations" => {
                     if let Meta::List(list) = &arg.meta {
                         args.annotations = Some(Annotations::read(list.tokens.clone(), errors));

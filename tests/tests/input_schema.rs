@@ -1,0 +1,276 @@
+//! The input schema a tool publishes is the contract: a call outside it is
+//! outcome 2 at INFO, in the words of an argument that does not
+//! deserialize, and the body never runs, for every way a tool is
+//! registered. An author can turn the check off for one tool, and say why.
+
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use outcome_runtime::{ToolError, tool, tool_handler, tool_router, unchecked_input, wrap_router};
+use outcome_tests::Session;
+use rmcp::handler::server::router::tool::{SyncTool, ToolBase, ToolRouter};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::Tool;
+use rmcp::{ServerHandler, schemars};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Clone, Default)]
+struct Server {
+    router: Arc<ToolRouter<Server>>,
+    bodies: Arc<AtomicUsize>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema, Default)]
+struct Forecast {
+    city: String,
+    /// How many days ahead.
+    #[schemars(range(min = 1, max = 7))]
+    days: u8,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Labels {
+    #[schemars(length(min = 1, max = 3))]
+    items: Vec<Item>,
+    tags: BTreeSet<String>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Item {
+    #[schemars(regex(pattern = r"^[a-z]+$"))]
+    name: String,
+    #[schemars(email)]
+    owner: String,
+    #[schemars(range(min = 0.0, max = 1.0))]
+    weight: f64,
+}
+
+#[tool_router(router = methods)]
+impl Server {
+    /// Forecast the weather in a city for a number of days.
+    #[tool]
+    fn forecast(&self, Parameters(forecast): Parameters<Forecast>) -> Result<String, ToolError> {
+        self.bodies.fetch_add(1, Ordering::SeqCst);
+        Ok(format!("{} days in {}", forecast.days, forecast.city))
+    }
+
+    /// Label some items.
+    #[tool]
+    async fn label(&self, Parameters(labels): Parameters<Labels>) -> Result<String, ToolError> {
+        self.bodies.fetch_add(1, Ordering::SeqCst);
+        tokio::task::yield_now().await;
+        let named = labels.items.iter().filter(|item| !item.name.is_empty());
+        let owned = named.filter(|item| item.owner.contains('@') && item.weight >= 0.0);
+        Ok(format!("{} labelled", owned.count() + labels.tags.len()))
+    }
+
+    /// Plan the days ahead, reading any number of them.
+    #[tool(unchecked_input = "plan tells a day count past the week in its own words")]
+    fn plan(&self, Parameters(forecast): Parameters<Forecast>) -> Result<String, ToolError> {
+        self.bodies.fetch_add(1, Ordering::SeqCst);
+        if forecast.days == 0 {
+            return Err(ToolError::invalid(
+                "A plan covers at least one day",
+                "Call plan with days set to 1 or more",
+            ));
+        }
+        Ok("planned".to_owned())
+    }
+}
+
+/// A trait tool: its schema is rmcp's, from the same parameter type.
+struct Outlook;
+
+impl ToolBase for Outlook {
+    type Parameter = Forecast;
+    type Output = String;
+    type Error = ToolError;
+
+    fn name() -> Cow<'static, str> {
+        "outlook".into()
+    }
+
+    fn description() -> Option<Cow<'static, str>> {
+        Some("Give the outlook for a city.".into())
+    }
+}
+
+static TRAIT_BODIES: AtomicUsize = AtomicUsize::new(0);
+
+impl SyncTool<Server> for Outlook {
+    fn invoke(_: &Server, forecast: Forecast) -> Result<String, ToolError> {
+        TRAIT_BODIES.fetch_add(1, Ordering::SeqCst);
+        Ok(format!("{} days", forecast.days))
+    }
+}
+
+/// A route added by hand with a schema written by hand, and one with its
+/// check turned off.
+fn by_hand(name: &'static str) -> rmcp::handler::server::tool::ToolRoute<Server> {
+    let schema = json!({
+        "type": "object",
+        "properties": { "code": { "type": "string", "pattern": "^[A-Z]{3}$" } },
+        "required": ["code"],
+        "additionalProperties": false
+    });
+    let tool = Tool::new(
+        name,
+        "Look up a currency by its code.",
+        Arc::new(schema.as_object().cloned().unwrap_or_default()),
+    );
+    rmcp::handler::server::tool::ToolRoute::new_dyn(tool, |_| {
+        Box::pin(async {
+            let found = rmcp::model::ContentBlock::text("found");
+            Ok(rmcp::model::CallToolResult::success(vec![found]).into())
+        })
+    })
+}
+
+#[tool_handler(router = self.router)]
+impl ServerHandler for Server {}
+
+fn server() -> Server {
+    let others = ToolRouter::new()
+        .with_sync_tool::<Outlook>()
+        .with_route(by_hand("currency"))
+        .with_route(unchecked_input(
+            by_hand("currency_raw"),
+            "the test's own route, whose body answers anything",
+        ));
+    Server {
+        router: Arc::new(Server::methods() + wrap_router(others)),
+        bodies: Arc::default(),
+    }
+}
+
+/// Calls `tool` and gives the text, the events and how many bodies ran.
+async fn call(tool: &'static str, arguments: Value) -> (String, Vec<String>, usize) {
+    let server = server();
+    let bodies = server.bodies.clone();
+    let session = Session::connect(server, ()).await;
+    let call = session.call(tool, arguments).await;
+    let text = call.text().to_owned();
+    assert_eq!(
+        call.ok().is_error == Some(true),
+        !call.events()[0].contains("completed")
+    );
+    (text, call.events(), bodies.load(Ordering::SeqCst))
+}
+
+#[tokio::test]
+async fn a_value_past_a_declared_bound_never_reaches_the_body() {
+    let (text, events, bodies) = call("forecast", json!({ "city": "Oslo", "days": 0 })).await;
+    assert_eq!(
+        text,
+        "The argument days of forecast was '0', but it must be a whole number from 1 to 7. \
+         Call forecast again with days as a whole number from 1 to 7."
+    );
+    assert_eq!(events, ["INFO tool_call_failed"]);
+    assert_eq!(bodies, 0, "the body never runs");
+    let (text, _, bodies) = call("forecast", json!({ "city": "Oslo", "days": 7 })).await;
+    assert_eq!((text.as_str(), bodies), ("7 days in Oslo", 1));
+}
+
+#[tokio::test]
+async fn the_words_are_those_of_an_argument_that_does_not_deserialize() {
+    // 300 does not fit a u8: serde refuses it, and the explainer tells it.
+    let (past_type, _, _) = call("forecast", json!({ "city": "Oslo", "days": 300 })).await;
+    let (past_bound, _, _) = call("forecast", json!({ "city": "Oslo", "days": 9 })).await;
+    assert_eq!(past_type.replace("'300'", "'9'"), past_bound);
+}
+
+#[tokio::test]
+async fn nested_values_are_named_by_their_path() {
+    let item = json!({ "name": "box", "owner": "ada@example.com", "weight": 0.5 });
+    let cases = [
+        (
+            json!({ "items": [item, { "name": "Box", "owner": "ada@example.com", "weight": 0.5 }], "tags": [] }),
+            "The argument items[1].name of label was 'Box', but it must be a string matching \
+             the pattern '^[a-z]+$'. Call label again with items[1].name as a string matching \
+             the pattern '^[a-z]+$'.",
+        ),
+        (
+            json!({ "items": [{ "name": "box", "owner": "ada", "weight": 0.5 }], "tags": [] }),
+            "The argument items[0].owner of label was 'ada', but it must be an email address \
+             such as 'name@example.com'. Call label again with items[0].owner as an email \
+             address such as 'name@example.com'.",
+        ),
+        (
+            json!({ "items": [{ "name": "box", "owner": "a@b.c", "weight": 1.5 }], "tags": [] }),
+            "The argument items[0].weight of label was '1.5', but it must be a number from 0 \
+             to 1. Call label again with items[0].weight as a number from 0 to 1.",
+        ),
+        (
+            json!({ "items": [], "tags": [] }),
+            "The argument items of label was '[]', but it must be a list of 1 to 3 items, each \
+             an object. Call label again with items as a list of 1 to 3 items, each an object.",
+        ),
+        (
+            json!({ "items": [item], "tags": ["a", "a"] }),
+            "The argument tags of label was '[\"a\",\"a\"]', but it must be a list, each a \
+             string, with no item twice. Call label again with tags as a list, each a string, \
+             with no item twice.",
+        ),
+        (
+            json!({ "items": [{ "name": "box", "owner": "a@b.c", "weight": 0.5, "colour": "red" }], "tags": [] }),
+            "label takes no argument 'items[0].colour'. Call label again with only name, \
+             owner and weight in items[0].",
+        ),
+    ];
+    for (arguments, expected) in cases {
+        let (text, events, bodies) = call("label", arguments).await;
+        assert_eq!(text, expected);
+        assert_eq!(events, ["INFO tool_call_failed"]);
+        assert_eq!(bodies, 0);
+    }
+    let (text, _, bodies) = call("label", json!({ "items": [item], "tags": ["a"] })).await;
+    assert_eq!((text.as_str(), bodies), ("2 labelled", 1));
+}
+
+#[tokio::test]
+async fn trait_tools_and_routes_by_hand_are_checked_too() {
+    let before = TRAIT_BODIES.load(Ordering::SeqCst);
+    let (text, events, _) = call("outlook", json!({ "city": "Oslo", "days": 8 })).await;
+    assert!(
+        text.starts_with("The argument days of outlook was '8'"),
+        "{text}"
+    );
+    assert_eq!(events, ["INFO tool_call_failed"]);
+    assert_eq!(TRAIT_BODIES.load(Ordering::SeqCst), before);
+
+    let (text, events, _) = call("currency", json!({ "code": "eur" })).await;
+    assert_eq!(
+        text,
+        "The argument code of currency was 'eur', but it must be a string matching the \
+         pattern '^[A-Z]{3}$'. Call currency again with code as a string matching the \
+         pattern '^[A-Z]{3}$'."
+    );
+    assert_eq!(events, ["INFO tool_call_failed"]);
+    let (text, _, _) = call("currency", json!({ "code": "EUR", "rate": 1 })).await;
+    assert_eq!(
+        text,
+        "currency takes no argument 'rate'. Call currency again with only code."
+    );
+}
+
+#[tokio::test]
+async fn an_author_can_turn_the_check_off_and_the_body_answers() {
+    let (text, events, bodies) = call("plan", json!({ "city": "Oslo", "days": 0 })).await;
+    assert_eq!(
+        text,
+        "A plan covers at least one day. Call plan with days set to 1 or more."
+    );
+    assert_eq!(events, ["INFO tool_call_failed"]);
+    assert_eq!(bodies, 1, "the body ran");
+    let (_, events, _) = call("currency_raw", json!({ "code": "eur" })).await;
+    assert_eq!(events, ["INFO tool_call_completed"]);
+}
+
+#[test]
+fn routes_stay_inside_the_boundary_with_their_check() {
+    outcome_runtime::testing::assert_wrapped(&server().router);
+}
