@@ -7,6 +7,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use outcome_rules::{FAULT_MESSAGE, RETRY_MESSAGE, one_line};
+use outcome_schema::Contract;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientRequest, ErrorCode, ErrorData, JsonObject,
     ListToolsRequest, PaginatedRequestParams, ServerResult, Tool,
@@ -1812,7 +1813,31 @@ pub(crate) fn plan(tool: &Tool, deadline: Option<Instant>) -> Result<Plan, OutOf
         return Ok(plan);
     }
     match walk.plan(&mut plan) {
-        Ok(()) => {}
+        // The calls the audit built, read as the runtime reads them: one
+        // the schema refuses would blame the server for the audit's
+        // mistake.
+        Ok(()) => {
+            let contract = Contract::new(tool.input_schema.clone());
+            let outside = |arguments: &JsonObject| {
+                (!contract.fits(arguments))
+                    .then(|| contract.explain(&tool.name, Some(arguments), ""))
+            };
+            if let Some(why) = outside(&plan.baseline) {
+                plan.probes.clear();
+                plan.valid = None;
+                plan.not_probed.clear();
+                plan.not_probed.push(not_probed(
+                    None,
+                    format!("no call: the call the audit builds does not keep to its input schema: {why}"),
+                ));
+            } else if let Some(why) = plan.valid.as_ref().and_then(outside) {
+                plan.valid = None;
+                plan.not_probed.push(not_probed(
+                    None,
+                    format!("no call that keeps to its input schema: {why}"),
+                ));
+            }
+        }
         Err((argument, Unbuilt::Cannot(why))) => {
             plan.probes.clear();
             plan.valid = None;

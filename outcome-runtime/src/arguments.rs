@@ -4,21 +4,15 @@
 //!
 //! Each schema is read once into a [`Contract`], kept here by the address
 //! of the schema (rmcp shares one `Arc` per parameter type) for every
-//! router built from it. A route whose schema narrows anything gets a
-//! check in front of its handler when it is put inside the boundary; a
-//! route whose schema narrows nothing is left as it is, and costs nothing.
+//! router built from it. `routes` puts the check in front of a route whose
+//! schema narrows anything; a route whose schema narrows nothing is left
+//! as it is, and costs nothing.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use outcome_schema::Contract;
-use rmcp::handler::server::tool::{ToolCallContext, ToolRoute};
 use rmcp::model::JsonObject;
-use rmcp::service::MaybeSend;
-
-use crate::boundary;
-use crate::error::ToolError;
-use crate::routes::RouteFuture;
 
 /// rmcp's prefix, in case a caller passes its text whole.
 const RMCP_PREFIX: &str = "failed to deserialize parameters:";
@@ -58,25 +52,4 @@ pub(crate) fn message(
     let reason = reason.unwrap_or_default().trim();
     let reason = reason.strip_prefix(RMCP_PREFIX).unwrap_or(reason);
     contract(schema).explain(tool, arguments, reason)
-}
-
-/// Puts the check of its published input schema in front of `route`'s
-/// handler, if the schema narrows anything: a call outside it is answered
-/// as outcome 2, and the handler is never called.
-pub(crate) fn check_before<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
-    let contract = contract(&route.attr.input_schema);
-    if !contract.narrows() {
-        return;
-    }
-    let inner = route.call.clone();
-    let tool: Arc<str> = Arc::from(&*route.attr.name);
-    route.call = Arc::new(move |context: ToolCallContext<'_, S>| -> RouteFuture<'_> {
-        match contract.check(&tool, context.arguments.as_ref()) {
-            Ok(()) => inner(context),
-            Err(text) => {
-                let answer = boundary::answer(ToolError::invalid_text(text), None);
-                Box::pin(std::future::ready(answer))
-            }
-        }
-    });
 }

@@ -262,11 +262,32 @@ pub fn mark_router<S: MaybeSend + 'static>(mut router: ToolRouter<S>) -> ToolRou
             unchecked: knows(&route.call, |entry| entry.unchecked),
         };
         if !flags.unchecked {
-            crate::arguments::check_before(route);
+            check_before(route);
         }
         register(&route.call, flags);
     }
     router
+}
+
+/// Puts the check of its published input schema in front of `route`'s
+/// handler, if the schema narrows anything: a call outside it is answered
+/// as outcome 2, and the handler is never called.
+fn check_before<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
+    let contract = crate::arguments::contract(&route.attr.input_schema);
+    if !contract.narrows() {
+        return;
+    }
+    let inner = route.call.clone();
+    let tool: Arc<str> = Arc::from(&*route.attr.name);
+    route.call = Arc::new(move |context: ToolCallContext<'_, S>| -> RouteFuture<'_> {
+        match contract.check(&tool, context.arguments.as_ref()) {
+            Ok(()) => inner(context),
+            Err(text) => {
+                let answer = crate::boundary::answer(ToolError::invalid_text(text), None);
+                Box::pin(std::future::ready(answer))
+            }
+        }
+    });
 }
 
 /// Turns off the check of `route`'s published input schema before its
