@@ -52,6 +52,19 @@ mod servers {
         pub text: String,
     }
 
+    /// The arguments of the tools whose schema narrows them: a length, a
+    /// pattern and a range, each checked before the body.
+    #[derive(serde::Deserialize, rmcp::schemars::JsonSchema)]
+    #[schemars(crate = "rmcp::schemars")]
+    pub struct Checked {
+        /// The text to return.
+        #[schemars(length(max = 2000), regex(pattern = r"^[a-z ]*$"))]
+        pub text: String,
+        /// How many days.
+        #[schemars(range(min = 1, max = 7))]
+        pub days: u8,
+    }
+
     fn body(x: u64) -> u64 {
         x.wrapping_mul(31).wrapping_add(7)
     }
@@ -87,6 +100,15 @@ mod servers {
             Parameters(Text { text }): Parameters<Text>,
         ) -> Result<String, ToolError> {
             Ok(text)
+        }
+
+        /// Return the text it is given, once its schema is checked.
+        #[tool]
+        pub fn echo_checked(
+            &self,
+            Parameters(Checked { text, days }): Parameters<Checked>,
+        ) -> Result<String, ToolError> {
+            Ok(if days > 0 { text } else { String::new() })
         }
 
         /// Fail with an I/O error.
@@ -187,6 +209,25 @@ mod servers {
                         "tool_call_completed"
                     );
                     Ok(text)
+                }
+
+                #[rmcp::tool(
+                    description = "Return the text it is given, unchecked, and log a line with the call's real duration."
+                )]
+                pub fn echo_checked_timed(
+                    &self,
+                    Parameters(Checked { text, days }): Parameters<Checked>,
+                ) -> Result<String, ToolError> {
+                    let started = std::time::Instant::now();
+                    let elapsed = started.elapsed();
+                    tracing::info!(
+                        target: "outcome_runtime",
+                        tool = "echo_checked",
+                        outcome = "result",
+                        duration_ms = elapsed.as_secs_f64() * 1000.0,
+                        "tool_call_completed"
+                    );
+                    Ok(if days > 0 { text } else { String::new() })
                 }
             }
 
@@ -483,7 +524,10 @@ impl tracing::Subscriber for EventsOnly {
 /// rmcp's writing an equal log line by hand (`bare_timed`: with the call's
 /// duration measured, as a hand-written request log would; `twin_timed`:
 /// the same from `Twin`, the control; `handwritten`: the line written by a
-/// `call_tool` of its own, as [`Handwritten`] does); the subscriber
+/// `call_tool` of its own, as [`Handwritten`] does; `wrapped_text` and
+/// `bare_text`: a tool that takes a line of text, under a schema that
+/// narrows nothing; `wrapped_checked` and `bare_checked`: one whose schema
+/// narrows it, checked before the body when wrapped); the subscriber
 /// takes every event and no span ([`EventsOnly`]), or with `BENCH_SPANS`
 /// set spans too ([`Discard`]).
 fn count_mode() -> bool {
@@ -501,6 +545,11 @@ fn count_mode() -> bool {
             tool_router: Bare::tool_router(),
         }))
     };
+    let bare_text = || {
+        runtime.block_on(client(Bare {
+            tool_router: Bare::tool_router() + Bare::text_router(),
+        }))
+    };
     let (client, tool) = match std::env::var("BENCH_SERVER").as_deref() {
         Ok("bare_logged") => (bare(), "echo_logged"),
         Ok("bare_timed") => (bare(), "echo_timed"),
@@ -516,15 +565,35 @@ fn count_mode() -> bool {
             })),
             "echo",
         ),
+        // Arguments, in a schema that narrows nothing and in one that
+        // narrows each: what the input check costs.
+        Ok("bare_text") => (bare_text(), "echo_text_timed"),
+        Ok("bare_checked") => (bare_text(), "echo_checked_timed"),
+        Ok(server @ ("wrapped_text" | "wrapped_checked")) => {
+            build_router_first();
+            let tool = if server == "wrapped_text" {
+                "echo_text"
+            } else {
+                "echo_checked"
+            };
+            (runtime.block_on(client(Wrapped)), tool)
+        }
         _ => {
             build_router_first();
             (runtime.block_on(client(Wrapped)), "echo")
         }
     };
+    let arguments = serde_json::json!({ "text": "a short line of text", "days": 3 });
+    let arguments = arguments.as_object().cloned().unwrap_or_default();
+    let takes_arguments = tool.starts_with("echo_text") || tool.starts_with("echo_checked");
     // One call first, in every count: what only the first call pays (the
     // router built, statics set) is then in both counts, and cancels out.
     for _ in 0..=calls {
-        call_ok(&runtime, &client, CallToolRequestParams::new(tool));
+        let mut request = CallToolRequestParams::new(tool);
+        if takes_arguments {
+            request = request.with_arguments(arguments.clone());
+        }
+        call_ok(&runtime, &client, request);
     }
     true
 }

@@ -24,6 +24,26 @@ pub(crate) fn format_text(format: &str) -> Option<&'static str> {
     })
 }
 
+/// The name of `format` as this crate checks it; `None` for a format it
+/// does not check.
+pub(crate) fn checked(format: &str) -> Option<&'static str> {
+    const CHECKED: &[&str] = &[
+        "ip",
+        "ipv4",
+        "ipv6",
+        "date",
+        "date-time",
+        "partial-date-time",
+        "time",
+        "partial-time",
+        "uuid",
+        "uri",
+        "email",
+        "hostname",
+    ];
+    CHECKED.iter().copied().find(|known| *known == format)
+}
+
 /// Whether `text` is written in `format`. Where the common parsers of a
 /// format accept more than its standard (a space for the `T`, an offset
 /// without a colon), this accepts it too: blaming an argument the type

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Number, Value};
 
-use crate::formats::{format_fits, format_text};
+use crate::formats::format_text;
 use crate::walk::Schema;
 use crate::{DEPTH_LIMIT, JsonObject};
 
@@ -73,26 +73,6 @@ pub(crate) fn kinds(rules: &JsonObject) -> Vec<&str> {
     }
 }
 
-/// Whether the value's JSON kind is one `type` allows. serde reads a
-/// number with a fraction or an exponent as a float, which no integer
-/// type takes, so `integer` means a number written without either.
-pub(crate) fn kind_fits(rules: &JsonObject, value: &Value) -> bool {
-    let types = types(rules);
-    types.is_empty()
-        || types.iter().any(|kind| match (*kind, value) {
-            ("string", Value::String(_))
-            | ("boolean", Value::Bool(_))
-            | ("null", Value::Null)
-            | ("object", Value::Object(_))
-            | ("array", Value::Array(_))
-            | ("number", Value::Number(_)) => true,
-            ("integer", Value::Number(number)) => number.is_i64() || number.is_u64(),
-            ("string" | "boolean" | "null" | "object" | "array" | "number" | "integer", _) => false,
-            // A type this module does not know: not the place to blame.
-            _ => true,
-        })
-}
-
 /// How close `value` comes to an option of `anyOf` it fails.
 pub(crate) enum Shape {
     /// Another kind of value, or not the constant the option is.
@@ -104,13 +84,13 @@ pub(crate) enum Shape {
     Keys,
 }
 
-pub(crate) fn shape(option: Schema<'_>, value: &Value) -> Shape {
+pub(crate) fn shape(option: Schema<'_>, value: &Value, kind_fits: bool) -> Shape {
     let rules = match option {
         Schema::Any => return Shape::Keys,
         Schema::Never => return Shape::Other,
         Schema::Rules(rules) => rules,
     };
-    if rules.contains_key("const") || rules.contains_key("enum") || !kind_fits(rules, value) {
+    if rules.contains_key("const") || rules.contains_key("enum") || !kind_fits {
         return Shape::Other;
     }
     let Value::Object(object) = value else {
@@ -151,7 +131,7 @@ pub(crate) enum Num {
 }
 
 impl Num {
-    fn as_f64(self) -> f64 {
+    pub(crate) fn as_f64(self) -> f64 {
         match self {
             Num::Int(value) => value as f64,
             Num::Float(value) => value,
@@ -195,7 +175,7 @@ pub(crate) struct Bound {
     pub(crate) exclusive: bool,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Range {
     pub(crate) low: Option<Bound>,
     pub(crate) high: Option<Bound>,
@@ -282,46 +262,10 @@ fn whole_bound(bound: Bound, low: bool) -> Bound {
     }
 }
 
-pub(crate) fn number_fits(rules: &JsonObject, number: &Number) -> bool {
-    let value = num(number);
-    let range = range(rules, false);
-    let low = range.low.is_none_or(|low| match compare(value, low.at) {
-        Some(Ordering::Less) => false,
-        Some(Ordering::Equal) => !low.exclusive,
-        _ => true,
-    });
-    let high = range.high.is_none_or(|high| match compare(value, high.at) {
-        Some(Ordering::Greater) => false,
-        Some(Ordering::Equal) => !high.exclusive,
-        _ => true,
-    });
-    low && high && multiple_fits(rules, value)
-}
-
 /// The `multipleOf` of `rules`, if it is a number greater than 0.
 pub(crate) fn multiple_of(rules: &JsonObject) -> Option<Num> {
     let step = num(rules.get("multipleOf")?.as_number()?);
     (compare(step, Num::Int(0)) == Some(Ordering::Greater)).then_some(step)
-}
-
-/// Whether `value` is a whole multiple of the schema's `multipleOf`.
-/// Whole numbers divide exactly; others within a rounding error of the
-/// quotient's size. A quotient too large to tell (`1e300` by `1e-300`)
-/// fits: a check that cannot tell must not refuse.
-fn multiple_fits(rules: &JsonObject, value: Num) -> bool {
-    let Some(step) = multiple_of(rules) else {
-        return true;
-    };
-    match (value, step) {
-        (Num::Int(value), Num::Int(step)) => value % step == 0,
-        _ => {
-            let quotient = value.as_f64() / step.as_f64();
-            if !quotient.is_finite() || quotient.abs() >= 1e15 {
-                return true;
-            }
-            (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
-        }
-    }
 }
 
 /// A count keyword (`minLength`, `maxItems`): a whole number of 0 or more.
@@ -333,13 +277,10 @@ pub(crate) fn count(rules: &JsonObject, key: &str) -> Option<u64> {
     })
 }
 
-/// Whether the items of a list that must be `uniqueItems` are: each is
-/// written in one canonical form (numbers by value, keys sorted) and
-/// looked up once, so a long list costs its length, not its square.
-pub(crate) fn unique_fits(rules: &JsonObject, items: &[Value]) -> bool {
-    if rules.get("uniqueItems") != Some(&Value::Bool(true)) {
-        return true;
-    }
+/// Whether no item of a list is another's equal: each is written in one
+/// canonical form (numbers by value, keys sorted) and looked up once, so
+/// a long list costs its length, not its square.
+pub(crate) fn distinct(items: &[Value]) -> bool {
     let mut seen = HashSet::with_capacity(items.len());
     let mut distinct = true;
     for item in items {
@@ -399,31 +340,4 @@ fn canonical(value: &Value, out: &mut String, depth: usize) -> bool {
         }
     }
     true
-}
-
-pub(crate) fn count_fits(rules: &JsonObject, minimum: &str, maximum: &str, length: usize) -> bool {
-    let length = length as u64;
-    count(rules, minimum).is_none_or(|min| length >= min)
-        && count(rules, maximum).is_none_or(|max| length <= max)
-}
-
-pub(crate) fn string_fits(rules: &JsonObject, text: &str) -> bool {
-    let format = rules.get("format").and_then(Value::as_str);
-    if format.is_some_and(|format| !format_fits(format, text)) {
-        return false;
-    }
-    // Counting stops past the largest bound, so a megabyte costs no more
-    // than the bound does.
-    let limit = count(rules, "maxLength")
-        .unwrap_or(0)
-        .max(count(rules, "minLength").unwrap_or(0));
-    let length = text
-        .chars()
-        .take(
-            usize::try_from(limit)
-                .unwrap_or(usize::MAX)
-                .saturating_add(1),
-        )
-        .count();
-    count_fits(rules, "minLength", "maxLength", length)
 }

@@ -49,6 +49,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+mod digest;
 mod formats;
 mod keywords;
 mod walk;
@@ -103,21 +104,25 @@ pub struct Contract {
     schema: Arc<JsonObject>,
     narrows: bool,
     patterns: Patterns,
+    /// What each schema in `schema` asks, by its address: the schema is
+    /// never changed while the contract holds it.
+    digests: digest::Digests,
 }
 
 /// The schema's patterns, compiled: `None` for one that cannot be checked
 /// (a syntax the engine lacks, such as a look-around, or past
 /// [`PATTERN_SIZE_LIMIT`]).
-pub(crate) type Patterns = HashMap<Box<str>, Option<regex_lite::Regex>>;
+pub(crate) type Patterns = HashMap<Box<str>, Option<regex::Regex>>;
 
 impl Contract {
     /// Reads `schema`: whether it narrows anything, and its patterns.
     pub fn new(schema: Arc<JsonObject>) -> Contract {
-        let (narrows, patterns) = read(&schema);
+        let (narrows, patterns, digests) = read(&schema);
         Contract {
             schema,
             narrows,
             patterns,
+            digests,
         }
     }
 
@@ -188,6 +193,17 @@ impl Contract {
     }
 }
 
+impl Contract {
+    /// What `rules`, a schema within this contract's, asks of a value: read
+    /// when the contract was, or now for one past [`READ_LIMIT`].
+    pub(crate) fn digest<'a>(&'a self, rules: &JsonObject) -> std::borrow::Cow<'a, digest::Digest> {
+        match self.digests.get(&digest::address(rules)) {
+            Some(digest) => std::borrow::Cow::Borrowed(digest),
+            None => std::borrow::Cow::Owned(digest::Digest::read(rules, &self.patterns)),
+        }
+    }
+}
+
 impl std::fmt::Debug for Contract {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Contract")
@@ -241,34 +257,46 @@ const NAMED: &[&str] = &[
 /// Reads every schema in `root` once, by keyword, never following a
 /// `$ref` (what it points to is read where it sits): whether any narrows,
 /// and the patterns, compiled.
-fn read(root: &JsonObject) -> (bool, Patterns) {
+fn read(root: &JsonObject) -> (bool, Patterns, digest::Digests) {
     let mut patterns = Patterns::new();
+    let mut digests = digest::Digests::default();
     let mut pending: Vec<&Value> = Vec::new();
-    let mut narrows = visit(root, &mut pending, &mut patterns);
+    let mut narrows = visit(root, &mut pending, &mut patterns, &mut digests);
     let mut read = 0;
     while let Some(schema) = pending.pop() {
         read += 1;
         if read > READ_LIMIT {
-            return (true, patterns);
+            return (true, patterns, digests);
         }
         match schema {
-            Value::Object(rules) => narrows |= visit(rules, &mut pending, &mut patterns),
+            Value::Object(rules) => {
+                narrows |= visit(rules, &mut pending, &mut patterns, &mut digests)
+            }
             Value::Bool(false) => narrows = true,
             _ => {}
         }
     }
-    (narrows, patterns)
+    (narrows, patterns, digests)
 }
 
 /// Reads one schema: its pattern compiled, its subschemas added to
 /// `pending`; whether it narrows.
-fn visit<'a>(rules: &'a JsonObject, pending: &mut Vec<&'a Value>, patterns: &mut Patterns) -> bool {
+fn visit<'a>(
+    rules: &'a JsonObject,
+    pending: &mut Vec<&'a Value>,
+    patterns: &mut Patterns,
+    digests: &mut digest::Digests,
+) -> bool {
     if let Some(Value::String(pattern)) = rules.get("pattern")
         && patterns.len() < PATTERNS_LIMIT
         && !patterns.contains_key(pattern.as_str())
     {
         patterns.insert(pattern.as_str().into(), compile(pattern));
     }
+    digests.insert(
+        digest::address(rules),
+        digest::Digest::read(rules, patterns),
+    );
     for key in ONE {
         if let Some(schema) = rules.get(*key) {
             pending.push(schema);
@@ -343,21 +371,11 @@ fn narrowing(rules: &JsonObject) -> bool {
 
 /// A pattern compiled, within [`PATTERN_SIZE_LIMIT`]; `None` when it
 /// cannot be.
-fn compile(pattern: &str) -> Option<regex_lite::Regex> {
-    regex_lite::RegexBuilder::new(pattern)
+fn compile(pattern: &str) -> Option<regex::Regex> {
+    regex::RegexBuilder::new(pattern)
         .size_limit(PATTERN_SIZE_LIMIT)
+        .dfa_size_limit(PATTERN_SIZE_LIMIT * 4)
         .nest_limit(64)
         .build()
         .ok()
-}
-
-impl Contract {
-    /// Whether `text` matches `pattern`, or the pattern cannot be checked
-    /// on it (not compiled, or the text is past [`PATTERN_TEXT_LIMIT`]).
-    pub(crate) fn matches(&self, pattern: &str, text: &str) -> bool {
-        match self.patterns.get(pattern) {
-            Some(Some(regex)) if text.len() <= PATTERN_TEXT_LIMIT => regex.is_match(text),
-            _ => true,
-        }
-    }
 }

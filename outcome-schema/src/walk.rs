@@ -8,9 +8,7 @@ use std::cell::Cell;
 
 use serde_json::Value;
 
-use crate::keywords::{
-    Shape, count_fits, kind_fits, number_fits, plain_object, same, shape, string_fits, unique_fits,
-};
+use crate::keywords::{Shape, same, shape};
 use crate::{Contract, DEPTH_LIMIT, JsonObject, Resolved, STEP_LIMIT};
 
 /// A schema after its `$ref`s are followed.
@@ -81,15 +79,6 @@ impl<'a> Walk<'a> {
         spent < STEP_LIMIT
     }
 
-    /// Whether `text` matches the schema's `pattern`, if it has one the
-    /// contract could compile.
-    fn matches(&self, rules: &JsonObject, text: &str) -> bool {
-        match rules.get("pattern") {
-            Some(Value::String(pattern)) => self.contract.matches(pattern, text),
-            _ => true,
-        }
-    }
-
     fn exhausted(&self) -> bool {
         self.steps.get() >= STEP_LIMIT
     }
@@ -143,37 +132,36 @@ impl<'a> Walk<'a> {
             Schema::Never => return wrong(path),
             Schema::Rules(rules) => rules,
         };
-        if !kind_fits(rules, value) {
+        let digest = self.contract.digest(rules);
+        if !digest.kind_fits(value) {
             return wrong(path);
         }
-        if let Some(allowed) = rules.get("enum").and_then(Value::as_array)
-            && !allowed.iter().any(|allowed| same(allowed, value))
-        {
-            return wrong(path);
-        }
-        if let Some(constant) = rules.get("const")
-            && !same(constant, value)
-        {
-            return wrong(path);
+        if digest.enumerated {
+            if let Some(allowed) = rules.get("enum").and_then(Value::as_array)
+                && !allowed.iter().any(|allowed| same(allowed, value))
+            {
+                return wrong(path);
+            }
+            if let Some(constant) = rules.get("const")
+                && !same(constant, value)
+            {
+                return wrong(path);
+            }
         }
         // The schema's own rules first: they hold whichever option of a
         // composition the value meets, so a key no option allows is named
         // as such, not as a value that fits none of them.
         let own = match value {
-            Value::String(text) if !string_fits(rules, text) || !self.matches(rules, text) => {
-                wrong(path)
-            }
-            Value::Number(number) if !number_fits(rules, number) => wrong(path),
+            Value::String(text) if !digest.string_fits(text) => wrong(path),
+            Value::Number(number) if !digest.number_fits(number) => wrong(path),
             Value::Array(items) => {
-                if !count_fits(rules, "minItems", "maxItems", items.len())
-                    || !unique_fits(rules, items)
-                {
+                if !digest.list_fits(items) {
                     return wrong(path);
                 }
                 self.items_fault(rules, items, path, depth)
             }
             Value::Object(object) => {
-                if !count_fits(rules, "minProperties", "maxProperties", object.len()) {
+                if !digest.keys.fits(object.len()) {
                     return wrong(path);
                 }
                 self.object_fault(rules, object, path, depth)
@@ -238,7 +226,11 @@ impl<'a> Walk<'a> {
                 }
                 _ => None,
             });
-            match shape(option, value) {
+            let kind_fits = match option {
+                Schema::Rules(rules) => self.contract.digest(rules).kind_fits(value),
+                _ => true,
+            };
+            match shape(option, value, kind_fits) {
                 Shape::Other => {}
                 Shape::Kind => of_kind = (of_kind.0 + 1, of_kind.1.or(Some(fault))),
                 Shape::Keys => {
@@ -306,10 +298,14 @@ impl<'a> Walk<'a> {
         path: &mut Vec<Segment<'a>>,
         depth: usize,
     ) -> Option<Fault<'a>> {
+        let digest = self.contract.digest(rules);
         let properties = rules.get("properties").and_then(Value::as_object);
         let property = |name: &str| properties.and_then(|p| p.get_key_value(name));
 
-        let required = rules.get("required").and_then(Value::as_array);
+        let required = match digest.required {
+            true => rules.get("required").and_then(Value::as_array),
+            false => None,
+        };
         for name in required.into_iter().flatten().filter_map(Value::as_str) {
             let schema = property(name).map_or(Schema::Any, |(_, p)| self.schema(p));
             // An explicit null is told as null, below, where the value
@@ -346,20 +342,15 @@ impl<'a> Walk<'a> {
             }
         }
 
-        // Keys matched by a pattern would need a regex engine to tell apart.
-        if rules.contains_key("patternProperties") {
+        // Keys matched by `patternProperties` are not told apart here.
+        // Without composition, every property is evaluated here, so
+        // `unevaluatedProperties` means what `additionalProperties` does.
+        if !digest.others {
             return None;
         }
-        let composed = ["anyOf", "oneOf", "allOf"]
-            .iter()
-            .any(|keyword| rules.contains_key(*keyword));
-        let others = match rules.get("additionalProperties") {
-            Some(others) => others,
-            // Without composition, every property is evaluated here, so
-            // `unevaluatedProperties` means what `additionalProperties` does.
-            None if !composed => rules.get("unevaluatedProperties")?,
-            None => return None,
-        };
+        let others = rules
+            .get("additionalProperties")
+            .or_else(|| rules.get("unevaluatedProperties"))?;
         let schema = self.schema(others);
         let extra = object.iter().filter(|(key, _)| property(key).is_none());
         for (key, value) in extra {
@@ -396,7 +387,7 @@ pub(crate) fn first_fault<T>(
         // The usual root, an object schema, is checked on the arguments in
         // place; any other on a copy as one value, cut where the walk stops
         // looking, so that copying cannot go as deep as the model nested.
-        Schema::Rules(rules) if plain_object(rules) => {
+        Schema::Rules(rules) if walk.contract.digest(rules).plain_object => {
             walk.tick();
             let fault = walk.object_fault(rules, arguments, &mut Vec::new(), 0)?;
             Some(tell(&walk, &fault))

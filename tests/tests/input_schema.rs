@@ -8,12 +8,22 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use outcome_runtime::{ToolError, tool, tool_handler, tool_router, unchecked_input, wrap_router};
+use std::time::Duration;
+
+use outcome_runtime::{
+    Deferred, Jobs, ToolError, spawn_tool_task, tool, tool_router, unchecked_input, wrap_router,
+};
 use outcome_tests::Session;
 use rmcp::handler::server::router::tool::{SyncTool, ToolBase, ToolRouter};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::Tool;
-use rmcp::{ServerHandler, schemars};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, CreateTaskResult,
+    GetTaskParams, GetTaskResult, Implementation, ServerCapabilities, ServerConfig, TaskPayload,
+    Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::task_manager::{TaskManager, TaskOptions};
+use rmcp::{ErrorData, RoleServer, ServerHandler, schemars};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -21,6 +31,8 @@ use serde_json::{Value, json};
 struct Server {
     router: Arc<ToolRouter<Server>>,
     bodies: Arc<AtomicUsize>,
+    jobs: Jobs,
+    tasks: TaskManager,
 }
 
 #[derive(Deserialize, schemars::JsonSchema, Default)]
@@ -66,6 +78,21 @@ impl Server {
         let named = labels.items.iter().filter(|item| !item.name.is_empty());
         let owned = named.filter(|item| item.owner.contains('@') && item.weight >= 0.0);
         Ok(format!("{} labelled", owned.count() + labels.tags.len()))
+    }
+
+    /// Archive the forecast, as a job when it takes long.
+    #[tool]
+    async fn archive(
+        &self,
+        Parameters(forecast): Parameters<Forecast>,
+    ) -> Result<Deferred<String>, ToolError> {
+        self.bodies.fetch_add(1, Ordering::SeqCst);
+        let days = forecast.days;
+        self.jobs
+            .run(Duration::from_millis(50), async move {
+                Ok(format!("{days} days archived"))
+            })
+            .await
     }
 
     /// Plan the days ahead, reading any number of them.
@@ -130,8 +157,50 @@ fn by_hand(name: &'static str) -> rmcp::handler::server::tool::ToolRoute<Server>
     })
 }
 
-#[tool_handler(router = self.router)]
-impl ServerHandler for Server {}
+impl ServerHandler for Server {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if context
+            .client_capabilities()
+            .is_some_and(|c| c.supports_tasks())
+        {
+            let options = TaskOptions::new().with_poll_interval_ms(5);
+            let (server, tools) = (self.clone(), (*self.router).clone());
+            let task = spawn_tool_task(&self.tasks, options, server, tools, request, context);
+            return Ok(CreateTaskResult::new(task).into());
+        }
+        outcome_runtime::call_tool(self, &self.router, request, context).await
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<rmcp::model::PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, ErrorData> {
+        Ok(rmcp::model::ListToolsResult::with_all_items(
+            self.router.list_all(),
+        ))
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        Ok(GetTaskResult::new(self.tasks.get_task(&request.task_id)?))
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tasks()
+            .build();
+        ServerConfig::new(capabilities)
+    }
+}
 
 fn server() -> Server {
     let others = ToolRouter::new()
@@ -141,9 +210,11 @@ fn server() -> Server {
             by_hand("currency_raw"),
             "the test's own route, whose body answers anything",
         ));
+    let jobs = Jobs::new();
     Server {
-        router: Arc::new(Server::methods() + wrap_router(others)),
-        bodies: Arc::default(),
+        router: Arc::new((Server::methods() + wrap_router(others)).with_route(jobs.status_tool())),
+        jobs,
+        ..Server::default()
     }
 }
 
@@ -268,6 +339,65 @@ async fn an_author_can_turn_the_check_off_and_the_body_answers() {
     assert_eq!(bodies, 1, "the body ran");
     let (_, events, _) = call("currency_raw", json!({ "code": "eur" })).await;
     assert_eq!(events, ["INFO tool_call_completed"]);
+}
+
+#[tokio::test]
+async fn a_job_is_never_started_for_a_call_outside_the_schema() {
+    let (text, events, bodies) = call("archive", json!({ "city": "Oslo", "days": 0 })).await;
+    assert!(
+        text.starts_with("The argument days of archive was '0'"),
+        "{text}"
+    );
+    assert_eq!(events, ["INFO tool_call_failed"]);
+    assert_eq!(bodies, 0);
+    let (text, _, bodies) = call("archive", json!({ "city": "Oslo", "days": 2 })).await;
+    assert_eq!((text.as_str(), bodies), ("2 days archived", 1));
+}
+
+#[tokio::test]
+async fn a_call_run_as_a_task_is_checked_before_its_body() {
+    let server = server();
+    let bodies = server.bodies.clone();
+    let capabilities = ClientCapabilities::builder().enable_tasks().build();
+    let client = ClientConfig::new(capabilities, Implementation::new("tasks-client", "1.0.0"));
+    let session = Session::connect(server, client).await;
+    let arguments = json!({ "city": "Oslo", "days": 9 });
+    let request = CallToolRequestParams::new("forecast")
+        .with_arguments(arguments.as_object().cloned().unwrap_or_default());
+    let client = &session.client;
+    let response = client.call_tool_once(request).await;
+    let Ok(CallToolResponse::Task(created)) = response else {
+        panic!("the call became a task: {response:?}");
+    };
+    let id = created.task.task_id.clone();
+    let payload = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            let params = GetTaskParams::new(id.clone());
+            let info = client
+                .peer()
+                .get_task(params)
+                .await
+                .expect("the task is known");
+            if info.task.status().is_terminal() {
+                break info.task.payload;
+            }
+        }
+    })
+    .await
+    .expect("the task ends");
+    let TaskPayload::Completed { result } = payload else {
+        panic!("the task completed: {payload:?}");
+    };
+    let result: rmcp::model::CallToolResult =
+        serde_json::from_value(Value::Object(result)).expect("a tool result");
+    assert_eq!(result.is_error, Some(true));
+    let text = &result.content[0].as_text().expect("text").text;
+    assert!(
+        text.starts_with("The argument days of forecast was '9'"),
+        "{text}"
+    );
+    assert_eq!(bodies.load(Ordering::SeqCst), 0);
 }
 
 #[test]
