@@ -2622,6 +2622,37 @@ mod tests {
     }
 
     #[test]
+    fn a_call_the_schema_refuses_is_never_sent_as_one_it_accepts() {
+        // The builder knows no `multipleOf`: the contract, read as the
+        // runtime reads it, catches the baseline it builds.
+        let stepped = serde_json::json!({
+            "properties": {"n": {"type": "integer", "minimum": 0, "multipleOf": 5}},
+            "required": ["n"]
+        });
+        let plan = plan(&tool(stepped), None).unwrap();
+        assert!(plan.probes.is_empty());
+        assert_eq!(plan.valid, None);
+        let [not] = plan.not_probed.as_slice() else {
+            panic!("one tool not probed: {:?}", plan.not_probed);
+        };
+        assert!(
+            not.why.contains("does not keep to its input schema")
+                && not.why.contains("a multiple of 5"),
+            "{}",
+            not.why
+        );
+        // An example that keeps to a pattern is sent; one that does not is
+        // not the audit's to send.
+        let patterned = |example: &str| serde_json::json!({"properties": {"x": {"type": "string", "pattern": "^[0-9]+$", "examples": [example]}}, "required": ["x"]});
+        assert_eq!(plan_of(patterned("12")).not_probed, []);
+        assert_eq!(plan_of(patterned("twelve")).not_probed.len(), 1);
+    }
+
+    fn plan_of(schema: Value) -> Plan {
+        plan(&tool(schema), None).unwrap()
+    }
+
+    #[test]
     fn long_names_are_not_probed() {
         let long = "x".repeat(NAME_LIMIT + 1);
         let named = Tool::new(

@@ -80,6 +80,9 @@
 //!   text the model reads to the rules.
 //! - [`wrap_router`]: the boundary for tools that are not `#[tool]` methods
 //!   (rmcp's trait-based tools, routes added by hand).
+//! - [`unchecked_input`]: a route whose published input schema is not
+//!   checked before its handler (see
+//!   [the input schema](#the-input-schema-is-the-contract)).
 //! - [`Jobs`]: long-running tools; past a deadline the model gets a job to
 //!   poll with the `job_status` tool, and reads the same answer later.
 //! - `spawn_tool_task`: a call run as a task of rmcp's tasks extension, by
@@ -135,6 +138,41 @@
 //! tool's `ToolError` becomes an rmcp `ErrorData` that carries its message
 //! and its outcome, so it keeps both even unwrapped; the source chain of
 //! its fault does not survive the conversion.)
+//!
+//! # The input schema is the contract
+//!
+//! The schema a tool publishes in `tools/list` is what the model reads as
+//! its contract, and it is checked before the body runs, as pydantic and
+//! zod check theirs: `minimum`, `maximum` and their exclusive forms,
+//! `multipleOf`, `minLength`, `maxLength`, `pattern`, the formats schemars
+//! writes (`date`, `date-time`, `time`, `uuid`, `uri`, `email`, `hostname`,
+//! IP addresses), `minItems`, `maxItems`, `uniqueItems`, `minProperties`,
+//! `maxProperties`, `enum`, `const` and `additionalProperties: false`, in
+//! nested objects and lists too. A call outside it is outcome 2 at INFO, in
+//! the words of an argument that does not deserialize, and the body never
+//! runs:
+//!
+//! ```text
+//! The argument days of forecast was '0', but it must be a whole number
+//! from 1 to 7. Call forecast again with days as a whole number from 1 to 7.
+//! ```
+//!
+//! Every route inside the boundary is checked: `#[tool]` methods,
+//! [`wrap_router`]'s trait tools and routes, and so the calls of [`Jobs`]
+//! and of tasks. Each schema is read once per process (its patterns
+//! compiled); a schema that narrows nothing serde does not already enforce
+//! (types, required properties, an integer's own range) adds nothing to a
+//! call. One that does costs a few thousand instructions a call:
+//! `benches/input_check.sh` counts 3,500 for a text with a length and a
+//! pattern and a number with a range, beside some 155,000 for the round
+//! trip. A pattern runs on an engine whose time is linear in the text
+//! (no look-around or back-references: a pattern that needs them is not
+//! checked), on texts of up to 10,000 bytes.
+//!
+//! Turn the check off for a tool that checks its arguments itself, with
+//! better words than the schema's (a date field that also takes
+//! "tomorrow"): `#[tool(unchecked_input = "why")]`, or [`unchecked_input`]
+//! for a route.
 //!
 //! # Expansion
 //!
