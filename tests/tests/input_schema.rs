@@ -400,6 +400,79 @@ async fn a_call_run_as_a_task_is_checked_before_its_body() {
     assert_eq!(bodies.load(Ordering::SeqCst), 0);
 }
 
+/// A route whose schema is built to hurt: it refers to itself, backtracks,
+/// and asks for a multiple no float can tell.
+fn hostile_route() -> rmcp::handler::server::tool::ToolRoute<Server> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "word": { "type": "string", "pattern": "^(a+)+$" },
+            "step": { "type": "number", "multipleOf": 1e-300 },
+            "tree": { "$ref": "#/$defs/Tree" }
+        },
+        "$defs": {
+            "Tree": {
+                "anyOf": [{ "$ref": "#/$defs/Tree" }, { "type": "array", "items": { "$ref": "#/$defs/Tree" } }],
+                "minItems": 1
+            }
+        }
+    });
+    let tool = Tool::new(
+        "hostile",
+        "Take anything.",
+        Arc::new(schema.as_object().cloned().unwrap_or_default()),
+    );
+    rmcp::handler::server::tool::ToolRoute::new_dyn(tool, |_| {
+        Box::pin(async {
+            let taken = rmcp::model::ContentBlock::text("taken");
+            Ok(rmcp::model::CallToolResult::success(vec![taken]).into())
+        })
+    })
+}
+
+#[tokio::test]
+async fn a_hostile_schema_costs_a_bounded_time_and_never_panics() {
+    let server = server();
+    let router = (*server.router)
+        .clone()
+        .with_route(outcome_runtime::wrap_route(hostile_route()));
+    let server = Server {
+        router: Arc::new(router),
+        ..server
+    };
+    let session = Session::connect(server, ()).await;
+    let mut nested = json!([]);
+    for _ in 0..100 {
+        nested = json!([nested]);
+    }
+    let started = std::time::Instant::now();
+    let word = "a".repeat(9_000) + "!";
+    let call = session
+        .call(
+            "hostile",
+            json!({ "word": word, "step": 1e300, "tree": nested }),
+        )
+        .await;
+    assert!(
+        call.text()
+            .starts_with("The argument word of hostile was 'aaaa"),
+        "{}",
+        call.text()
+    );
+    assert_eq!(call.events(), ["INFO tool_call_failed"]);
+    // An option that refers to itself accepts once the walk's depth is
+    // spent: bounded, and never blaming what it did not finish reading.
+    let call = session
+        .call(
+            "hostile",
+            json!({ "word": "aaa", "step": 0.5, "tree": [[[]]] }),
+        )
+        .await;
+    assert_eq!(call.text(), "taken");
+    // Generous: a backtracking engine would take longer than the test.
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
 #[test]
 fn routes_stay_inside_the_boundary_with_their_check() {
     outcome_runtime::testing::assert_wrapped(&server().router);
