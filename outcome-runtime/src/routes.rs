@@ -509,6 +509,50 @@ mod tests {
     }
 
     #[test]
+    fn only_a_schema_that_narrows_puts_a_check_in_front_of_the_handler() {
+        let schema =
+            |value: serde_json::Value| Arc::new(value.as_object().cloned().unwrap_or_default());
+        let plain = Tool::new(
+            "plain",
+            "A tool.",
+            schema(serde_json::json!({
+                "type": "object",
+                "properties": { "n": { "type": "integer", "format": "uint32", "minimum": 0 } },
+                "required": ["n"]
+            })),
+        );
+        let narrow = Tool::new(
+            "narrow",
+            "A tool.",
+            schema(serde_json::json!({
+                "type": "object",
+                "properties": { "n": { "type": "integer", "minimum": 1, "maximum": 7 } }
+            })),
+        );
+        let router = ToolRouter::<Server>::new()
+            .with_route(whole_route((plain, now)))
+            .with_route(whole_route((narrow, now)));
+        let before: Vec<(String, usize)> = router
+            .map
+            .iter()
+            .map(|(name, route)| (name.to_string(), super::address(&route.call)))
+            .collect();
+        let router = mark_router(router);
+        for (name, address) in before {
+            let same = super::address(&router.map[name.as_str()].call) == address;
+            // The same handler: a call of a tool whose schema narrows
+            // nothing runs exactly the code it ran without the check.
+            assert_eq!(same, name == "plain", "{name}");
+        }
+        // The check keeps what is known of the handler it is put before.
+        let routes = Routes::new(router);
+        assert!(runs_whole(
+            routes.facts().runs_whole,
+            &routes.tools().map["narrow"]
+        ));
+    }
+
+    #[test]
     fn a_router_with_a_tool_disabled_is_known_as_one() {
         let router = ToolRouter::<Server>::new()
             .with_route(whole_route((tool("now"), now)))
