@@ -14,9 +14,6 @@ use std::sync::{Arc, Mutex};
 use outcome_schema::Contract;
 use rmcp::model::JsonObject;
 
-/// rmcp's prefix, in case a caller passes its text whole.
-const RMCP_PREFIX: &str = "failed to deserialize parameters:";
-
 /// The contracts read so far, by the address of their schema. A contract
 /// holds its schema, so the address is not reused while its entry exists;
 /// entries no one else holds are pruned as the map grows.
@@ -50,6 +47,6 @@ pub(crate) fn message(
     reason: Option<&str>,
 ) -> String {
     let reason = reason.unwrap_or_default().trim();
-    let reason = reason.strip_prefix(RMCP_PREFIX).unwrap_or(reason);
+    let reason = crate::rmcp_errors::without_argument_prefix(reason);
     contract(schema).explain(tool, arguments, reason)
 }

@@ -1,7 +1,6 @@
 //! How a call ends: the one table from how a call's body stopped to the
 //! call's outcome, its log lines and its answer, which the request log,
-//! wrapped routes and jobs all use; and rmcp's own errors around a tool
-//! body, known by their code and text.
+//! wrapped routes and jobs all use.
 //!
 //! | the body | the answer | the lines |
 //! |---|---|---|
@@ -21,7 +20,7 @@ use std::task::Poll;
 use std::time::Instant;
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use tracing::Level;
 
 use crate::boundary::{self, caught_panic};
@@ -29,12 +28,9 @@ use crate::error::ToolError;
 use crate::logging;
 use crate::outcome::{Ending, Outcome};
 use crate::records;
+use crate::rmcp_errors::{argument_error, is_argument_error, passes_through};
 use crate::scope::{Note, Report};
 use crate::telemetry::Telemetry;
-
-/// The text rmcp puts before serde's message when arguments do not
-/// deserialize.
-const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters:";
 
 /// What a call's future gives: its answer, or what a cancelled call gives.
 pub(crate) trait CallOutput {
@@ -304,32 +300,8 @@ pub(crate) fn route_answer(
         Ok(Ok(response)) => Ok(response),
         // rmcp's own errors around the body: arguments that do not
         // deserialize, and the ones that stay JSON-RPC errors.
-        Ok(Err(error)) if is_rmcp_argument_error(&error) || passes_through(&error) => Err(error),
+        Ok(Err(error)) if is_argument_error(&error) || passes_through(&error) => Err(error),
         Ok(Err(error)) => boundary::answer(ToolError::from(error), None),
         Err(payload) => boundary::answer(caught_panic(tool, payload), Some(tool)),
-    }
-}
-
-/// rmcp's JSON-RPC errors that stay JSON-RPC errors: an unknown tool and a
-/// missing client capability.
-pub(crate) fn passes_through(error: &ErrorData) -> bool {
-    error.code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
-        || (error.code == ErrorCode::INVALID_PARAMS && error.message == "tool not found")
-}
-
-/// rmcp's error for arguments that do not deserialize, before its router
-/// turns it into an `isError` result.
-pub(crate) fn is_rmcp_argument_error(error: &ErrorData) -> bool {
-    error.code == ErrorCode::INVALID_PARAMS && error.message.starts_with(ARGUMENT_ERROR_PREFIX)
-}
-
-/// serde's reason in rmcp's answer to arguments that do not deserialize.
-pub(crate) fn argument_error(result: &CallToolResult) -> Option<&str> {
-    match result.content.as_slice() {
-        [only] => only
-            .as_text()
-            .and_then(|text| text.text.strip_prefix(ARGUMENT_ERROR_PREFIX))
-            .map(str::trim),
-        _ => None,
     }
 }

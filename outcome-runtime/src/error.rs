@@ -638,15 +638,11 @@ enum Meaning {
     Fault,
 }
 
-/// The start of rmcp's message when an `Extension` extractor finds nothing:
-/// the server did not install what its tool needs.
-const MISSING_EXTENSION: &str = "missing extension ";
-
 /// What `data` means for the call; the table on [`ToolError`] says why.
 fn meaning(data: &ErrorData) -> Meaning {
     match data.code {
         ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY => Meaning::PassThrough,
-        ErrorCode::INVALID_PARAMS if !data.message.starts_with(MISSING_EXTENSION) => {
+        ErrorCode::INVALID_PARAMS if !crate::rmcp_errors::is_missing_extension(data) => {
             Meaning::Invalid
         }
         ErrorCode::INVALID_REQUEST | ErrorCode::RESOURCE_NOT_FOUND => Meaning::Invalid,

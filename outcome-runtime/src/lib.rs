@@ -217,6 +217,7 @@ mod outcome;
 mod panics;
 mod records;
 mod request;
+mod rmcp_errors;
 mod routes;
 mod scope;
 mod sentences;

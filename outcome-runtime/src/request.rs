@@ -25,7 +25,7 @@ use rmcp::{ErrorData, RoleServer};
 use crate::arguments;
 use crate::boundary::caught_panic;
 use crate::cancel::{Cancellation, ClientCancel, TaskCancel};
-use crate::ending::{self, AnswerSlot, CallOutput, Stopped, is_rmcp_argument_error, taken};
+use crate::ending::{self, AnswerSlot, CallOutput, Stopped, taken};
 use crate::logging;
 use crate::panics::{catch, catch_inline};
 use crate::records;
@@ -401,8 +401,7 @@ impl<'a> RunningTool<'a> {
                         }
                     }
                     Body::NotFound => {
-                        *answer =
-                            Poll::Ready(Err(ErrorData::invalid_params("tool not found", None)))
+                        *answer = Poll::Ready(Err(crate::rmcp_errors::tool_not_found()))
                     }
                     Body::Gone => unreachable!("a call is polled only while its body is there"),
                 }
@@ -420,7 +419,7 @@ impl<'a> RunningTool<'a> {
         // arguments that did not deserialize become an `isError` result
         // with rmcp's text.
         if let Poll::Ready(Err(error)) = answer
-            && is_rmcp_argument_error(error)
+            && crate::rmcp_errors::is_argument_error(error)
         {
             let text = std::mem::take(&mut error.message);
             *answer = Poll::Ready(Ok(

@@ -435,9 +435,6 @@ fn last_step<'t>(text: &'t str, tool: Option<&str>) -> Option<Step<'t>> {
     outcome_rules::last_step(text, &tools)
 }
 
-/// What rmcp writes before serde's reason when arguments do not deserialize.
-const DESERIALIZE_PREFIX: &str = "failed to deserialize parameters";
-
 /// Words that name the protocol, never the tool's domain: the model cannot
 /// act on them, wherever they stand.
 const JARGON_WORDS: &[&str] = &["json-rpc", "jsonrpc", "invalid_params", "invalidparams"];
@@ -465,12 +462,7 @@ enum Word {
 /// "error" or "code" that introduces them and the brackets that hold only
 /// them.
 fn without_jargon(line: &str) -> String {
-    let line = match line.get(..DESERIALIZE_PREFIX.len()) {
-        Some(head) if head.eq_ignore_ascii_case(DESERIALIZE_PREFIX) => {
-            &line[DESERIALIZE_PREFIX.len()..]
-        }
-        _ => line,
-    };
+    let line = crate::rmcp_errors::without_argument_prefix(line);
     let words: Vec<&str> = line.split(' ').filter(|word| !word.is_empty()).collect();
     let cores: Vec<String> = words
         .iter()
