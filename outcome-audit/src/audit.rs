@@ -17,9 +17,9 @@ use serde_json::{Map, Value};
 
 use crate::{Level, LogRecord as Logged};
 
-/// How deep `$ref`s, alternatives and nested objects are followed to
-/// build a value.
-pub(crate) const DEPTH_LIMIT: usize = 16;
+/// How deep the audit follows nested schemas, and how many `$ref`s in a
+/// row: the depth the runtime's own reading of a schema stops at.
+pub(crate) const DEPTH_LIMIT: usize = outcome_schema::DEPTH_LIMIT;
 
 /// The longest string the audit builds: to meet a `minLength`, to break a
 /// `maxLength` or one short of a `minLength`.
@@ -1410,11 +1410,17 @@ impl<'s> Walk<'s> {
             let Some(reference) = schema.get("$ref") else {
                 return Ok(schema);
             };
-            let Some(target) = reference
+            // Read as the runtime reads it: a pointer within the schema,
+            // percent- and `~`-escaped.
+            let target = reference
                 .as_str()
-                .and_then(|r| r.strip_prefix('#'))
-                .and_then(|pointer| self.root.pointer(pointer))
-            else {
+                .zip(self.root.as_object())
+                .and_then(|(reference, root)| outcome_schema::resolve(root, reference))
+                .map(|resolved| match resolved {
+                    outcome_schema::Resolved::Root => self.root,
+                    outcome_schema::Resolved::Value(value) => value,
+                });
+            let Some(target) = target else {
                 return cannot(format!(
                     "its $ref {} is not a place in the input schema",
                     one_line(&reference.to_string(), 80)

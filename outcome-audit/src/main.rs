@@ -83,7 +83,7 @@ Not probed: a tool or argument the audit makes no call for, because its
 schema cannot be read (not an object, a $ref outside it or in a loop with
 no way out, a pattern with no example), asks for more than the audit
 builds (a string past 100,000 characters, a list past 1,000 items,
-arguments past 256 KiB, nesting past 16 levels, more than 100,000 steps to
+arguments past 256 KiB, nesting past 32 levels, more than 100,000 steps to
 walk), or has a name past 128 characters; tools past the first 1,000, or
 past 100 pages of the tool list; and a call with no answer within
 --call-timeout. A report with any, or with no answer judged, is NOT

@@ -609,7 +609,7 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 /// | pages of `tools/list` read | 100 | the rest not read |
 /// | a tool's or an argument's name | 128 characters | not probed |
 /// | steps of one tool's schema walk (schemas visited, `$ref`s followed, `enum` choices read) | 100,000 | the tool not probed |
-/// | nesting of `$ref`s, alternatives, objects, lists | 16 levels | the argument not probed |
+/// | nesting of `$ref`s, alternatives, objects, lists | 32 levels | the argument not probed |
 /// | a string built, to meet or break a length | 100,000 characters | the mistake (or the required argument) not probed |
 /// | a list built, to meet `minItems` | 1,000 items | the argument not probed |
 /// | the arguments of one call | 256 KiB | the argument not probed |
