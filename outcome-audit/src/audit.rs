@@ -696,7 +696,7 @@ async fn call(
     arguments: JsonObject,
     deadline: Option<Instant>,
     timeout: Option<Duration>,
-) -> Option<Result<Answer, ServiceError>> {
+) -> Option<Result<Reply, ServiceError>> {
     let params = CallToolRequestParams::new(tool.name.clone()).with_arguments(arguments);
     let answer = match deadline {
         Some(deadline) => {
@@ -707,8 +707,8 @@ async fn call(
         None => call_within(peer, params, timeout).await,
     };
     Some(match answer {
-        Ok(result) => Ok(Answer::Result(result)),
-        Err(ServiceError::McpError(error)) => Ok(Answer::Protocol(error)),
+        Ok(result) => Ok(Reply::Result(result)),
+        Err(ServiceError::McpError(error)) => Ok(Reply::Protocol(error)),
         Err(other) => Err(other),
     })
 }
@@ -716,10 +716,10 @@ async fn call(
 /// Whether `answer` is MCP's refusal of a call to a tool that must run as
 /// a task: -32601, method not found, for a tool the server lists, as a
 /// JSON-RPC error or as the text of a result some SDKs turn it into.
-fn needs_a_task(answer: &Answer) -> bool {
+fn needs_a_task(answer: &Reply) -> bool {
     match answer {
-        Answer::Protocol(error) => error.code == ErrorCode::METHOD_NOT_FOUND,
-        Answer::Result(result) => {
+        Reply::Protocol(error) => error.code == ErrorCode::METHOD_NOT_FOUND,
+        Reply::Result(result) => {
             result.is_error == Some(true) && {
                 let text = text_of(result);
                 let text = head(&text, TEXT_LIMIT);
@@ -1045,7 +1045,7 @@ fn known_tools(tools: &[Tool]) -> outcome_rules::Tools {
     known
 }
 
-enum Answer {
+enum Reply {
     Result(CallToolResult),
     Protocol(ErrorData),
 }
@@ -1092,14 +1092,14 @@ struct Call<'a> {
 /// got wrong is not judged: the server refused the audit's baseline.
 fn judge(
     call: Call<'_>,
-    answer: &Answer,
+    answer: &Reply,
     logged: Option<&[Logged]>,
     known: &outcome_rules::Tools,
     report: &mut AuditReport,
 ) {
     let whole = match answer {
-        Answer::Result(result) => text_of(result),
-        Answer::Protocol(error) => error.message.to_string(),
+        Reply::Result(result) => text_of(result),
+        Reply::Protocol(error) => error.message.to_string(),
     };
     let text = head(&whole, TEXT_LIMIT).to_owned();
     let mistake = call.probe.map_or_else(
@@ -1107,8 +1107,8 @@ fn judge(
         |probe| probe.mistake.describe(&probe.argument),
     );
     let is_error = match answer {
-        Answer::Protocol(_) => None,
-        Answer::Result(result) => Some(result.is_error == Some(true)),
+        Reply::Protocol(_) => None,
+        Reply::Result(result) => Some(result.is_error == Some(true)),
     };
     let heals = text.contains(RETRY_MESSAGE)
         || logged.into_iter().flatten().any(|r| {
@@ -1117,7 +1117,7 @@ fn judge(
                 && r.level == Level::Warn
         });
     let why = match (answer, call.probe) {
-        (Answer::Protocol(error), _)
+        (Reply::Protocol(error), _)
             if error.code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY =>
         {
             Some(

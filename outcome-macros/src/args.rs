@@ -10,7 +10,7 @@ use syn::{Expr, Lit, Meta, Token};
 
 /// The shape an argument's value must have.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub(crate) enum Shape {
     /// `name = "text"`
     Str,
     /// `name = expression`
@@ -23,14 +23,14 @@ pub(crate) enum Kind {
     Bool,
 }
 
-impl Kind {
+impl Shape {
     fn example(self, name: &str) -> String {
         match self {
-            Kind::Str => format!("`{name} = \"...\"`"),
-            Kind::Expr => format!("`{name} = <expression>`"),
-            Kind::List => format!("`{name}(...)`"),
-            Kind::Flag => format!("`{name}` on its own"),
-            Kind::Bool => format!("`{name}`, `{name} = true` or `{name} = false`"),
+            Shape::Str => format!("`{name} = \"...\"`"),
+            Shape::Expr => format!("`{name} = <expression>`"),
+            Shape::List => format!("`{name}(...)`"),
+            Shape::Flag => format!("`{name}` on its own"),
+            Shape::Bool => format!("`{name}`, `{name} = true` or `{name} = false`"),
         }
     }
 }
@@ -130,7 +130,7 @@ impl Parsed {
 pub(crate) fn parse(
     what: &str,
     attr: TokenStream,
-    allowed: &[(&'static str, Kind)],
+    allowed: &[(&'static str, Shape)],
     errors: &mut Errors,
 ) -> Parsed {
     let mut parsed = Parsed {
@@ -238,7 +238,7 @@ impl Unparsed {
     /// The error to report: for an argument that only lacks the comma after
     /// it, the parser's; for a name the macro takes, how its value is
     /// written; for another name, the closest the macro takes.
-    fn into_error(self, what: &str, allowed: &[(&'static str, Kind)]) -> syn::Error {
+    fn into_error(self, what: &str, allowed: &[(&'static str, Shape)]) -> syn::Error {
         let Unparsed {
             tokens,
             error,
@@ -262,19 +262,19 @@ impl Unparsed {
     }
 }
 
-fn shape_fits(meta: &Meta, kind: Kind) -> bool {
+fn shape_fits(meta: &Meta, kind: Shape) -> bool {
     match (meta, kind) {
-        (Meta::Path(_), Kind::Flag) | (Meta::List(_), Kind::List) => true,
-        (Meta::NameValue(pair), Kind::Str) => matches!(
+        (Meta::Path(_), Shape::Flag) | (Meta::List(_), Shape::List) => true,
+        (Meta::NameValue(pair), Shape::Str) => matches!(
             &pair.value,
             Expr::Lit(syn::ExprLit {
                 lit: Lit::Str(_),
                 ..
             })
         ),
-        (Meta::NameValue(_), Kind::Expr) => true,
-        (Meta::Path(_), Kind::Bool) => true,
-        (Meta::NameValue(pair), Kind::Bool) => match &pair.value {
+        (Meta::NameValue(_), Shape::Expr) => true,
+        (Meta::Path(_), Shape::Bool) => true,
+        (Meta::NameValue(pair), Shape::Bool) => match &pair.value {
             Expr::Lit(syn::ExprLit {
                 lit: Lit::Bool(_), ..
             }) => true,
@@ -291,7 +291,7 @@ fn shape_fits(meta: &Meta, kind: Kind) -> bool {
 /// Keeps a misspelled argument as the argument `known` it was probably
 /// meant to be, if its value fits that one and `known` is not given
 /// already.
-fn recover(parsed: &mut Parsed, mut meta: Meta, known: &'static str, allowed: &[(&str, Kind)]) {
+fn recover(parsed: &mut Parsed, mut meta: Meta, known: &'static str, allowed: &[(&str, Shape)]) {
     let fits = allowed
         .iter()
         .any(|&(name, kind)| name == known && shape_fits(&meta, kind));
@@ -323,7 +323,7 @@ pub(crate) fn or_item(expansion: syn::Result<TokenStream>, item: TokenStream) ->
     }
 }
 
-fn closest(name: &str, allowed: &[(&'static str, Kind)]) -> Option<&'static str> {
+fn closest(name: &str, allowed: &[(&'static str, Shape)]) -> Option<&'static str> {
     outcome_rules::closest(name, allowed.iter().map(|(known, _)| *known))
 }
 
@@ -332,7 +332,7 @@ fn unknown(
     name: &str,
     span: Span,
     closest: Option<&str>,
-    allowed: &[(&str, Kind)],
+    allowed: &[(&str, Shape)],
 ) -> syn::Error {
     let message = match closest {
         Some(known) => {
@@ -382,10 +382,10 @@ impl Errors {
 mod tests {
     use super::*;
 
-    const ROUTER: &[(&str, Kind)] = &[
-        ("router", Kind::Expr),
-        ("vis", Kind::Str),
-        ("allow_empty", Kind::Flag),
+    const ROUTER: &[(&str, Shape)] = &[
+        ("router", Shape::Expr),
+        ("vis", Shape::Str),
+        ("allow_empty", Shape::Flag),
     ];
 
     fn parsed(attr: &str) -> (Parsed, usize) {

@@ -87,7 +87,7 @@ impl<T, E: ToolErrorType> ToolReturn for Result<T, E> {
 #[cold]
 #[inline(never)]
 fn fail(mut error: ToolError, tool: &'static str) -> ToolError {
-    hand_over(&mut error, Some(tool));
+    report_to_call(&mut error, Some(tool));
     error
 }
 
@@ -103,9 +103,9 @@ fn fail(mut error: ToolError, tool: &'static str) -> ToolError {
 /// call). Only the body of the call's own tool tells the call how it ends:
 /// the error of another tool's method that it called (`self.refuse()`) is
 /// recorded, but ends the call only if the body returns it, when its own
-/// boundary hands it over again; a body that recovers from it ends as it
+/// boundary reports it again; a body that recovers from it ends as it
 /// ends. So the success path needs no bookkeeping.
-pub(crate) fn hand_over(error: &mut ToolError, tool: Option<&str>) {
+pub(crate) fn report_to_call(error: &mut ToolError, tool: Option<&str>) {
     let report = Report {
         outcome: error.outcome(),
         level: error.level(),
@@ -128,12 +128,12 @@ pub(crate) fn hand_over(error: &mut ToolError, tool: Option<&str>) {
     }
 }
 
-/// `error` as its answer, once [handed over](hand_over).
+/// `error` as its answer, once [reported to the call](report_to_call).
 pub(crate) fn answer(
     mut error: ToolError,
     tool: Option<&str>,
 ) -> Result<CallToolResponse, ErrorData> {
-    hand_over(&mut error, tool);
+    report_to_call(&mut error, tool);
     error.into_call_tool_result()
 }
 
@@ -149,30 +149,66 @@ fn write_record(tool: &str, record: &FaultRecord) {
     records::tool_failed(record.level, tool, record.error_type, &record.text);
 }
 
-/// Runs a synchronous tool body inside the boundary.
+/// The boundary of a sync tool body: what `#[tool]`'s expansion calls.
+/// The body reaches the boundary's code as a `dyn SyncBody`, so that code
+/// is compiled once for each return type, not once for each tool: each
+/// tool compiles only this call and `SyncBody::run`.
 #[inline(always)]
 pub fn sync_boundary<R, F>(tool: &'static str, body: F) -> R
 where
     R: ToolReturn,
     F: FnOnce() -> R,
 {
+    run_sync(tool, &mut Some(body))
+}
+
+/// A sync tool body that has not run yet.
+trait SyncBody<R> {
+    /// Runs the body, the first time it is called.
+    fn run(&mut self) -> Option<R>;
+}
+
+impl<R, F: FnOnce() -> R> SyncBody<R> for Option<F> {
+    // `map` would compile a closure more for each tool.
+    #[allow(clippy::manual_map)]
+    #[inline]
+    fn run(&mut self) -> Option<R> {
+        match self.take() {
+            Some(body) => Some(body()),
+            None => None,
+        }
+    }
+}
+
+/// Runs a sync body inside the boundary, once for each return type.
+fn run_sync<R: ToolReturn>(tool: &'static str, body: &mut dyn SyncBody<R>) -> R {
     scope::body_started();
-    match catch(body) {
+    let ran = catch(|| match body.run() {
+        Some(result) => result,
+        // Only `sync_boundary` runs a body, and once.
+        None => unreachable!("a tool body runs once"),
+    });
+    match ran {
         Ok(result) => result.finish(tool),
         Err(payload) => R::from_fault(fail(caught_panic(tool, payload), tool)),
     }
 }
 
-/// Runs an asynchronous tool body inside the boundary; every poll of the
-/// body is guarded, so a panic after an `.await` is caught too.
+/// The boundary of an async tool body: what `#[tool]`'s expansion calls.
+/// Every poll of the body is guarded, so a panic after an `.await` is
+/// caught too. Its future is opaque, so where it is used (`.await`) rustc
+/// checks this function's own bound `R: ToolReturn` again, and a failure
+/// there, given the call's span by the expansion, is the same error as the
+/// call's and shown once; through the future's own `Future` impl it would
+/// be a second one.
 #[inline(always)]
-pub fn async_boundary<R, F>(tool: &'static str, body: F) -> AsyncBoundary<F>
+pub fn async_boundary<R, F>(tool: &'static str, body: F) -> impl Future<Output = R>
 where
     R: ToolReturn,
     F: Future<Output = R>,
 {
     scope::body_started();
-    AsyncBoundary { tool, body }
+    AsyncBody { tool, body }
 }
 
 /// Requires a tool's future to be `Send`, as rmcp's router does, so the
@@ -183,31 +219,44 @@ pub fn assert_send<F: Future + Send>(future: F) -> F {
 }
 
 pin_project_lite::pin_project! {
-    /// The future [`async_boundary`] returns.
-    #[must_use = "a tool body does nothing unless awaited"]
-    pub struct AsyncBoundary<F> {
+    /// An async tool body inside the boundary: each poll goes through
+    /// [`poll_async`], so that of the boundary's code only this forwarding
+    /// is compiled for each tool.
+    struct AsyncBody<F> {
         tool: &'static str,
         #[pin]
         body: F,
     }
 }
 
-impl<F, R> Future for AsyncBoundary<F>
+impl<F> Future for AsyncBody<F>
 where
-    F: Future<Output = R>,
-    R: ToolReturn,
+    F: Future,
+    F::Output: ToolReturn,
 {
-    type Output = R;
+    type Output = F::Output;
 
     #[inline]
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<R> {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = self.project();
-        let tool = *this.tool;
-        match poll_caught(this.body, cx) {
-            Ok(Poll::Pending) => Poll::Pending,
-            Ok(Poll::Ready(result)) => Poll::Ready(result.finish(tool)),
-            Err(payload) => Poll::Ready(R::from_fault(fail(caught_panic(tool, payload), tool))),
-        }
+        poll_async(this.tool, this.body, cx)
+    }
+}
+
+/// One poll of an async tool body, guarded. The body is a `dyn Future`, so
+/// the boundary's code (its guard against panics, its handling of the
+/// result) is compiled once for each return type, not once for each tool,
+/// and a crate of many tools compiles about as much as under rmcp's own
+/// `#[tool]`. The dynamic call costs a few nanoseconds a poll.
+fn poll_async<R: ToolReturn>(
+    tool: &'static str,
+    body: Pin<&mut (dyn Future<Output = R> + '_)>,
+    cx: &mut Context<'_>,
+) -> Poll<R> {
+    match poll_caught(body, cx) {
+        Ok(Poll::Pending) => Poll::Pending,
+        Ok(Poll::Ready(result)) => Poll::Ready(result.finish(tool)),
+        Err(payload) => Poll::Ready(R::from_fault(fail(caught_panic(tool, payload), tool))),
     }
 }
 

@@ -29,7 +29,7 @@ use crate::logging;
 use crate::outcome::{Ending, Outcome};
 use crate::records;
 use crate::rmcp_errors::{argument_error, is_argument_error, passes_through};
-use crate::scope::{Note, Report};
+use crate::scope::{JobCall, Report};
 use crate::telemetry::Telemetry;
 
 /// What a call's future gives: its answer, or what a cancelled call gives.
@@ -82,7 +82,7 @@ pub(crate) type AnswerSlot = Poll<Result<CallToolResponse, ErrorData>>;
 
 /// The answer in `slot`, taken out.
 #[inline(always)]
-pub(crate) fn taken(slot: &mut AnswerSlot) -> Result<CallToolResponse, ErrorData> {
+pub(crate) fn take_answer(slot: &mut AnswerSlot) -> Result<CallToolResponse, ErrorData> {
     match std::mem::replace(slot, Poll::Pending) {
         Poll::Ready(answer) => answer,
         Poll::Pending => unreachable!("a call that answered has its answer in the slot"),
@@ -90,13 +90,13 @@ pub(crate) fn taken(slot: &mut AnswerSlot) -> Result<CallToolResponse, ErrorData
 }
 
 /// What the call's scope says about a call whose body stopped.
-pub(crate) struct Told<'a> {
+pub(crate) struct CallFacts<'a> {
     /// The tool called.
     pub(crate) tool: &'a str,
     /// How the `ToolError` that ended the body, if one did, ends the call.
     pub(crate) report: Option<Report>,
     /// How a call that is part of a job is logged.
-    pub(crate) note: Option<Note>,
+    pub(crate) job_call: Option<JobCall>,
     /// Whether a boundary started the tool's body.
     pub(crate) body_ran: bool,
 }
@@ -108,15 +108,15 @@ pub(crate) struct Told<'a> {
 pub(crate) fn end_call<E: CallOutput>(
     telemetry: &Telemetry,
     started: Instant,
-    told: Told<'_>,
+    told: CallFacts<'_>,
     stopped: Stopped,
     answer: &mut AnswerSlot,
     explain: impl FnOnce(&str) -> String,
 ) -> Option<E> {
-    let Told {
+    let CallFacts {
         tool,
         report,
-        note,
+        job_call,
         body_ran,
     } = told;
     let elapsed = || records::duration_ms(started);
@@ -142,10 +142,12 @@ pub(crate) fn end_call<E: CallOutput>(
         unreachable!("a call that answered has its answer in the slot");
     };
     // A call that is part of a job is logged as the job says.
-    if let (Ok(_), Some(note)) = (&*ended, note) {
-        match note {
-            Note::Deferred => logging::call_deferred(telemetry, tool, Ending::Deferred, elapsed()),
-            Note::Replayed => logging::call_completed(telemetry, tool, elapsed()),
+    if let (Ok(_), Some(part)) = (&*ended, job_call) {
+        match part {
+            JobCall::Deferred => {
+                logging::call_deferred(telemetry, tool, Ending::Deferred, elapsed())
+            }
+            JobCall::Replayed => logging::call_completed(telemetry, tool, elapsed()),
         }
         return None;
     }
@@ -182,7 +184,7 @@ pub(crate) fn end_call<E: CallOutput>(
     if let Err(error) = &*ended
         && !(passes_through(error) || report.is_some_and(|r| r.protocol))
     {
-        let Err(error) = taken(answer) else {
+        let Err(error) = take_answer(answer) else {
             unreachable!("the answer was just matched");
         };
         return Some(E::answered(end_with(

@@ -639,7 +639,7 @@ enum Meaning {
 }
 
 /// What `data` means for the call; the table on [`ToolError`] says why.
-fn meaning(data: &ErrorData) -> Meaning {
+fn code_meaning(data: &ErrorData) -> Meaning {
     match data.code {
         ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY => Meaning::PassThrough,
         ErrorCode::INVALID_PARAMS if !crate::rmcp_errors::is_missing_extension(data) => {
@@ -723,7 +723,7 @@ impl ToolError {
         if let Some(data) = source.downcast_ref::<ErrorData>() {
             // A `ToolError` that travelled as an `ErrorData`: its message
             // was written to the rules, so only its bound is checked again.
-            if let Some(kind) = marked(data) {
+            if let Some(kind) = trusted_marker(data) {
                 let text = message::one_line(&data.message, message::MESSAGE_LIMIT);
                 let built = sentences::Built {
                     text,
@@ -733,7 +733,7 @@ impl ToolError {
                 error.inner.error_type = Some("outcome_runtime::ToolError");
                 return error;
             }
-            match meaning(data) {
+            match code_meaning(data) {
                 Meaning::PassThrough => {
                     let data = data.clone();
                     return Self::from_source(Kind::PassThrough(data), source, error_type);
@@ -866,7 +866,7 @@ fn tag(outcome: Outcome, heals: bool, message: &str) -> String {
 
 /// The outcome an `ErrorData` made from a `ToolError` by this process
 /// carries, when its code agrees with it and its tag proves it.
-fn marked(data: &ErrorData) -> Option<Kind> {
+fn trusted_marker(data: &ErrorData) -> Option<Kind> {
     let marker = data.data.as_ref()?.as_object()?;
     let (outcome, kind) = match marker.get(MARKER)?.as_str()? {
         "invalid" => (Outcome::Invalid, Kind::Invalid),

@@ -50,7 +50,7 @@ pub use self::redis::RedisStore;
 pub(crate) use self::redis::{INDEX_SCRIPT, connect, once_more};
 
 /// A finished job's answer: what the inline call would have answered.
-pub type Answer = Result<CallToolResult, ErrorData>;
+pub type StoredAnswer = Result<CallToolResult, ErrorData>;
 
 /// What a store's operation returns: a boxed future, so that the trait is
 /// object-safe.
@@ -74,7 +74,12 @@ pub trait JobStore: Send + Sync + 'static {
     /// the job is still running: true if it was, false if it had an answer
     /// already or is gone. Atomic: of two replicas that settle one job at
     /// once, one answer wins.
-    fn finish<'a>(&'a self, id: &'a str, answer: Answer, keep: Duration) -> StoreFuture<'a, bool>;
+    fn finish<'a>(
+        &'a self,
+        id: &'a str,
+        answer: StoredAnswer,
+        keep: Duration,
+    ) -> StoreFuture<'a, bool>;
 
     /// The record of job `id`, if the store still keeps it.
     fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<StoredJob>>;
@@ -132,7 +137,7 @@ pub enum JobState {
         overdue: bool,
     },
     /// The job's answer.
-    Done(Box<Answer>),
+    Done(Box<StoredAnswer>),
 }
 
 /// The session a job is bound to: a poll from any other reads what an
@@ -363,7 +368,7 @@ struct MemoryJob {
 enum MemoryState {
     Running,
     /// The answer, kept until the record expires.
-    Done(Box<Answer>),
+    Done(Box<StoredAnswer>),
 }
 
 impl Memory {
@@ -499,7 +504,12 @@ impl JobStore for MemoryStore {
         Box::pin(std::future::ready(Ok(())))
     }
 
-    fn finish<'a>(&'a self, id: &'a str, answer: Answer, keep: Duration) -> StoreFuture<'a, bool> {
+    fn finish<'a>(
+        &'a self,
+        id: &'a str,
+        answer: StoredAnswer,
+        keep: Duration,
+    ) -> StoreFuture<'a, bool> {
         let until = Instant::now() + keep;
         let mut guard = self.lock();
         let memory = &mut *guard;
@@ -576,7 +586,7 @@ mod tests {
         }
     }
 
-    fn answer() -> Answer {
+    fn answer() -> StoredAnswer {
         Ok(CallToolResult::success(Vec::new()))
     }
 

@@ -18,13 +18,13 @@ use tracing::{Level, Span};
 use crate::boundary::{answer, caught_panic};
 use crate::error::ToolError;
 use crate::job_store::{
-    Answer, JobState, JobStore, MemoryStore, NewJob, Owner, StoreError, StoredJob,
+    JobState, JobStore, MemoryStore, NewJob, Owner, StoreError, StoredAnswer, StoredJob,
 };
 use crate::logging;
 use crate::message::quote;
 use crate::panics::{CatchPanic, catch};
 use crate::records;
-use crate::scope::{self, CALL, CallScope, Note, Session};
+use crate::scope::{self, CALL, CallScope, JobCall, Session};
 use crate::telemetry::Telemetry;
 
 /// The name of the status tool [`Jobs::status_tool`] registers.
@@ -124,7 +124,7 @@ impl<T: IntoCallToolResult> IntoCallToolResult for Deferred<T> {
         match self {
             Deferred::Ready(value) => value.into_call_tool_result(),
             Deferred::Running(job) => {
-                scope::note(Note::Deferred);
+                scope::job_call(JobCall::Deferred);
                 let text = running_text(job.as_str());
                 Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
             }
@@ -319,7 +319,7 @@ impl Jobs {
         self.stored(self.store.start(id.as_str(), job))
             .await
             .map_err(StoreError::into_fault)?;
-        let mut settle = Settle {
+        let mut settle = JobFinisher {
             jobs: self.clone(),
             id: id.as_str().to_owned(),
             tool,
@@ -435,7 +435,7 @@ impl Jobs {
         };
         match answer {
             Some(answer) => {
-                scope::note(Note::Replayed);
+                scope::job_call(JobCall::Replayed);
                 answer.map(CallToolResponse::from)
             }
             // Gone between two reads: expired.
@@ -471,7 +471,7 @@ impl Jobs {
     /// whatever should have answered it (its bookkeeping, or the replica
     /// that ran it) is gone. Only one settling wins, and only the winner
     /// logs the job's lines; the others read the winner's answer.
-    async fn overdue(&self, job: &str, tool: &str) -> Result<Option<Answer>, StoreError> {
+    async fn overdue(&self, job: &str, tool: &str) -> Result<Option<StoredAnswer>, StoreError> {
         let now = Instant::now();
         let failed = || {
             Err::<String, _>(ToolError::fault(format!(
@@ -504,7 +504,7 @@ impl Jobs {
     /// Records a finished job's answer; a store that fails loses it, and
     /// says so in the log: the job's polls then read the store's fault, or,
     /// once it is back, the fault of a job past its deadline.
-    async fn keep_answer(&self, id: &str, tool: &str, answer: Answer) {
+    async fn keep_answer(&self, id: &str, tool: &str, answer: StoredAnswer) {
         if let Err(error) = self.stored(self.store.finish(id, answer, self.keep)).await {
             answer_lost(tool, id, &crate::classify::chain_text(&error));
             self.forget(id).await;
@@ -533,7 +533,7 @@ impl<T> Drop for AbortOnDrop<T> {
 /// Settles a job: its answer when the work ends, and the fault answer if the
 /// bookkeeping itself ends first, so no job can say "still running" for
 /// ever.
-struct Settle {
+struct JobFinisher {
     jobs: Jobs,
     id: String,
     tool: Arc<str>,
@@ -544,7 +544,7 @@ struct Settle {
 }
 
 /// What became of a finished job's answer in the store.
-enum Fate {
+enum Recorded {
     /// Recorded: polls read it.
     Kept,
     /// Lost, for the reason given: polls read what an unknown job reads.
@@ -554,7 +554,7 @@ enum Fate {
     SettledBefore,
 }
 
-impl Settle {
+impl JobFinisher {
     /// Ends the job as `ended` says, once: records its answer, then writes
     /// the call's final line by what the store did with it. An answer the
     /// store kept gets the lines the inline call would have had; one it
@@ -580,22 +580,22 @@ impl Settle {
             .stored(jobs.store.finish(&self.id, concluded.answer(), jobs.keep))
             .await
         {
-            Ok(true) => Fate::Kept,
+            Ok(true) => Recorded::Kept,
             Ok(false) => match jobs.stored(jobs.store.get(&self.id)).await {
                 Ok(Some(StoredJob {
                     state: JobState::Done(_),
                     ..
-                })) => Fate::SettledBefore,
-                Ok(_) => Fate::Lost(
+                })) => Recorded::SettledBefore,
+                Ok(_) => Recorded::Lost(
                     "the job store no longer holds the job's record (evicted, flushed, or \
                      lost in a restart)"
                         .to_owned(),
                 ),
-                Err(error) => Fate::Lost(crate::classify::chain_text(&error)),
+                Err(error) => Recorded::Lost(crate::classify::chain_text(&error)),
             },
-            Err(error) => Fate::Lost(crate::classify::chain_text(&error)),
+            Err(error) => Recorded::Lost(crate::classify::chain_text(&error)),
         };
-        if let Fate::Lost(_) = kept {
+        if let Recorded::Lost(_) = kept {
             jobs.forget(&self.id).await;
         }
         let Some(telemetry) = self.telemetry.take() else {
@@ -603,8 +603,8 @@ impl Settle {
         };
         let _inside = telemetry.enter();
         match kept {
-            Fate::Kept => concluded.log(&telemetry, &self.tool, duration_ms),
-            Fate::Lost(reason) => {
+            Recorded::Kept => concluded.log(&telemetry, &self.tool, duration_ms),
+            Recorded::Lost(reason) => {
                 answer_lost(&self.tool, &self.id, &reason);
                 logging::call_failed(
                     &telemetry,
@@ -616,7 +616,7 @@ impl Settle {
                     None,
                 );
             }
-            Fate::SettledBefore => answer_lost(
+            Recorded::SettledBefore => answer_lost(
                 &self.tool,
                 &self.id,
                 "a poll settled the job as a fault before its work ended",
@@ -630,14 +630,14 @@ impl Settle {
     fn conclude_now<T: IntoCallToolResult>(
         &mut self,
         ended: Result<T, ToolError>,
-    ) -> Option<Answer> {
+    ) -> Option<StoredAnswer> {
         let telemetry = self.telemetry.take()?;
         let _inside = telemetry.enter();
         Some(end_job(&telemetry, &self.tool, self.started, ended))
     }
 }
 
-impl Drop for Settle {
+impl Drop for JobFinisher {
     fn drop(&mut self) {
         let failed = Err::<String, _>(ToolError::fault(format!(
             "the bookkeeping of job {} of {} ended before the job did",
@@ -683,7 +683,7 @@ fn end_job<T: IntoCallToolResult>(
     tool: &str,
     started: Instant,
     ended: Result<T, ToolError>,
-) -> Answer {
+) -> StoredAnswer {
     let concluded = conclude(tool, ended);
     concluded.log(telemetry, tool, records::millis(started.elapsed()));
     concluded.into_answer()
@@ -705,12 +705,12 @@ fn answer_lost(tool: &str, job: &str, reason: &str) {
 
 /// How a job's call ended, before anything but the boundary's own record
 /// is logged.
-struct Concluded {
+struct JobEnding {
     response: Result<CallToolResponse, ErrorData>,
     report: Option<crate::scope::Report>,
 }
 
-impl Concluded {
+impl JobEnding {
     /// The call's final line.
     fn log(&self, telemetry: &Telemetry, tool: &str, duration_ms: f64) {
         crate::ending::log_answer(telemetry, tool, &self.response, self.report, duration_ms);
@@ -718,16 +718,16 @@ impl Concluded {
 
     /// The answer a poll reads, for the store, while this stays to be
     /// logged by what the store does with it.
-    fn answer(&self) -> Answer {
+    fn answer(&self) -> StoredAnswer {
         Self::poll_answer(self.response.clone())
     }
 
     /// The answer a poll reads.
-    fn into_answer(self) -> Answer {
+    fn into_answer(self) -> StoredAnswer {
         Self::poll_answer(self.response)
     }
 
-    fn poll_answer(response: Result<CallToolResponse, ErrorData>) -> Answer {
+    fn poll_answer(response: Result<CallToolResponse, ErrorData>) -> StoredAnswer {
         response.map(|response| match response {
             CallToolResponse::Complete(result) => result,
             // Made a fault by `conclude`, which is a result.
@@ -739,7 +739,7 @@ impl Concluded {
 /// Turns how a job's work ended into the answer the inline call would have
 /// given. Whatever the value or the error do while they turn into an answer
 /// (fail to serialize, panic), the job ends.
-fn conclude<T: IntoCallToolResult>(tool: &str, ended: Result<T, ToolError>) -> Concluded {
+fn conclude<T: IntoCallToolResult>(tool: &str, ended: Result<T, ToolError>) -> JobEnding {
     let scope = CallScope {
         tool: tool.to_owned().into(),
         ..CallScope::default()
@@ -771,7 +771,7 @@ fn conclude<T: IntoCallToolResult>(tool: &str, ended: Result<T, ToolError>) -> C
             ),
         };
         let report = CALL.with(|call| call.report.get());
-        Concluded { response, report }
+        JobEnding { response, report }
     })
 }
 

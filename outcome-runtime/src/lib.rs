@@ -132,7 +132,7 @@
 //! `ToolError` that an rmcp `#[tool]` method left outside returns reaches
 //! the model as its message, but nothing tells the request log its outcome
 //! (turning a `ToolError` into an answer does nothing else; only a boundary
-//! hands an error over), so the call is logged as a failure nobody
+//! reports an error to the call), so the call is logged as a failure nobody
 //! classified: ERROR `tool_call_failed`, outcome `fault`, and no
 //! `tool_failed`. That line is the sign of a tool to wrap. (A trait-based
 //! tool's `ToolError` becomes an rmcp `ErrorData` that carries its message

@@ -61,7 +61,7 @@ fn unreachable_payload() -> Box<dyn Any + Send> {
 
 /// Polls `future` once, catching its panic as the boundary does.
 #[inline(always)]
-pub(crate) fn poll_caught<F: Future>(
+pub(crate) fn poll_caught<F: Future + ?Sized>(
     mut future: Pin<&mut F>,
     cx: &mut Context<'_>,
 ) -> Result<Poll<F::Output>, Box<dyn Any + Send>> {

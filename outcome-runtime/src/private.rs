@@ -1,149 +1,49 @@
 //! What the macros' expansions call, and nothing else: the one module
 //! whose items generated code names, by absolute path. Not public API.
 
-pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send};
+pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send, async_boundary, sync_boundary};
 pub use crate::listing::{list_tools, server_info};
 pub use crate::malformed::custom_request;
 pub use crate::request::{call_routes, call_tool};
 pub use crate::routes::{Routes, mark_router, unchecked_route, whole_route};
 
-use std::future::{Future as _, IntoFuture, Pending};
+use std::future::{IntoFuture, Pending};
 use std::marker::PhantomData;
 use std::ops::Deref;
-use std::pin::Pin;
-use std::task::{Context, Poll};
-
-/// The boundary of a sync body (`boundary::sync_boundary`), for the
-/// expansion. The body reaches the boundary as a `dyn SyncBody`, so that
-/// the boundary's code is compiled once for each return type, not once
-/// for each tool: each tool compiles only this call and `SyncBody::run`.
-#[inline(always)]
-pub fn sync_boundary<R, F>(tool: &'static str, body: F) -> R
-where
-    R: ToolReturn,
-    F: FnOnce() -> R,
-{
-    run_in_boundary(tool, &mut Some(body))
-}
-
-/// A sync tool body that has not run yet.
-trait SyncBody<R> {
-    /// Runs the body, the first time it is called.
-    fn run(&mut self) -> Option<R>;
-}
-
-impl<R, F: FnOnce() -> R> SyncBody<R> for Option<F> {
-    // `map` would compile a closure more for each tool.
-    #[allow(clippy::manual_map)]
-    #[inline]
-    fn run(&mut self) -> Option<R> {
-        match self.take() {
-            Some(body) => Some(body()),
-            None => None,
-        }
-    }
-}
-
-/// Runs the body in the runtime's sync boundary, once for each return type.
-fn run_in_boundary<R: ToolReturn>(tool: &'static str, body: &mut dyn SyncBody<R>) -> R {
-    crate::boundary::sync_boundary(tool, || match body.run() {
-        Some(result) => result,
-        // Only `sync_boundary` above runs a body, and once.
-        None => unreachable!("a tool body runs once"),
-    })
-}
-
-/// The boundary of an async body (`async_boundary`), for the
-/// expansion. Its future is opaque, so where it is used (`.await`)
-/// rustc checks this function's own bound
-/// `R: ToolReturn` again, and a failure there, given the call's span by
-/// the expansion, is the same error as the call's and shown once;
-/// through the future's own `Future` impl it would be a second one.
-#[inline(always)]
-pub fn async_tool_boundary<R, F>(
-    tool: &'static str,
-    body: F,
-) -> impl ::core::future::Future<Output = R>
-where
-    R: ToolReturn,
-    F: ::core::future::Future<Output = R>,
-{
-    crate::scope::body_started();
-    AsyncToolBody { tool, body }
-}
-
-pin_project_lite::pin_project! {
-    /// An async tool body inside the boundary: each poll goes through
-    /// [`poll_in_boundary`], so that of the boundary's code only this
-    /// forwarding is compiled for each tool.
-    struct AsyncToolBody<F> {
-        tool: &'static str,
-        #[pin]
-        body: F,
-    }
-}
-
-impl<F> ::core::future::Future for AsyncToolBody<F>
-where
-    F: ::core::future::Future,
-    F::Output: ToolReturn,
-{
-    type Output = F::Output;
-
-    #[inline]
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        let this = self.project();
-        poll_in_boundary(this.tool, this.body, cx)
-    }
-}
-
-/// One poll of a tool body in the runtime's async boundary (which notes
-/// again that the body started: it has). The body is a `dyn Future`, so
-/// the boundary's code (its guard against panics, its handling of the
-/// result) is compiled once for each return type, not once for each tool,
-/// and a crate of many tools compiles about as much as under rmcp's own
-/// `#[tool]`. The dynamic call costs a few nanoseconds a poll.
-fn poll_in_boundary<R: ToolReturn>(
-    tool: &'static str,
-    body: Pin<&mut (dyn ::core::future::Future<Output = R> + '_)>,
-    cx: &mut Context<'_>,
-) -> Poll<R> {
-    Pin::new(&mut crate::boundary::async_boundary(tool, body)).poll(cx)
-}
 
 /// A future whose output becomes the tool's answer (an async body's tail,
 /// or a `return`), held to be checked against the declared return type
 /// `R` by method resolution: its own `__outcome_checked` when the output is
 /// `R` (or not yet known, which this then makes `R`), else, through
-/// [`Deref`], [`NotAnswer`]'s, whose bound fails with a message that names
+/// [`Deref`], [`WrongTail`]'s, whose bound fails with a message that names
 /// both types and says the fix, which rustc gives only for a value that is
 /// not awaited. Both are inherent, so the expansion imports nothing.
 ///
 /// A bound on the value itself (`T: Same<R>`) would say the same, but
 /// would not pass `R` on to a value whose type is only known from it,
 /// such as `std::future::pending().await`.
-pub struct Answer<F, R> {
+pub struct TailCheck<F, R> {
     future: F,
-    not: NotAnswer<F, R>,
+    not: WrongTail<F, R>,
 }
 
-/// What an [`Answer`] whose output is not `R` resolves its check to.
-pub struct NotAnswer<F, R>(PhantomData<Types<F, R>>);
+/// What an [`TailCheck`] whose output is not `R` resolves its check to.
+pub struct WrongTail<F, R>(PhantomData<Types<F, R>>);
 
-/// `F` and `R` named only: a [`NotAnswer`] holds neither, so it is `Send`
+/// `F` and `R` named only: a [`WrongTail`] holds neither, so it is `Send`
 /// and `Sync` whatever they are.
 type Types<F, R> = (fn() -> F, fn() -> R);
 
-/// Holds `future` to be checked against `R`; see [`Answer`].
+/// Holds `future` to be checked against `R`; see [`TailCheck`].
 #[inline(always)]
-pub fn answer<R, F>(future: F) -> Answer<F, R> {
-    Answer {
+pub fn answer<R, F>(future: F) -> TailCheck<F, R> {
+    TailCheck {
         future,
-        not: NotAnswer(PhantomData),
+        not: WrongTail(PhantomData),
     }
 }
 
-impl<F: IntoFuture<Output = R>, R> Answer<F, R> {
+impl<F: IntoFuture<Output = R>, R> TailCheck<F, R> {
     /// The future, unchanged: its output is the declared return type.
     #[inline(always)]
     pub fn __outcome_checked(self) -> F {
@@ -151,15 +51,15 @@ impl<F: IntoFuture<Output = R>, R> Answer<F, R> {
     }
 }
 
-impl<F, R> Deref for Answer<F, R> {
-    type Target = NotAnswer<F, R>;
+impl<F, R> Deref for TailCheck<F, R> {
+    type Target = WrongTail<F, R>;
 
-    fn deref(&self) -> &NotAnswer<F, R> {
+    fn deref(&self) -> &WrongTail<F, R> {
         &self.not
     }
 }
 
-impl<F, R> NotAnswer<F, R> {
+impl<F, R> WrongTail<F, R> {
     /// Never callable: chosen only when `F`'s output is not `R`, so one
     /// of its bounds fails, the first with rustc's "is not a future" and
     /// the second with the fix. Awaits as `R`, so that no second error

@@ -25,7 +25,7 @@ use rmcp::{ErrorData, RoleServer};
 use crate::arguments;
 use crate::boundary::caught_panic;
 use crate::cancel::{Cancellation, ClientCancel, TaskCancel};
-use crate::ending::{self, AnswerSlot, CallOutput, Stopped, taken};
+use crate::ending::{self, AnswerSlot, CallOutput, Stopped, take_answer};
 use crate::logging;
 use crate::panics::{catch, catch_inline};
 use crate::records;
@@ -452,7 +452,7 @@ impl<'a> RunningTool<'a> {
         };
         // The answer leaves its slot only now, after the span is left, so
         // that it is moved once, straight to where the caller wants it.
-        ended.unwrap_or_else(|| E::answered(taken(answer)))
+        ended.unwrap_or_else(|| E::answered(take_answer(answer)))
     }
 
     /// Whether the call ended the way nearly every call ends: its body
@@ -464,7 +464,7 @@ impl<'a> RunningTool<'a> {
     #[inline(always)]
     fn plainly_answered(&self, stopped: &Stopped, answer: &AnswerSlot) -> bool {
         matches!(stopped, Stopped::Answered)
-            && self.scope.note.get().is_none()
+            && self.scope.job_call.get().is_none()
             && matches!(
                 answer,
                 Poll::Ready(Ok(CallToolResponse::Complete(result))) if result.is_error != Some(true)
@@ -491,7 +491,7 @@ impl<'a> RunningTool<'a> {
         let CallScope {
             tool,
             report,
-            note,
+            job_call,
             body_ran,
             ..
         } = &self.scope;
@@ -515,10 +515,10 @@ impl<'a> RunningTool<'a> {
                 .unwrap_or_default();
             arguments::message(tool, &schema, arguments, Some(reason))
         };
-        let scope = ending::Told {
+        let scope = ending::CallFacts {
             tool,
             report: report.get(),
-            note: note.get(),
+            job_call: job_call.get(),
             body_ran: body_ran.get(),
         };
         ending::end_call(telemetry, started, scope, stopped, answer, explain)

@@ -475,13 +475,13 @@ mod tests {
 
     struct Server;
 
-    type Answer = Result<String, ToolError>;
+    type Returned = Result<String, ToolError>;
 
-    fn now(_: &Server) -> Answer {
+    fn now(_: &Server) -> Returned {
         Ok("now".to_owned())
     }
 
-    fn later(_: &Server) -> Pin<Box<dyn Future<Output = Answer> + Send + '_>> {
+    fn later(_: &Server) -> Pin<Box<dyn Future<Output = Returned> + Send + '_>> {
         Box::pin(async { Ok("later".to_owned()) })
     }
 

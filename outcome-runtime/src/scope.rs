@@ -34,7 +34,7 @@ pub(crate) struct CallScope {
     pub(crate) report: Cell<Option<Report>>,
     /// Set by a long-running tool's job machinery: how this call's answer
     /// is to be logged.
-    pub(crate) note: Cell<Option<Note>>,
+    pub(crate) job_call: Cell<Option<JobCall>>,
     /// Whether a boundary started the tool's body: a call whose body never
     /// ran and that ended in an `isError` result failed on its arguments.
     pub(crate) body_ran: Cell<bool>,
@@ -109,7 +109,7 @@ fn initialize_params(context: &RequestContext<RoleServer>) -> Option<Arc<Initial
 
 /// How a call that is part of a job is logged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Note {
+pub(crate) enum JobCall {
     /// The tool passed its deadline and answered with a job to poll; the
     /// job logs the call's own lines when it ends.
     Deferred,
@@ -125,8 +125,8 @@ pub(crate) fn body_started() {
 }
 
 /// Notes how the call in flight on this task is to be logged.
-pub(crate) fn note(note: Note) {
-    let _ = CALL.try_with(|call| call.note.set(Some(note)));
+pub(crate) fn job_call(part: JobCall) {
+    let _ = CALL.try_with(|call| call.job_call.set(Some(part)));
 }
 
 /// The scope of the call in flight on this thread, read as a task-local

@@ -34,13 +34,13 @@ pub(crate) enum Segment<'a> {
 
 /// The first thing wrong with the arguments.
 pub(crate) struct Fault<'a> {
-    /// Where: the value that is wrong, or for [`Kind::Unknown`] the object
+    /// Where: the value that is wrong, or for [`Problem::Unknown`] the object
     /// that holds the unknown key.
     pub(crate) path: Vec<Segment<'a>>,
-    pub(crate) kind: Kind<'a>,
+    pub(crate) problem: Problem<'a>,
 }
 
-pub(crate) enum Kind<'a> {
+pub(crate) enum Problem<'a> {
     /// A required property is absent; the schema is the property's.
     Missing(Schema<'a>),
     /// Each option of a composition requires one of these properties, and
@@ -124,7 +124,7 @@ impl<'a> Walk<'a> {
         let wrong = |path: &Vec<Segment<'a>>| {
             Some(Fault {
                 path: path.clone(),
-                kind: Kind::Wrong(value, schema),
+                problem: Problem::Wrong(value, schema),
             })
         };
         let rules = match schema {
@@ -217,15 +217,20 @@ impl<'a> Walk<'a> {
             if self.exhausted() {
                 return None;
             }
-            needed = needed.and_then(|mut needed| match (&fault.kind, fault.path.split_last()) {
-                (Kind::Missing(_), Some((Segment::Name(name), parent))) if parent == &path[..] => {
-                    if !needed.contains(name) {
-                        needed.push(name);
-                    }
-                    Some(needed)
-                }
-                _ => None,
-            });
+            needed =
+                needed.and_then(
+                    |mut needed| match (&fault.problem, fault.path.split_last()) {
+                        (Problem::Missing(_), Some((Segment::Name(name), parent)))
+                            if parent == &path[..] =>
+                        {
+                            if !needed.contains(name) {
+                                needed.push(name);
+                            }
+                            Some(needed)
+                        }
+                        _ => None,
+                    },
+                );
             let kind_fits = match option {
                 Schema::Rules(rules) => self.contract.digest(rules).kind_fits(value),
                 _ => true,
@@ -242,14 +247,14 @@ impl<'a> Walk<'a> {
         if let Some(needed) = needed.filter(|needed| needed.len() > 1) {
             return Some(Fault {
                 path: path.clone(),
-                kind: Kind::MissingOne(needed),
+                problem: Problem::MissingOne(needed),
             });
         }
         match (of_kind, of_shape) {
             ((1, Some(fault)), _) | (_, (1, Some(fault))) => Some(fault),
             _ => Some(Fault {
                 path: path.clone(),
-                kind: Kind::Wrong(value, schema),
+                problem: Problem::Wrong(value, schema),
             }),
         }
     }
@@ -315,7 +320,7 @@ impl<'a> Walk<'a> {
                 path.push(Segment::Name(name));
                 return Some(Fault {
                     path,
-                    kind: Kind::Missing(schema),
+                    problem: Problem::Missing(schema),
                 });
             }
         }
@@ -331,7 +336,7 @@ impl<'a> Walk<'a> {
             if matches!(schema, Schema::Never) {
                 return Some(Fault {
                     path: path.clone(),
-                    kind: Kind::Unknown(key, properties),
+                    problem: Problem::Unknown(key, properties),
                 });
             }
             path.push(Segment::Name(name));
@@ -360,7 +365,7 @@ impl<'a> Walk<'a> {
             if matches!(schema, Schema::Never) {
                 return Some(Fault {
                     path: path.clone(),
-                    kind: Kind::Unknown(key, properties),
+                    problem: Problem::Unknown(key, properties),
                 });
             }
             path.push(Segment::Key(key));

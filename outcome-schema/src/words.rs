@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::JsonObject;
 use crate::formats::format_text;
 use crate::keywords::{Range, count, kinds, multiple_of, range};
-use crate::walk::{Fault, Kind, Schema, Segment, Walk};
+use crate::walk::{Fault, Problem, Schema, Segment, Walk};
 
 /// How deep a description looks into alternatives and list items: past
 /// this, the words stop helping the model and only lengthen the message.
@@ -49,10 +49,10 @@ const ANY_VALUE: &str = "a valid value";
 impl<'a> Walk<'a> {
     /// The message for a fault the schema found.
     pub(crate) fn tell(&self, tool: &str, fault: &Fault<'a>) -> String {
-        match fault.kind {
-            Kind::Missing(schema) => missing(tool, &render(&fault.path), &self.what(schema)),
-            Kind::MissingOne(ref names) => missing_one(tool, &fault.path, names),
-            Kind::Wrong(value, schema) => {
+        match fault.problem {
+            Problem::Missing(schema) => missing(tool, &render(&fault.path), &self.what(schema)),
+            Problem::MissingOne(ref names) => missing_one(tool, &fault.path, names),
+            Problem::Wrong(value, schema) => {
                 let name = render(&fault.path);
                 let what = self.what(schema);
                 let sent = sent(value);
@@ -91,7 +91,7 @@ impl<'a> Walk<'a> {
                      Call {tool} again with {name} {next}."
                 )
             }
-            Kind::Unknown(key, properties) => unknown(tool, &fault.path, key, properties),
+            Problem::Unknown(key, properties) => unknown(tool, &fault.path, key, properties),
         }
     }
 

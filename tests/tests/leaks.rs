@@ -1,7 +1,8 @@
 //! What a call holds is freed when it ends, however it ends. The request
 //! log drops a call's parts by hand (and skips the drop of parts that hold
 //! nothing), so a part it forgot would stay allocated: these count the
-//! allocations still live after many calls of each kind.
+//! allocations still live after many calls of each kind. In a binary of
+//! its own: the allocator that counts is the process's.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicI64, Ordering};

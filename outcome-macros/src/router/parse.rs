@@ -7,17 +7,17 @@ use quote::{ToTokens, format_ident, quote};
 use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Ident, ImplItem, ItemImpl, Signature, Token, Visibility};
 
-use crate::args::{self, Errors, Kind, Parsed};
+use crate::args::{self, Errors, Parsed, Shape};
 use crate::tools::ToolList;
 
 /// Every argument rmcp's `#[tool_router]` takes.
-const ARGS: &[(&str, Kind)] = &[
-    ("router", Kind::Expr),
-    ("vis", Kind::Str),
-    ("server_handler", Kind::Flag),
-    ("allow_empty", Kind::Flag),
+const ARGS: &[(&str, Shape)] = &[
+    ("router", Shape::Expr),
+    ("vis", Shape::Str),
+    ("server_handler", Shape::Flag),
+    ("allow_empty", Shape::Flag),
     // Ours, not rmcp's: taken off before anything is handed on.
-    ("other_tools", Kind::List),
+    ("other_tools", Shape::List),
 ];
 
 /// The arguments of `#[tool_router(..)]`, each in its own field. A value

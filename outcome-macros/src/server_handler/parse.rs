@@ -4,15 +4,15 @@
 use proc_macro2::TokenStream;
 use syn::{Expr, LitStr};
 
-use crate::args::{self, Arg, Errors, Kind};
+use crate::args::{self, Arg, Errors, Shape};
 
 /// Every argument rmcp's `#[tool_handler]` takes.
-const ARGS: &[(&str, Kind)] = &[
-    ("router", Kind::Expr),
-    ("meta", Kind::Expr),
-    ("name", Kind::Str),
-    ("version", Kind::Str),
-    ("instructions", Kind::Str),
+const ARGS: &[(&str, Shape)] = &[
+    ("router", Shape::Expr),
+    ("meta", Shape::Expr),
+    ("name", Shape::Str),
+    ("version", Shape::Str),
+    ("instructions", Shape::Str),
 ];
 
 /// The arguments of `#[tool_handler(..)]`: those that were fine, and the

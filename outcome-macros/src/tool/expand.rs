@@ -88,7 +88,7 @@ pub(crate) fn method(function: &ToolFn, args: &ToolArgs, description: &Descripti
         let at = blamed_token(sig);
         let boundary_type = boundary_type(&return_type, &private, (at, at));
         let private_at = crate::private(at);
-        let function = quote_spanned! { at => #private_at::async_tool_boundary };
+        let function = quote_spanned! { at => #private_at::async_boundary };
         let mut arguments = Group::new(Delimiter::Parenthesis, quote! { #wire_name, #block });
         arguments.set_span(at);
         // rmcp's router takes an async tool as a method that returns a

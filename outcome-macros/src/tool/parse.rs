@@ -6,7 +6,7 @@ use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::{Attribute, Expr, LitStr, Meta, Signature, Token, Visibility};
 
-use crate::args::{self, Errors, Kind};
+use crate::args::{self, Errors, Shape};
 use crate::description::{self, Doc};
 
 /// A method as `#[tool]` needs it: the body stays unparsed tokens, so a body
@@ -183,27 +183,27 @@ fn looks_like_fn(item: &TokenStream) -> bool {
 }
 
 /// Every argument rmcp's `#[tool]` takes, and this crate's own.
-const ARGS: &[(&str, Kind)] = &[
-    ("name", Kind::Str),
-    ("title", Kind::Str),
-    ("description", Kind::Expr),
-    ("input_schema", Kind::Expr),
-    ("output_schema", Kind::Expr),
-    ("annotations", Kind::List),
-    ("icons", Kind::Expr),
-    ("meta", Kind::Expr),
-    ("local", Kind::Bool),
-    ("allow_failure_phrases", Kind::Flag),
-    ("unchecked_input", Kind::Str),
+const ARGS: &[(&str, Shape)] = &[
+    ("name", Shape::Str),
+    ("title", Shape::Str),
+    ("description", Shape::Expr),
+    ("input_schema", Shape::Expr),
+    ("output_schema", Shape::Expr),
+    ("annotations", Shape::List),
+    ("icons", Shape::Expr),
+    ("meta", Shape::Expr),
+    ("local", Shape::Bool),
+    ("allow_failure_phrases", Shape::Flag),
+    ("unchecked_input", Shape::Str),
 ];
 
 /// The arguments of `annotations(..)`, as rmcp's `ToolAnnotations` has them.
-const ANNOTATIONS: &[(&str, Kind)] = &[
-    ("title", Kind::Str),
-    ("read_only_hint", Kind::Bool),
-    ("destructive_hint", Kind::Bool),
-    ("idempotent_hint", Kind::Bool),
-    ("open_world_hint", Kind::Bool),
+const ANNOTATIONS: &[(&str, Shape)] = &[
+    ("title", Shape::Str),
+    ("read_only_hint", Shape::Bool),
+    ("destructive_hint", Shape::Bool),
+    ("idempotent_hint", Shape::Bool),
+    ("open_world_hint", Shape::Bool),
 ];
 
 /// The arguments of `#[tool(..)]`, each in its own field.

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
-use super::{Answer, JobState, JobStore, NewJob, Owner, StoreError, StoreFuture, StoredJob};
+use super::{JobState, JobStore, NewJob, Owner, StoreError, StoreFuture, StoredAnswer, StoredJob};
 
 /// The prefix of every job's key.
 const PREFIX: &str = "outcome:job:";
@@ -299,7 +299,12 @@ impl JobStore for RedisStore {
         })
     }
 
-    fn finish<'a>(&'a self, id: &'a str, answer: Answer, keep: Duration) -> StoreFuture<'a, bool> {
+    fn finish<'a>(
+        &'a self,
+        id: &'a str,
+        answer: StoredAnswer,
+        keep: Duration,
+    ) -> StoreFuture<'a, bool> {
         Box::pin(async move {
             let json = serde_json::to_string(&answer).map_err(|error| {
                 StoreError::new("a job's answer did not serialize", Some(Box::new(error)))
@@ -352,7 +357,7 @@ impl JobStore for RedisStore {
             };
             let state = match answer {
                 Some(json) => {
-                    let answer: Answer = serde_json::from_str(&json).map_err(|error| {
+                    let answer: StoredAnswer = serde_json::from_str(&json).map_err(|error| {
                         StoreError::new(
                             format!("job {id}'s answer in Redis is not an answer"),
                             Some(Box::new(error)),

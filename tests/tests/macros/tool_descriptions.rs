@@ -101,7 +101,7 @@ under_both! {
                 not_called()
             }
 
-            #[doc = include_str!("fixtures/included_description.txt")]
+            #[doc = include_str!("../fixtures/included_description.txt")]
             #[tool]
             fn included_doc(&self) -> Result<String, Error> {
                 not_called()
@@ -316,7 +316,7 @@ under_both! {
         outcome {}
         tools {
             /// Return the notes.
-            #[doc = include_str!("fixtures/included_description.txt")]
+            #[doc = include_str!("../fixtures/included_description.txt")]
             #[tool]
             fn doc_then_included(&self) -> Result<String, Error> {
                 not_called()

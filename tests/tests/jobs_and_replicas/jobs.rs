@@ -330,7 +330,7 @@ impl outcome_runtime::job_store::JobStore for Forgetful {
     fn finish<'a>(
         &'a self,
         id: &'a str,
-        answer: outcome_runtime::job_store::Answer,
+        answer: outcome_runtime::job_store::StoredAnswer,
         keep: Duration,
     ) -> outcome_runtime::job_store::StoreFuture<'a, bool> {
         if self.lost.load(std::sync::atomic::Ordering::SeqCst) {

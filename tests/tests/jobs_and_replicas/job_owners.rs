@@ -9,7 +9,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use outcome_runtime::job_store::{Answer, JobStore, MemoryStore, NewJob, StoreFuture, StoredJob};
+use outcome_runtime::job_store::{
+    JobStore, MemoryStore, NewJob, StoreFuture, StoredAnswer, StoredJob,
+};
 use outcome_runtime::{Deferred, Jobs, ToolError, tool, tool_handler, tool_router};
 use outcome_tests::http_transport::HttpServer;
 use rmcp::ServerHandler;
@@ -70,7 +72,12 @@ impl JobStore for Noting {
         self.store.start(id, job)
     }
 
-    fn finish<'a>(&'a self, id: &'a str, answer: Answer, keep: Duration) -> StoreFuture<'a, bool> {
+    fn finish<'a>(
+        &'a self,
+        id: &'a str,
+        answer: StoredAnswer,
+        keep: Duration,
+    ) -> StoreFuture<'a, bool> {
         self.store.finish(id, answer, keep)
     }
 
