@@ -461,7 +461,7 @@ fn banded_edits_agree_with_the_full_table() {
         for limit in 1..=3 {
             let expected = Some(full(&a, &b)).filter(|d| *d <= limit);
             assert_eq!(
-                super::edits_within(&a, &b, limit),
+                crate::closest::edits_within(&a, &b, limit),
                 expected,
                 "{a} {b} {limit}"
             );

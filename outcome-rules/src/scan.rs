@@ -1,0 +1,807 @@
+//! A text read for the rules: its values masked, its words split, each
+//! word and sentence checked.
+
+use super::*;
+
+/// A text, with the values in it masked, split into words.
+pub(crate) struct Scan<'t> {
+    pub(crate) text: &'t str,
+    /// `text` with every value replaced by `x`s of the same byte length.
+    pub(crate) masked: String,
+    pub(crate) words: Vec<Word>,
+    /// How many names were looked up among the known ones for the closest:
+    /// at most [`CLOSEST_LOOKUPS`] a text.
+    pub(crate) lookups: std::cell::Cell<usize>,
+}
+
+/// How many names of one text are compared with the server's tools and
+/// parameters for a close one (`did you mean ..?`): 64. A name past them
+/// is taken as close to none, so that a text of many thousand names costs
+/// no more than 64 looked up, whatever the number of tools.
+pub const CLOSEST_LOOKUPS: usize = 64;
+
+/// A word: a run between whitespace, without the punctuation around it.
+#[derive(Clone, Debug)]
+pub(crate) struct Word {
+    pub(crate) at: Range<usize>,
+    /// Whether a sentence ends right after it.
+    pub(crate) ends_sentence: bool,
+    /// The punctuation right after it (`,`, `.`), if any.
+    pub(crate) followed_by: Option<char>,
+}
+
+/// Words after which a `call` names no tool.
+pub(crate) const NOT_NAMES: &[&str] = &[
+    "the", "a", "an", "it", "this", "that", "again", "back", "later", "them", "these", "those",
+    "one", "each", "every", "any", "some", "me", "us", "our", "your", "its", "their", "with",
+    "for", "to", "in", "on", "after", "before", "once", "first", "now", "only", "both", "either",
+    "another", "other", "same", "another", "then", "and", "or",
+];
+
+/// Words before a noun: "this call", "the call".
+pub(crate) const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "this", "that", "each", "every", "same", "your", "its", "their", "our",
+    "next", "last", "first", "one", "any", "no", "whole", "tool", "tool's",
+];
+
+/// Words an instruction starts with besides a verb: "Please use ..", "You
+/// can list ..", "To get one, call ..".
+pub(crate) const INSTRUCTION_STARTS: &[&str] =
+    &["please", "you", "to", "then", "first", "instead", "next"];
+
+/// Words that say what kind of parameter, not which: "Missing required
+/// argument", "Invalid parameter".
+pub(crate) const QUALITIES: &[&str] = &[
+    "required",
+    "invalid",
+    "missing",
+    "unknown",
+    "unexpected",
+    "optional",
+    "extra",
+    "bad",
+    "wrong",
+    "valid",
+    "given",
+    "following",
+    "additional",
+    "mandatory",
+    "unsupported",
+    "unrecognized",
+    "unrecognised",
+    "duplicate",
+    "empty",
+    "malformed",
+    "conflicting",
+];
+
+/// Words that end the clause a tool named after "with" stands in.
+pub(crate) const CLAUSE_ENDS: &[&str] = &[
+    "and", "or", "first", "instead", "then", "before", "after", "again", "to", "for",
+];
+
+impl<'t> Scan<'t> {
+    /// The scan of a text whose quotes do not mark the model's values.
+    pub(crate) fn unmasked(text: &'t str) -> Scan<'t> {
+        Scan::of(text, text.to_owned())
+    }
+
+    pub(crate) fn new(text: &'t str) -> Scan<'t> {
+        Scan::of(text, mask_values(text))
+    }
+
+    pub(crate) fn of(text: &'t str, masked: String) -> Scan<'t> {
+        let words = split_words(&masked);
+        Scan {
+            text,
+            masked,
+            words,
+            lookups: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The index of the first word of the last sentence.
+    pub(crate) fn last_sentence(&self) -> usize {
+        let before_last = self.words.len().saturating_sub(1);
+        self.words[..before_last]
+            .iter()
+            .rposition(|word| word.ends_sentence)
+            .map_or(0, |end| end + 1)
+    }
+
+    /// Reads a quoted value that is one of `tools` as the tool's name:
+    /// "Use 'chroma_update_documents' to update them" names a tool.
+    pub(crate) fn unmask_tools(&mut self, tools: &Tools) {
+        for word in &self.words {
+            let original = &self.text[word.at.clone()];
+            let masked = &self.masked[word.at.clone()];
+            if masked != original && tools.is_tool(original) {
+                self.masked.replace_range(word.at.clone(), original);
+            }
+        }
+    }
+
+    /// The name among `candidates` closest to `name`, while this text has
+    /// lookups left.
+    pub(crate) fn closest<'a>(
+        &self,
+        name: &str,
+        candidates: impl Iterator<Item = &'a str>,
+    ) -> Option<&'a str> {
+        let done = self.lookups.get();
+        if done >= CLOSEST_LOOKUPS {
+            return None;
+        }
+        self.lookups.set(done + 1);
+        closest(name, candidates)
+    }
+
+    pub(crate) fn word(&self, word: &Word) -> &str {
+        &self.masked[word.at.clone()]
+    }
+
+    pub(crate) fn lower(&self, index: usize) -> Option<String> {
+        self.words
+            .get(index)
+            .map(|word| self.word(word).to_ascii_lowercase())
+    }
+
+    pub(crate) fn broken(&self, rule: Rule, at: Range<usize>, message: String) -> Broken {
+        Broken {
+            rule,
+            words: self.text[at.clone()].to_owned(),
+            at,
+            message,
+        }
+    }
+
+    /// The sentences of the text: ends of sentences, plus a last one
+    /// without its end.
+    pub(crate) fn sentences(&self) -> usize {
+        let ends = self.words.iter().filter(|w| w.ends_sentence).count();
+        let open = self.words.last().is_some_and(|w| !w.ends_sentence);
+        ends + usize::from(open)
+    }
+
+    /// The rules about words: each is checked on every word, and phrases
+    /// on the lowercase text.
+    pub(crate) fn words(&self, tools: &Tools, broken: &mut Vec<Broken>) {
+        self.phrases(broken);
+        for (index, word) in self.words.iter().enumerate() {
+            if let Some((rule, message)) = self.word_rule_at(index) {
+                broken.push(self.broken(rule, word.at.clone(), message));
+                continue;
+            }
+            if word_rule(self.word(word)).is_some() {
+                continue;
+            }
+            self.command(index, broken);
+        }
+        self.fields(tools, broken);
+        self.names(tools, broken);
+    }
+
+    /// The rule word `index` breaks, if any, read in its sentence: a URL
+    /// sends the model away only when the words before it do ("see",
+    /// "visit", "for more information"), being otherwise the resource the
+    /// call is about; a name in capitals with an underscore is an
+    /// environment variable only when it reads as one (`..._TOKEN`,
+    /// `..._DIR`, "set" or "export" before it), being otherwise a code or a
+    /// constant (`ENTITY_NOT_FOUND`).
+    pub(crate) fn word_rule_at(&self, index: usize) -> Option<(Rule, String)> {
+        let text = self.word(&self.words[index]);
+        let (rule, message) = word_rule(text)?;
+        let before = |words: &[&str]| {
+            (index.saturating_sub(4)..index)
+                .filter_map(|i| self.lower(i))
+                .any(|word| words.contains(&word.trim_matches(MARKS)))
+        };
+        match rule {
+            Rule::NoLookup if text.contains("://") => before(REFERRING).then_some((rule, message)),
+            // "a whole number from -32768 to 32767": a bound, not a code.
+            Rule::NoLookup if text.starts_with('-') => {
+                let next = self.lower(index + 1);
+                let bound = next.is_some_and(|next| next == "to" || next == "and")
+                    || index
+                        .checked_sub(1)
+                        .and_then(|i| self.lower(i))
+                        .is_some_and(|word| BOUNDS.contains(&word.trim_matches(MARKS)));
+                (!bound).then_some((rule, message))
+            }
+            Rule::NoEnvVar if is_capital_snake(text) => {
+                let after = self.lower(index + 1).is_some_and(|next| {
+                    matches!(next.as_str(), "environment" | "env" | "variable")
+                });
+                let named = ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix));
+                if named || after || before(&["set", "export", "env", "unset"]) {
+                    return Some((rule, message));
+                }
+                // Not a variable: perhaps a code to look up (`ERR_404`).
+                is_code(text).then(|| {
+                    let message = format!(
+                        "`{text}` is an error code, which the model cannot look up; say in \
+                         words what went wrong"
+                    );
+                    (Rule::NoLookup, message)
+                })
+            }
+            _ => Some((rule, message)),
+        }
+    }
+
+    /// The fields of a log line or a debug dump: `key=value` words of two
+    /// keys or more in a text, or one opening a bracket (`[type=missing`).
+    /// One key alone is as often the parameter and value the model should
+    /// send ("set reset=true to replace it"), and a known parameter's
+    /// always is.
+    pub(crate) fn fields(&self, tools: &Tools, broken: &mut Vec<Broken>) {
+        let fields: Vec<&Word> = self
+            .words
+            .iter()
+            .filter(|word| {
+                let text = self.word(word);
+                is_field(text)
+                    && !text
+                        .split_once('=')
+                        .is_some_and(|(key, _)| tools.is_parameter(key))
+            })
+            .collect();
+        // A dump has fields of different keys; "view_range=[1, 500]" then
+        // "view_range=[501, 1000]" are the values of one parameter.
+        let key = |word: &Word| self.word(word).split_once('=').map(|(key, _)| key);
+        let distinct = fields
+            .iter()
+            .any(|word| key(word) != fields.first().and_then(|first| key(first)));
+        for word in &fields {
+            let bracketed = self.masked[..word.at.start].ends_with(['[', '{']);
+            if !distinct && !bracketed {
+                continue;
+            }
+            let text = self.word(word);
+            let message = format!(
+                "`{text}` is a field of a log line or a debug dump, which is the operator's; \
+                 say in words what was wrong"
+            );
+            broken.push(self.broken(Rule::NoLogLine, word.at.clone(), message));
+        }
+    }
+
+    /// Phrases that send the model elsewhere, and the words of a stack
+    /// frame or a log line that span more than one word.
+    pub(crate) fn phrases(&self, broken: &mut Vec<Broken>) {
+        let lower = self.masked.to_ascii_lowercase();
+        for (phrase, rule, why) in PHRASES {
+            let mut from = 0;
+            while let Some(found) = lower[from..].find(phrase) {
+                let start = from + found;
+                let end = start + phrase.len();
+                from = end;
+                let starts_word = start == 0 || !is_word_byte(lower.as_bytes()[start - 1]);
+                let ends_word = end == lower.len() || !is_word_byte(lower.as_bytes()[end]);
+                if starts_word && ends_word {
+                    let message = format!("\"{}\" {why}", &self.text[start..end]);
+                    broken.push(self.broken(*rule, start..end, message));
+                }
+            }
+        }
+    }
+
+    /// A command at word `index`: a tool the server's operator runs, then
+    /// what it does (`cargo run`, `pip install`); `sudo` alone.
+    pub(crate) fn command(&self, index: usize, broken: &mut Vec<Broken>) {
+        let Some(first) = self.lower(index) else {
+            return;
+        };
+        let Some((_, verbs)) = COMMANDS.iter().find(|(program, _)| *program == first) else {
+            return;
+        };
+        let word = &self.words[index];
+        let then = if word.followed_by.is_none() {
+            self.words.get(index + 1)
+        } else {
+            None
+        };
+        let end = match (verbs.is_empty(), then) {
+            (true, _) => word.at.end,
+            (false, Some(next))
+                if verbs.contains(&self.word(next)) || self.word(next).starts_with('-') =>
+            {
+                next.at.end
+            }
+            _ => return,
+        };
+        let at = word.at.start..end;
+        let message = format!(
+            "`{}` is a command the model cannot run; say what the model can do with \
+             this server's tools instead",
+            &self.text[at.clone()]
+        );
+        broken.push(self.broken(Rule::NoCommand, at, message));
+    }
+
+    /// Tool and parameter names that are not the server's.
+    pub(crate) fn names(&self, tools: &Tools, broken: &mut Vec<Broken>) {
+        let mut current: Option<String> = tools.own.clone();
+        for (index, word) in self.words.iter().enumerate() {
+            let name = self.word(word);
+            if let Some(mention) = self.tool_mention(index, tools) {
+                if tools.is_tool(name) {
+                    current = Some(name.to_owned());
+                    continue;
+                }
+                if !tools.complete || tools.is_parameter(name) {
+                    continue;
+                }
+                let sure = mention == Mention::Sure;
+                let close = self.closest(name, tools.tools.iter().map(|tool| tool.name.as_str()));
+                if !sure && close.is_none() {
+                    continue;
+                }
+                let message = match close {
+                    Some(close) => {
+                        format!("`{name}` is not a tool of this server; did you mean `{close}`?")
+                    }
+                    None => format!(
+                        "`{name}` is not a tool of this server; name one of its tools: {}",
+                        tool_list(tools)
+                    ),
+                };
+                broken.push(self.broken(Rule::KnownTool, word.at.clone(), message));
+                continue;
+            }
+            if !self.is_parameter_mention(index) {
+                continue;
+            }
+            let Some(tool) = current.as_deref().and_then(|tool| tools.get(tool)) else {
+                continue;
+            };
+            let Some(parameters) = &tool.parameters else {
+                continue;
+            };
+            if parameters.iter().any(|p| p == name) {
+                continue;
+            }
+            let close = self.closest(name, parameters.iter().map(String::as_str));
+            // A plain word close to no parameter is as often English ("the
+            // input parameter must be ..."): only a name is surely one.
+            let plain = name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+            if close.is_none() && plain {
+                continue;
+            }
+            let message = match close {
+                Some(close) => format!(
+                    "`{name}` is not a parameter of `{}`; did you mean `{close}`?",
+                    tool.name
+                ),
+                None if parameters.is_empty() => {
+                    format!(
+                        "`{}` takes no parameters, so `{name}` is not one",
+                        tool.name
+                    )
+                }
+                None => format!(
+                    "`{name}` is not a parameter of `{}`; its parameters are {}",
+                    tool.name,
+                    backticked(parameters.iter().map(String::as_str))
+                ),
+            };
+            broken.push(self.broken(Rule::KnownParameter, word.at.clone(), message));
+        }
+    }
+
+    /// Whether word `index` names a tool: surely, after "call" or as "with
+    /// `search_notes`" at the end of a clause, or perhaps, as any
+    /// `snake_case` name.
+    pub(crate) fn tool_mention(&self, index: usize, tools: &Tools) -> Option<Mention> {
+        let word = &self.words[index];
+        let name = self.word(word);
+        if !is_name(name) {
+            return None;
+        }
+        let before = index.checked_sub(1).and_then(|i| {
+            let previous = &self.words[i];
+            previous
+                .followed_by
+                .is_none()
+                .then(|| self.lower(i))
+                .flatten()
+        });
+        // A name in capitals (`GITHUB_TOKEN`) is a variable or a code; a
+        // kebab-case name (`resolve-library-id`) reads as a tool only where
+        // its author set it apart, in quotes.
+        let lowercase = name.bytes().any(|b| b.is_ascii_lowercase());
+        let quoted = self.masked[..word.at.start].ends_with(['\'', '"', '`']);
+        let snake = lowercase && (name.contains('_') || name.contains('-') && quoted);
+        // "the 'connect' tool": a name before the word "tool".
+        let before_tool = word.followed_by.is_none_or(|c| "'\"`".contains(c))
+            && self
+                .lower(index + 1)
+                .is_some_and(|next| next == "tool" || next == "tools");
+        let lower = name.to_ascii_lowercase();
+        if NOT_NAMES.contains(&lower.as_str()) {
+            return None;
+        }
+        // "call" is the verb, not the noun of "this call fails".
+        let verb = index < 2
+            || self.words[index - 2].ends_sentence
+            || self.words[index - 2].followed_by.is_some()
+            || self
+                .lower(index - 2)
+                .is_some_and(|word| !DETERMINERS.contains(&word.as_str()));
+        let sure = match before.as_deref() {
+            _ if !verb => false,
+            Some("call" | "invoke" | "use" | "run" | "try") => snake || tools.is_tool(name),
+            Some("with" | "using" | "via") => {
+                (snake || tools.is_tool(name)) && self.ends_clause(index)
+            }
+            _ => false,
+        };
+        if sure {
+            return Some(Mention::Sure);
+        }
+        // A plain word after "call" is a tool only if it is close to one
+        // ("call reindx"): "the most recent call last" names none.
+        let called = verb && matches!(before.as_deref(), Some("call" | "invoke"));
+        let perhaps = (snake && !self.is_parameter_mention(index) && !self.is_value(index))
+            || called
+            || before_tool
+            || tools.is_tool(name);
+        perhaps.then_some(Mention::Perhaps)
+    }
+
+    /// Whether word `index` ends the clause it is in: "with search_notes"
+    /// at the end, or before "and", "first", a comma.
+    pub(crate) fn ends_clause(&self, index: usize) -> bool {
+        let word = &self.words[index];
+        if word.followed_by.is_some() || index + 1 == self.words.len() {
+            return true;
+        }
+        self.lower(index + 1)
+            .is_some_and(|next| CLAUSE_ENDS.contains(&next.as_str()))
+    }
+
+    /// Whether word `index` names a parameter: "with `path` set to", "set
+    /// `path` to", "pass `path`", "without `path`", "`path` as".
+    pub(crate) fn is_parameter_mention(&self, index: usize) -> bool {
+        let at = self.words[index].at.clone();
+        let word = self.word(&self.words[index]);
+        // A quoted value stands masked: it is the model's, and names no
+        // parameter ("takes no argument 'limt'").
+        if self.text[at.clone()] != self.masked[at] {
+            return false;
+        }
+        if !is_name(word) || NOT_NAMES.contains(&word.to_ascii_lowercase().as_str()) {
+            return false;
+        }
+        // A word another rule reads (`MDB_MCP_INDEX_CHECK`) is that.
+        if word_rule(word).is_some() {
+            return false;
+        }
+        let open = |i: usize| self.words[i].followed_by.is_none();
+        let before = index
+            .checked_sub(1)
+            .filter(|&i| open(i))
+            .and_then(|i| self.lower(i));
+        let after = open(index).then(|| self.lower(index + 1)).flatten();
+        let then = (open(index) && index + 1 < self.words.len() && open(index + 1))
+            .then(|| self.lower(index + 2))
+            .flatten();
+        match (before.as_deref(), after.as_deref()) {
+            (Some("set" | "pass" | "parameter" | "argument"), _) => true,
+            // "retry without if_match", but not "answered without text".
+            (Some("without"), _) => word.contains('_'),
+            (Some("with"), Some("set")) => then.as_deref() == Some("to"),
+            (Some("with"), Some("as" | "corrected" | "=")) => true,
+            // "no argument", "each parameter": a determiner, not a name.
+            (_, Some("parameter" | "argument")) => {
+                let lower = word.to_ascii_lowercase();
+                !DETERMINERS.contains(&lower.as_str()) && !QUALITIES.contains(&lower.as_str())
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether word `index` is a value: after "to" or "=" as in "set to
+    /// `read_only`", or after "is".
+    pub(crate) fn is_value(&self, index: usize) -> bool {
+        index
+            .checked_sub(1)
+            .filter(|&i| self.words[i].followed_by.is_none())
+            .and_then(|i| self.lower(i))
+            .is_some_and(|before| matches!(before.as_str(), "to" | "=" | "is" | "be" | "as"))
+    }
+
+    /// A step must name a tool; with tools known, one of them.
+    pub(crate) fn names_tool(&self, tools: &Tools, broken: &mut Vec<Broken>) {
+        // The step is the last sentence; a tool named before it, or named
+        // in passing ("Invalid arguments for read_file"), is no step.
+        let first = self.last_sentence();
+        // An instruction: "Use ..", "Please use ..", "You can list ..",
+        // "To get one, call ..".
+        let verb_led = self.lower(first).is_some_and(|word| {
+            STEP_VERBS
+                .iter()
+                .any(|verb| verb.eq_ignore_ascii_case(&word))
+                || INSTRUCTION_STARTS.contains(&word.as_str())
+        });
+        // A tool that is not the server's still counts as named here:
+        // `known-tool` says what is wrong with it.
+        let mut depth = 0usize;
+        let mut scanned = self.words.get(first).map_or(0, |word| word.at.start);
+        // A literal's placeholder where a tool's name stands ("Call {}",
+        // "using the tool: {}", a step that is only one) may be the name:
+        // the compiler cannot say it names none.
+        let placeholder_names = (first..self.words.len()).any(|index| {
+            let word = &self.words[index];
+            if self.text[word.at.clone()] != VALUE.to_string() {
+                return false;
+            }
+            let before = index.checked_sub(1).and_then(|i| self.lower(i));
+            let after = self.lower(index + 1);
+            self.words.len() - first == 1
+                || before.is_some_and(|word| {
+                    matches!(
+                        word.as_str(),
+                        "call"
+                            | "invoke"
+                            | "use"
+                            | "using"
+                            | "with"
+                            | "via"
+                            | "run"
+                            | "try"
+                            | "tool"
+                            | "tools"
+                    )
+                })
+                || after.is_some_and(|word| word == "tool")
+        });
+        if placeholder_names {
+            return;
+        }
+        let named = (first..self.words.len()).any(|index| {
+            let word = &self.words[index];
+            // Inside parentheses a tool is named in passing.
+            for b in self.masked[scanned..word.at.start].bytes() {
+                match b {
+                    b'(' => depth += 1,
+                    b')' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            scanned = word.at.start;
+            let name = self.word(word);
+            match self.tool_mention(index, tools) {
+                Some(Mention::Sure) => true,
+                // Named without a verb that calls it: a step if the
+                // sentence is an instruction, or if it names another of
+                // the server's tools, outside parentheses; never the tool
+                // that just failed.
+                Some(Mention::Perhaps) => {
+                    depth == 0
+                        && tools.own.as_deref() != Some(name)
+                        && (tools.get(name).is_some()
+                            || verb_led
+                                && (!tools.complete
+                                    || self
+                                        .closest(
+                                            name,
+                                            tools.tools.iter().map(|tool| tool.name.as_str()),
+                                        )
+                                        .is_some()))
+                }
+                None => false,
+            }
+        });
+        if named {
+            return;
+        }
+        let example = match &tools.own {
+            Some(own) => format!("\"Call {own} again with ...\""),
+            None => "\"Find the path with search_notes\"".to_owned(),
+        };
+        let list = if tools.complete && !tools.tools.is_empty() {
+            format!(" (this server's tools: {})", tool_list(tools))
+        } else {
+            String::new()
+        };
+        // The step is the last sentence: quoted, so that the author sees
+        // which words were read as the step.
+        let start = self
+            .words
+            .get(self.last_sentence())
+            .map_or(0, |word| word.at.start);
+        let step = self.text[start..].trim();
+        // A literal's placeholder is shown as its author wrote one.
+        let shown: String = step
+            .chars()
+            .take(STEP_SHOWN)
+            .collect::<String>()
+            .replace(VALUE, "{}");
+        let cut = if step.chars().nth(STEP_SHOWN).is_some() {
+            "..."
+        } else {
+            ""
+        };
+        broken.push(Broken {
+            rule: Rule::NamesTool,
+            at: 0..self.text.len(),
+            words: String::new(),
+            message: format!(
+                "the step \"{shown}{cut}\" names no tool; name the tool the model calls next, \
+                 as {example}{list}"
+            ),
+        });
+    }
+}
+
+/// How much of a step that names no tool its message quotes, in
+/// characters.
+pub(crate) const STEP_SHOWN: usize = 80;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mention {
+    Sure,
+    Perhaps,
+}
+
+/// Whether `word` can be a tool's or a parameter's name: letters, digits,
+/// `_`, `-` and `.` inside, starting with a letter.
+pub(crate) fn is_name(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        && !word.ends_with(['.', '-', '_'])
+        && !word.contains('.')
+}
+
+pub(crate) fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// `text` with every value masked: a quoted value (`'...'`, as
+/// `outcome_runtime::quote` writes it) and [`VALUE`] become `x`s of the
+/// same byte length, so positions still point into `text`.
+pub(crate) fn mask_values(text: &str) -> String {
+    let mut masked = String::with_capacity(text.len());
+    let mut chars = text.char_indices().peekable();
+    let mut previous: Option<char> = None;
+    // Once a quote finds no close, no later one can: the scan from a later
+    // opening quote (which follows whitespace or a bracket, never a `\`)
+    // is in the same state as the earlier scan once that one passed it,
+    // and sees the same bytes. Remembering it keeps masking linear.
+    let mut unclosed = false;
+    while let Some((at, c)) = chars.next() {
+        if c == VALUE {
+            masked.push_str("xxx");
+            previous = Some('x');
+            continue;
+        }
+        let opens = c == '\'' && previous.is_none_or(|p| p.is_whitespace() || "([{\"".contains(p));
+        let end = match opens && !unclosed {
+            true => closing_quote(&text[at + 1..]),
+            false => None,
+        };
+        unclosed |= opens && end.is_none();
+        if let Some(end) = end {
+            let inner = &text[at + 1..at + 1 + end];
+            masked.push('\'');
+            masked.extend(std::iter::repeat_n('x', inner.len()));
+            masked.push('\'');
+            while chars.peek().is_some_and(|&(next, _)| next <= at + 1 + end) {
+                chars.next();
+            }
+            previous = Some('\'');
+            continue;
+        }
+        masked.push(c);
+        previous = Some(c);
+    }
+    masked
+}
+
+/// `text` with each [`VALUE`] as `xxx`, of the same byte length.
+pub(crate) fn mask_placeholders(text: &str) -> String {
+    text.replace(VALUE, "xxx")
+}
+
+/// The byte offset of the quote that closes a quoted value in `rest`: a
+/// `'` not escaped, followed by the end, whitespace or punctuation.
+pub(crate) fn closing_quote(rest: &str) -> Option<usize> {
+    let bytes = rest.as_bytes();
+    let mut escaped = false;
+    for (at, &b) in bytes.iter().enumerate() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match b {
+            b'\\' => escaped = true,
+            b'\'' => {
+                let next = bytes.get(at + 1).copied();
+                if next.is_none_or(|n| !n.is_ascii_alphanumeric()) {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Splits `masked` into words, each without the punctuation around it.
+pub(crate) fn split_words(masked: &str) -> Vec<Word> {
+    let mut words = Vec::new();
+    let mut start = None;
+    let bytes = masked.as_bytes();
+    for (at, c) in masked.char_indices().chain([(masked.len(), ' ')]) {
+        if !c.is_whitespace() {
+            start.get_or_insert(at);
+            continue;
+        }
+        let Some(from) = start.take() else {
+            continue;
+        };
+        let raw = &masked[from..at];
+        let lead = raw.len() - raw.trim_start_matches(LEADING).len();
+        let trimmed = raw.trim_start_matches(LEADING).trim_end_matches(TRAILING);
+        if trimmed.is_empty() {
+            // A lone mark ends the sentence before it.
+            if raw.contains(['.', '!', '?'])
+                && let Some(last) = words.last_mut()
+            {
+                let last: &mut Word = last;
+                last.ends_sentence = true;
+            }
+            continue;
+        }
+        let begin = from + lead;
+        let end = begin + trimmed.len();
+        let tail = &masked[end..at];
+        let followed_by = tail.chars().find(|c| !"'\"`)]}".contains(*c));
+        // A sentence ends at `.`, `!` or `?` followed by the end or a word
+        // that starts as a sentence does.
+        let mark = tail.contains(['.', '!', '?']);
+        // A line break ends a sentence too: a text of four lines is four.
+        let broken_line = masked[at..]
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .any(|c| c == '\n' || c == '\r');
+        let next = bytes[at..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map(|skip| at + skip);
+        let starts_sentence = next.is_none_or(|n| {
+            masked[n..]
+                .trim_start_matches(LEADING)
+                .chars()
+                .next()
+                .is_none_or(|c| c.is_uppercase() || c.is_ascii_digit())
+        });
+        // "e.g." and its kind end no sentence.
+        let abbreviation = tail.starts_with('.')
+            && ABBREVIATIONS
+                .iter()
+                .any(|short| trimmed.eq_ignore_ascii_case(short));
+        // A line that introduces a list, or one followed by an item of a
+        // list, goes on: "Found 2 notes:\n- a.md\n- b.md" is one sentence.
+        let list_goes_on = followed_by == Some(':')
+            || next.is_some_and(|n| {
+                let line = &masked[n..];
+                line.starts_with(['-', '*', '\u{2022}'])
+                    || line
+                        .trim_start_matches(|c: char| c.is_ascii_digit())
+                        .starts_with(['.', ')'])
+                        && line.starts_with(|c: char| c.is_ascii_digit())
+            });
+        words.push(Word {
+            at: begin..end,
+            ends_sentence: (mark && starts_sentence && !abbreviation)
+                || (broken_line && (mark || !list_goes_on)),
+            followed_by,
+        });
+    }
+    words
+}

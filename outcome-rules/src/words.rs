@@ -1,0 +1,403 @@
+//! The kinds of word the rules know: phrases, commands, paths, stack
+//! frames, type names, environment variables, codes, timestamps.
+
+use super::*;
+
+/// Words whose full stop ends no sentence.
+pub(crate) const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "vs", "approx", "incl", "cf"];
+
+pub(crate) const LEADING: &[char] = &['(', '[', '{', '"', '`', '\'', '*', '<'];
+pub(crate) const TRAILING: &[char] = &[
+    '.', ',', ';', ':', '!', '?', ')', ']', '}', '"', '`', '\'', '*', '>',
+];
+
+/// Phrases that break a rule wherever they stand, lowercase.
+pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
+    ("see the description", Rule::NoLookup, LOOKUP),
+    ("see the tool description", Rule::NoLookup, LOOKUP),
+    ("see the documentation", Rule::NoLookup, LOOKUP),
+    ("see the docs", Rule::NoLookup, LOOKUP),
+    ("see the logs", Rule::NoLookup, LOOKUP),
+    ("check the logs", Rule::NoLookup, LOOKUP),
+    ("see the server logs", Rule::NoLookup, LOOKUP),
+    ("check the documentation", Rule::NoLookup, LOOKUP),
+    ("check the docs", Rule::NoLookup, LOOKUP),
+    ("read the docs", Rule::NoLookup, LOOKUP),
+    ("refer to the", Rule::NoLookup, LOOKUP),
+    ("consult the", Rule::NoLookup, LOOKUP),
+    ("as documented", Rule::NoLookup, LOOKUP),
+    ("see above", Rule::NoLookup, LOOKUP),
+    ("for further information", Rule::NoLookup, LOOKUP),
+    ("for more information", Rule::NoLookup, LOOKUP),
+    ("for more details", Rule::NoLookup, LOOKUP),
+    ("see below", Rule::NoLookup, LOOKUP),
+    ("error code", Rule::NoLookup, CODE),
+    ("errno", Rule::NoLookup, CODE),
+    ("traceback", Rule::NoStackFrame, FRAME),
+    ("stack trace", Rule::NoStackFrame, FRAME),
+    ("stack backtrace", Rule::NoStackFrame, FRAME),
+    ("panicked at", Rule::NoStackFrame, FRAME),
+    ("environment variable", Rule::NoEnvVar, ENV),
+    ("environment variables", Rule::NoEnvVar, ENV),
+    ("env var", Rule::NoEnvVar, ENV),
+];
+
+pub(crate) const LOOKUP: &str = "sends the model to read something it cannot reach from a failed call; \
+     say in this text what it must change";
+pub(crate) const CODE: &str = "asks the model to look up a code; say in words what went wrong";
+pub(crate) const FRAME: &str =
+    "is the operator's, not the model's; the log has it, so leave it out";
+pub(crate) const ENV: &str =
+    "is the operator's to set, not the model's; say what the model can do instead";
+
+/// Programs whose commands the model cannot run, with the words that make
+/// them a command (none: the program alone is one).
+pub(crate) const COMMANDS: &[(&str, &[&str])] = &[
+    ("sudo", &[]),
+    (
+        "cargo",
+        &["run", "build", "install", "test", "add", "update", "check"],
+    ),
+    ("npm", &["install", "i", "run", "start", "ci", "exec"]),
+    ("npx", &[]),
+    ("pip", &["install", "uninstall"]),
+    ("pip3", &["install", "uninstall"]),
+    ("python", &["-m", "-c"]),
+    ("python3", &["-m", "-c"]),
+    ("apt", &["install", "get", "update"]),
+    ("apt-get", &[]),
+    ("brew", &["install", "services"]),
+    (
+        "docker",
+        &["run", "exec", "compose", "restart", "start", "stop"],
+    ),
+    ("kubectl", &[]),
+    ("systemctl", &[]),
+    ("chmod", &[]),
+    ("chown", &[]),
+    (
+        "git",
+        &[
+            "pull", "push", "clone", "checkout", "reset", "commit", "fetch", "stash",
+        ],
+    ),
+    ("curl", &[]),
+    ("aws", &["configure", "s3", "sso", "login", "sts"]),
+    ("gcloud", &["auth", "config", "init", "components"]),
+    ("az", &["login", "account"]),
+    ("gh", &["auth", "repo", "pr", "login"]),
+    ("export", &[]),
+];
+
+/// The rule one word breaks on its own, if any, and why.
+pub(crate) fn word_rule(word: &str) -> Option<(Rule, String)> {
+    if word.bytes().all(|b| b == b'x') {
+        return None;
+    }
+    if let Some(why) = path(word) {
+        return Some((
+            Rule::NoPath,
+            format!(
+                "`{word}` is {why}; say what the model can name instead, or quote the model's own value"
+            ),
+        ));
+    }
+    if is_frame(word) {
+        return Some((
+            Rule::NoStackFrame,
+            format!(
+                "`{word}` is a source location, which is the operator's; the log has it, so leave it out"
+            ),
+        ));
+    }
+    if is_type_name(word) {
+        return Some((
+            Rule::NoTypeName,
+            format!(
+                "`{word}` is a type name, which means nothing to the model; say in words what went wrong"
+            ),
+        ));
+    }
+    if is_env_var(word) {
+        return Some((
+            Rule::NoEnvVar,
+            format!(
+                "`{word}` is an environment variable, which the model cannot set; say what the model can do instead"
+            ),
+        ));
+    }
+    if is_code(word) {
+        return Some((
+            Rule::NoLookup,
+            format!(
+                "`{word}` is an error code, which the model cannot look up; say in words what went wrong"
+            ),
+        ));
+    }
+    if is_level(word) {
+        return Some((
+            Rule::NoLogLine,
+            format!(
+                "`{word}` belongs to a log line, which is the operator's; say what went wrong in the model's terms"
+            ),
+        ));
+    }
+    if word.contains("://") {
+        return Some((
+            Rule::NoLookup,
+            format!(
+                "`{word}` sends the model to a page it cannot read from a failed call; say \
+                 in this text what it must change"
+            ),
+        ));
+    }
+    if is_flag(word) {
+        return Some((
+            Rule::NoCommand,
+            format!(
+                "`{word}` is a command-line flag the model cannot pass; name the tool's parameter instead"
+            ),
+        ));
+    }
+    None
+}
+
+pub(crate) const LEVELS: &[&str] = &[
+    "ERROR", "WARN", "WARNING", "INFO", "DEBUG", "TRACE", "FATAL", "CRITICAL",
+];
+
+/// A log line's timestamp or level.
+pub(crate) fn is_level(word: &str) -> bool {
+    is_timestamp(word) || LEVELS.contains(&word)
+}
+
+/// Why `word` is a path of the server, if it is one: absolute (`/srv/x`,
+/// `C:\x`, `\\host\x`) or in a home directory (`~/x`). A relative path
+/// (`inbox/todo.md`) and a URL are not.
+pub(crate) fn path(word: &str) -> Option<&'static str> {
+    if word.contains("://") {
+        return None;
+    }
+    let bytes = word.as_bytes();
+    let unix = bytes.first() == Some(&b'/')
+        && bytes
+            .get(1)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'.' || *b == b'_')
+        && word[1..].contains('/');
+    let root = matches!(
+        word,
+        "/etc" | "/srv" | "/var" | "/tmp" | "/home" | "/usr" | "/opt" | "/root"
+    );
+    let windows = bytes.len() > 3
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && (bytes[2] == b'\\' || bytes[2] == b'/');
+    let share = word.starts_with("\\\\") && word.len() > 2;
+    let home = word.starts_with("~/") && word.len() > 2;
+    (unix || root || windows || share || home)
+        .then_some("a path on the server, which the model cannot open")
+}
+
+/// A source location: `main.rs:42`, `server.py:10:5`, `Foo.java:3`.
+pub(crate) fn is_frame(word: &str) -> bool {
+    let Some((file, rest)) = word.split_once(':') else {
+        return false;
+    };
+    let line = rest.split(':').next().unwrap_or("");
+    !line.is_empty()
+        && line.bytes().all(|b| b.is_ascii_digit())
+        && SOURCE_EXTENSIONS.iter().any(|extension| {
+            file.len() > extension.len() + 1
+                && file.ends_with(extension)
+                && file.as_bytes()[file.len() - extension.len() - 1] == b'.'
+        })
+}
+
+pub(crate) const SOURCE_EXTENSIONS: &[&str] = &[
+    "rs", "py", "js", "ts", "mjs", "go", "java", "kt", "rb", "c", "cc", "cpp", "h", "cs", "php",
+    "swift", "scala", "ex", "exs",
+];
+
+/// An exception or error type: `FileNotFoundError`, `IOException`,
+/// `std::io::Error`, `io::ErrorKind::NotFound`.
+pub(crate) fn is_type_name(word: &str) -> bool {
+    if word.contains("::") {
+        let segments: Vec<&str> = word.split("::").collect();
+        return segments.len() > 1
+            && segments.iter().all(|s| {
+                !s.is_empty()
+                    && s.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'<' || b == b'>')
+            });
+    }
+    // A generated type: a tool's name, then a type's (`read_noteArguments`).
+    if let Some(at) = word.find(|c: char| c.is_ascii_uppercase())
+        && at > 0
+        && word[..at].contains('_')
+        && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return true;
+    }
+    let camel = word.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        && word.bytes().all(|b| b.is_ascii_alphanumeric());
+    camel
+        && TYPE_SUFFIXES
+            .iter()
+            .any(|suffix| word.len() > suffix.len() && word.ends_with(suffix))
+}
+
+/// The ends of type names a model never needs: `ValueError`,
+/// `IOException`, `ReadNoteArguments`.
+pub(crate) const TYPE_SUFFIXES: &[&str] = &[
+    "Error",
+    "Exception",
+    "Panic",
+    "Fault",
+    "Arguments",
+    "Params",
+    "Model",
+    "Schema",
+];
+
+/// An environment variable: `$HOME`, `${HOME}`, `%APPDATA%`, or a name in
+/// capitals with an underscore (`NOTES_DIR`).
+pub(crate) fn is_env_var(word: &str) -> bool {
+    let name = word
+        .strip_prefix("${")
+        .and_then(|w| w.strip_suffix('}'))
+        .or_else(|| word.strip_prefix('$'))
+        .or_else(|| word.strip_prefix('%').and_then(|w| w.strip_suffix('%')));
+    if let Some(name) = name {
+        // `$source` and `$merge` are a query's stages; a variable is in
+        // capitals.
+        return !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            && name.bytes().any(|b| b.is_ascii_alphabetic());
+    }
+    if WELL_KNOWN_VARIABLES.contains(&word) {
+        return true;
+    }
+    let capitals = word.split('_').filter(|part| !part.is_empty());
+    word.contains('_')
+        && !word.starts_with('_')
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && capitals.clone().count() >= 2
+        && capitals.clone().all(|part| part.len() >= 2)
+}
+
+/// Words before a number that make it a bound or a value, not a code.
+pub(crate) const BOUNDS: &[&str] = &[
+    "from", "to", "between", "than", "least", "most", "minimum", "maximum", "min", "max", "below",
+    "above", "is", "was", "be", "of", "=", "and",
+];
+
+/// Words before a URL that send the model to read it.
+pub(crate) const REFERRING: &[&str] = &[
+    "see",
+    "visit",
+    "read",
+    "consult",
+    "refer",
+    "documentation",
+    "docs",
+    "information",
+    "details",
+    "guide",
+    "go",
+    "at",
+];
+
+/// How the names of environment variables end.
+pub(crate) const ENV_SUFFIXES: &[&str] = &[
+    "_TOKEN",
+    "_KEY",
+    "_SECRET",
+    "_PASSWORD",
+    "_DIR",
+    "_PATH",
+    "_HOME",
+    "_URL",
+    "_URI",
+    "_HOST",
+    "_PORT",
+    "_USER",
+    "_USERNAME",
+    "_CONFIG",
+    "_FILE",
+    "_ENV",
+    "_REGION",
+    "_PROFILE",
+    "_ENDPOINT",
+];
+
+/// A name in capitals with an underscore: `NOTES_DIR`, `ENTITY_NOT_FOUND`.
+pub(crate) fn is_capital_snake(word: &str) -> bool {
+    word.contains('_')
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Environment variables every system has, named without an underscore.
+pub(crate) const WELL_KNOWN_VARIABLES: &[&str] =
+    &["PATH", "HOME", "PYTHONPATH", "TMPDIR", "APPDATA"];
+
+/// An error code to look up: `-32602`, `E0308`, `ERR_INVALID`, `0x80070005`.
+pub(crate) fn is_code(word: &str) -> bool {
+    let negative = word
+        .strip_prefix('-')
+        .is_some_and(|n| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()));
+    let lettered = word.len() >= 5
+        && word.as_bytes()[0] == b'E'
+        && word[1..].bytes().all(|b| b.is_ascii_digit());
+    let err = word.starts_with("ERR_") && word.len() > 4;
+    let hex = word.starts_with("0x")
+        && word.len() >= 6
+        && word[2..].bytes().all(|b| b.is_ascii_hexdigit());
+    negative || lettered || err || hex
+}
+
+/// A timestamp: `2026-01-31T12:00`, `12:00:01`.
+pub(crate) fn is_timestamp(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    let date = bytes.len() >= 16
+        && bytes[4] == b'-'
+        && bytes[7] == b'-'
+        && (bytes[10] == b'T' || bytes[10] == b' ')
+        && bytes[..4].iter().all(u8::is_ascii_digit);
+    let time = bytes.len() >= 8
+        && bytes[2] == b':'
+        && bytes[5] == b':'
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_digit() || matches!(b, b':' | b'.' | b','));
+    date || time
+}
+
+/// A field of a log line or a debug dump: `input_type=dict`,
+/// `type=missing`, `[code=7`.
+pub(crate) fn is_field(word: &str) -> bool {
+    let word = word.trim_start_matches(['[', '(', '{']);
+    word.split_once('=').is_some_and(|(key, _)| {
+        !key.is_empty()
+            && key.as_bytes()[0].is_ascii_alphabetic()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    })
+}
+
+/// A command-line flag: `--force`, `--dry-run`.
+pub(crate) fn is_flag(word: &str) -> bool {
+    word.strip_prefix("--").is_some_and(|flag| {
+        flag.len() >= 2
+            && flag.as_bytes()[0].is_ascii_alphabetic()
+            && flag
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'=')
+    })
+}
