@@ -15,13 +15,7 @@ command -v valgrind > /dev/null || {
 }
 work="$root/target/input-check"
 mkdir -p "$work"
-binary=$(cd "$root" && cargo build --quiet --profile bench -p outcome-benches --bench boundary \
-    --message-format=json |
-  python3 -c 'import json, sys
-for line in sys.stdin:
-    message = json.loads(line)
-    if message.get("reason") == "compiler-artifact" and message.get("executable"):
-        print(message["executable"])')
+binary=$("$root/benches/boundary-binary.sh")
 servers=(bare_text wrapped_text bare_checked wrapped_checked)
 for server in "${servers[@]}"; do
   for n in 0 "$calls"; do

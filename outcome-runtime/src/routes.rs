@@ -88,7 +88,7 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
     if is_wrapped(&route.call) {
         return;
     }
-    let unchecked = knows(&route.call, |entry| entry.unchecked);
+    let unchecked = flags_of(&route.call).unchecked;
     let inner = route.call.clone();
     let tool: Arc<str> = Arc::from(&*route.attr.name);
     let contract = Some(crate::arguments::contract(&route.attr.input_schema))
@@ -154,6 +154,13 @@ struct Flags {
 }
 
 impl Flags {
+    /// A handler the registry knows nothing of.
+    const NONE: Flags = Flags {
+        inside: false,
+        runs_whole: false,
+        unchecked: false,
+    };
+
     /// A handler inside the boundary, and nothing else known of it.
     const INSIDE: Flags = Flags {
         inside: true,
@@ -240,14 +247,19 @@ fn register_in<S: 'static>(
     }
 }
 
-/// What the registry knows of a live handler, read by `read`; `false` for
-/// one it does not know.
-fn knows<S: 'static>(call: &Arc<DynCallToolHandler<S>>, read: impl Fn(&Entry) -> bool) -> bool {
+/// What the registry knows of a live handler; nothing set for one it does
+/// not know.
+fn flags_of<S: 'static>(call: &Arc<DynCallToolHandler<S>>) -> Flags {
     registry(|wrapped| {
         wrapped
             .as_ref()
             .and_then(|wrapped| wrapped.get(&address(call)))
-            .is_some_and(|entry| (entry.alive)() && read(entry))
+            .filter(|entry| (entry.alive)())
+            .map_or(Flags::NONE, |entry| Flags {
+                inside: entry.inside,
+                runs_whole: entry.runs_whole,
+                unchecked: entry.unchecked,
+            })
     })
 }
 
@@ -259,8 +271,7 @@ pub fn mark_router<S: MaybeSend + 'static>(mut router: ToolRouter<S>) -> ToolRou
     for route in router.map.values_mut() {
         let flags = Flags {
             inside: true,
-            runs_whole: knows(&route.call, |entry| entry.runs_whole),
-            unchecked: knows(&route.call, |entry| entry.unchecked),
+            ..flags_of(&route.call)
         };
         if !flags.unchecked {
             check_before(route);
@@ -324,9 +335,8 @@ pub fn unchecked_input<S: 'static>(route: ToolRoute<S>, reason: &'static str) ->
     registry(|wrapped| {
         let wrapped = wrapped.get_or_insert_with(HashMap::new);
         let flags = Flags {
-            inside: false,
-            runs_whole: false,
             unchecked: true,
+            ..Flags::NONE
         };
         register_in(wrapped, &route.call, flags);
     });
@@ -458,7 +468,7 @@ pub(crate) fn runs_whole<S>(runs_whole: &[usize], route: &ToolRoute<S>) -> bool 
 
 /// Whether a route handler is inside the boundary.
 pub(crate) fn is_wrapped<S: 'static>(call: &Arc<DynCallToolHandler<S>>) -> bool {
-    knows(call, |entry| entry.inside)
+    flags_of(call).inside
 }
 
 #[cfg(test)]

@@ -5,43 +5,47 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-/// What a string `format` this module checks asks for; `None` for the
+/// The formats this crate checks, each with what it asks for in words.
+const FORMATS: &[(&str, &str)] = &[
+    ("ip", "an IP address such as '192.0.2.1'"),
+    ("ipv4", "an IPv4 address such as '192.0.2.1'"),
+    ("ipv6", "an IPv6 address such as '2001:db8::1'"),
+    ("date", "a date in the form YYYY-MM-DD"),
+    (
+        "date-time",
+        "a date and time with its offset, such as '2024-05-01T13:45:00Z'",
+    ),
+    (
+        "partial-date-time",
+        "a date and time without offset, such as '2024-05-01T13:45:00'",
+    ),
+    ("time", "a time in the form HH:MM:SS"),
+    ("partial-time", "a time in the form HH:MM:SS"),
+    (
+        "uuid",
+        "a UUID such as '67e55044-10b1-426f-9247-bb680e5fe0c8'",
+    ),
+    ("uri", "a URI such as 'https://example.com/page'"),
+    ("email", "an email address such as 'name@example.com'"),
+    ("hostname", "a host name such as 'example.com'"),
+];
+
+/// What a string `format` this crate checks asks for; `None` for the
 /// formats it does not know, which it leaves unchecked.
 pub(crate) fn format_text(format: &str) -> Option<&'static str> {
-    Some(match format {
-        "ip" => "an IP address such as '192.0.2.1'",
-        "ipv4" => "an IPv4 address such as '192.0.2.1'",
-        "ipv6" => "an IPv6 address such as '2001:db8::1'",
-        "date" => "a date in the form YYYY-MM-DD",
-        "date-time" => "a date and time with its offset, such as '2024-05-01T13:45:00Z'",
-        "partial-date-time" => "a date and time without offset, such as '2024-05-01T13:45:00'",
-        "time" | "partial-time" => "a time in the form HH:MM:SS",
-        "uuid" => "a UUID such as '67e55044-10b1-426f-9247-bb680e5fe0c8'",
-        "uri" => "a URI such as 'https://example.com/page'",
-        "email" => "an email address such as 'name@example.com'",
-        "hostname" => "a host name such as 'example.com'",
-        _ => return None,
-    })
+    FORMATS
+        .iter()
+        .find(|(name, _)| *name == format)
+        .map(|(_, text)| *text)
 }
 
 /// The name of `format` as this crate checks it; `None` for a format it
 /// does not check.
 pub(crate) fn checked(format: &str) -> Option<&'static str> {
-    const CHECKED: &[&str] = &[
-        "ip",
-        "ipv4",
-        "ipv6",
-        "date",
-        "date-time",
-        "partial-date-time",
-        "time",
-        "partial-time",
-        "uuid",
-        "uri",
-        "email",
-        "hostname",
-    ];
-    CHECKED.iter().copied().find(|known| *known == format)
+    FORMATS
+        .iter()
+        .find(|(name, _)| *name == format)
+        .map(|(name, _)| *name)
 }
 
 /// Whether `text` is written in `format`. Where the common parsers of a

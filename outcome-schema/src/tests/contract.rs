@@ -8,7 +8,7 @@ use super::object;
 use crate::{Contract, JsonObject};
 
 #[test]
-fn what_a_schema_narrows_is_known_once() {
+fn what_narrows_is_told_apart_from_what_serde_enforces() {
     let narrows = |schema: Value| Contract::new(Arc::new(object(schema))).narrows();
     // What serde enforces for a typed parameter: types, required
     // properties, and the bounds an integer format implies.
