@@ -9,8 +9,8 @@ mod depth;
 mod description;
 mod literals;
 mod router;
-mod server_handler;
 mod tool;
+mod tool_handler;
 mod tools;
 
 use proc_macro::TokenStream;
@@ -45,7 +45,7 @@ pub fn tool_router(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// rmcp's `#[tool_handler]`, with request logging.
 #[proc_macro_attribute]
 pub fn tool_handler(attr: TokenStream, item: TokenStream) -> TokenStream {
-    server_handler::expand(attr.into(), item.into()).into()
+    tool_handler::expand(attr.into(), item.into()).into()
 }
 
 /// The mark `#[tool_router]` writes after each tool attribute of its block:
@@ -73,7 +73,7 @@ mod robustness {
     const MACROS: [(&str, Expand); 3] = [
         ("tool", crate::tool::expand),
         ("tool_router", crate::router::expand),
-        ("tool_handler", crate::server_handler::expand),
+        ("tool_handler", crate::tool_handler::expand),
     ];
 
     #[test]

@@ -36,14 +36,14 @@
 //! [`RETRY_MESSAGE`].
 //!
 //! ```
-//! use outcome_rules::{Message, Rule, Tools, check_message};
+//! use outcome_rules::{Outcome, Rule, Tools, check_message};
 //!
 //! let tools = Tools::new().tool("search_notes").tool("read_note");
 //! let good = "No note at 'inbox/todo.md'. Find the path with search_notes.";
-//! assert!(check_message(Message::Invalid, good, &tools).is_empty());
+//! assert!(check_message(Outcome::Invalid, good, &tools).is_empty());
 //!
 //! let renamed = "No note at 'inbox/todo.md'. Find the path with search_note.";
-//! let broken = check_message(Message::Invalid, renamed, &tools);
+//! let broken = check_message(Outcome::Invalid, renamed, &tools);
 //! assert_eq!(broken[0].rule, Rule::KnownTool);
 //! assert_eq!(
 //!     broken[0].to_string(),
@@ -60,12 +60,14 @@ use std::ops::Range;
 
 mod closest;
 mod description;
+mod outcome;
 mod scan;
 mod text;
 mod words;
 
 pub use closest::closest;
 pub use description::{DESCRIPTION_LIMIT, DescriptionProblem, check_description};
+pub use outcome::Outcome;
 pub use scan::CLOSEST_LOOKUPS;
 use scan::*;
 pub use text::{
@@ -207,17 +209,6 @@ impl Part {
     const fn is_step(self) -> bool {
         matches!(self, Part::NextStep | Part::Refresh)
     }
-}
-
-/// Which outcome a whole message ends a call in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Message {
-    /// Outcome 2: the model must change its request.
-    Invalid,
-    /// Outcome 3: the model must refresh what it read, then retry.
-    Stale,
-    /// Outcome 4: the server failed; the request was fine.
-    Fault,
 }
 
 /// The tools a text may name, and their parameters where they are known.
@@ -374,12 +365,18 @@ pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {
 /// Checks a whole message as the model reads it: the rules about words,
 /// one or two sentences, and for outcomes 2 and 3 a tool named as the next
 /// step.
-pub fn check_message(outcome: Message, text: &str, tools: &Tools) -> Vec<Broken> {
+///
+/// A result and a protocol error carry no message for the model: nothing
+/// is checked for them.
+pub fn check_message(outcome: Outcome, text: &str, tools: &Tools) -> Vec<Broken> {
+    if matches!(outcome, Outcome::Result | Outcome::Protocol) {
+        return Vec::new();
+    }
     let mut scan = Scan::new(text);
     scan.unmask_tools(tools);
     let mut broken = Vec::new();
     scan.words(tools, &mut broken);
-    if matches!(outcome, Message::Invalid | Message::Stale) {
+    if matches!(outcome, Outcome::Invalid | Outcome::Stale) {
         scan.names_tool(tools, &mut broken);
     }
     let count = scan.sentences();

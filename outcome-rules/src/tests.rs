@@ -15,18 +15,18 @@ fn rules(broken: &[Broken]) -> Vec<Rule> {
     broken.iter().map(|b| b.rule).collect()
 }
 
-fn message(outcome: Message, text: &str) -> Vec<Rule> {
+fn message(outcome: Outcome, text: &str) -> Vec<Rule> {
     rules(&check_message(outcome, text, &notes()))
 }
 
 #[test]
 fn the_designs_two_messages_pass() {
     let invalid = "No note at 'inbox/todo.md'. Find the path with search_notes.";
-    assert_eq!(message(Message::Invalid, invalid), []);
+    assert_eq!(message(Outcome::Invalid, invalid), []);
     let stale = "Note 'plan.md' changed since version 'a1b2', so resending this call fails \
                  again. Call read_note for the current text and version, reapply the edit, \
                  and pass the new version as if_match.";
-    assert_eq!(message(Message::Stale, stale), []);
+    assert_eq!(message(Outcome::Stale, stale), []);
     for (part, text) in [
         (Part::Problem, "No note at \u{FFFC}"),
         (Part::NextStep, "Find the path with search_notes"),
@@ -52,7 +52,7 @@ fn the_runtimes_own_messages_pass() {
         "A service this server depends on is busy or did not answer in time, and the request \
          itself was fine. Retry the same call in a minute.",
     ] {
-        assert_eq!(message(Message::Fault, text), [], "{text}");
+        assert_eq!(message(Outcome::Fault, text), [], "{text}");
     }
     for text in [
         "The argument limit of search_notes was 'ten', but it must be a whole number. Call \
@@ -65,7 +65,7 @@ fn the_runtimes_own_messages_pass() {
          search_notes again with query as a string.",
         "path must be relative. Correct the request, then call read_note again.",
     ] {
-        assert_eq!(message(Message::Invalid, text), [], "{text}");
+        assert_eq!(message(Outcome::Invalid, text), [], "{text}");
     }
 }
 
@@ -314,12 +314,12 @@ fn values_are_not_the_authors_words() {
         []
     );
     let quoted = "No note at '/srv/notes/FileNotFoundError'. Find the path with search_notes.";
-    assert_eq!(message(Message::Invalid, quoted), []);
+    assert_eq!(message(Outcome::Invalid, quoted), []);
     let escaped = "No note at 'it\\'s /srv/x'. Find the path with search_notes.";
-    assert_eq!(message(Message::Invalid, escaped), []);
+    assert_eq!(message(Outcome::Invalid, escaped), []);
     // An apostrophe in a word opens no value.
     let apostrophe = "The server's file at /srv/notes is gone. Call reindex again.";
-    assert_eq!(message(Message::Invalid, apostrophe), [Rule::NoPath]);
+    assert_eq!(message(Outcome::Invalid, apostrophe), [Rule::NoPath]);
 }
 
 #[test]
@@ -328,7 +328,7 @@ fn a_validation_dump_breaks_the_rules_it_should() {
     let text = "Error executing tool read_note: 1 validation error for read_noteArguments\n\
                 path\n  Field required [type=missing, input_value={}, input_type=dict]\n    \
                 For further information visit https://errors.pydantic.dev/2.14/v/missing";
-    let broken = message(Message::Invalid, text);
+    let broken = message(Outcome::Invalid, text);
     for rule in [
         Rule::NoTypeName,
         Rule::NoLogLine,
@@ -342,7 +342,7 @@ fn a_validation_dump_breaks_the_rules_it_should() {
 #[test]
 fn one_or_two_sentences() {
     let long = "No note at 'a'. It may have moved. Find the path with search_notes.";
-    assert_eq!(message(Message::Invalid, long), [Rule::Short]);
+    assert_eq!(message(Outcome::Invalid, long), [Rule::Short]);
     let part = check_part(Part::Problem, "No note here. It may have moved", &notes());
     assert_eq!(rules(&part), [Rule::Short]);
     assert_eq!(
@@ -351,7 +351,7 @@ fn one_or_two_sentences() {
     );
     // Dots inside words and lowercase after a dot end no sentence.
     let dotted = "No note at plan.md, e.g. the one search_notes lists. Call read_note again.";
-    assert_eq!(message(Message::Invalid, dotted), []);
+    assert_eq!(message(Outcome::Invalid, dotted), []);
     let retry = "The index is rebuilding, and the request was fine. Call reindex again in a \
                  minute.";
     assert_eq!(check_part(Part::Retry, retry, &notes()), []);
@@ -360,7 +360,7 @@ fn one_or_two_sentences() {
 #[test]
 fn hostile_text_is_checked_in_bounded_time_and_never_panics() {
     let huge = "a ".repeat(500_000);
-    assert_eq!(message(Message::Fault, &huge), []);
+    assert_eq!(message(Outcome::Fault, &huge), []);
     for text in [
         "",
         "'",
@@ -382,7 +382,7 @@ fn hostile_text_is_checked_in_bounded_time_and_never_panics() {
         ". . .",
         "\u{200b}call\u{200b} x",
     ] {
-        let _ = check_message(Message::Invalid, text, &notes());
+        let _ = check_message(Outcome::Invalid, text, &notes());
         let _ = check_part(Part::NextStep, text, &Tools::unknown());
     }
 }
@@ -410,10 +410,10 @@ fn an_unknown_key_named_by_the_runtime_is_no_parameter() {
     let tools = notes().answering("search_notes");
     let text = "search_notes takes no argument 'limt'. Call search_notes again with only \
                 query and limit.";
-    assert_eq!(rules(&check_message(Message::Invalid, text, &tools)), []);
+    assert_eq!(rules(&check_message(Outcome::Invalid, text, &tools)), []);
     // A name the author wrote before "argument" is still checked.
     let text = "Call search_notes again without the limt argument.";
-    let broken = check_message(Message::Invalid, text, &tools);
+    let broken = check_message(Outcome::Invalid, text, &tools);
     assert_eq!(rules(&broken), [Rule::KnownParameter], "{broken:?}");
     assert_eq!(broken[0].words, "limt");
 }
@@ -503,7 +503,7 @@ fn the_step_is_a_step() {
         "search_notes could not find it. The path is wrong.",
         "The path is wrong (search_notes lists them).",
     ] {
-        let broken = check_message(Message::Invalid, text, &tools);
+        let broken = check_message(Outcome::Invalid, text, &tools);
         assert!(broken.iter().any(|b| b.rule == Rule::NamesTool), "{text}");
     }
     for text in [
@@ -512,7 +512,7 @@ fn the_step_is_a_step() {
         "No note at 'a.md'. Search with search_notes first.",
         "No note at 'a.md'. Use search_notes to find it.",
     ] {
-        let broken = check_message(Message::Invalid, text, &tools);
+        let broken = check_message(Outcome::Invalid, text, &tools);
         assert!(broken.is_empty(), "{text}: {broken:?}");
     }
     // Without the router's list, a snake_case word is no step by itself.
@@ -520,7 +520,7 @@ fn the_step_is_a_step() {
         "message_id must start with 'imap'.",
         "The message_id is wrong. It must start with 'imap'.",
     ] {
-        let broken = check_message(Message::Invalid, text, &Tools::unknown());
+        let broken = check_message(Outcome::Invalid, text, &Tools::unknown());
         assert!(broken.iter().any(|b| b.rule == Rule::NamesTool), "{text}");
     }
 }
@@ -536,7 +536,7 @@ fn what_real_texts_showed() {
     let quoted = "Use 'chroma_update_documents' to update existing documents";
     assert_eq!(check_part(Part::NextStep, quoted, &tools), []);
     let whole = format!("Documents 'a' exist. {quoted}.");
-    assert_eq!(check_message(Message::Invalid, &whole, &tools), []);
+    assert_eq!(check_message(Outcome::Invalid, &whole, &tools), []);
     // A command in a literal's quotes is a command.
     let broken = check_part(Part::Problem, "Run 'aws configure' first", &tools);
     assert_eq!(rules(&broken), [Rule::NoCommand], "{broken:?}");
@@ -561,7 +561,7 @@ fn what_real_texts_showed() {
     }
     // A list after a colon is part of its sentence.
     let listed = "Found 2 documents:\n- a\n- b\nCall chroma_update_documents with their ids.";
-    assert_eq!(check_message(Message::Invalid, listed, &tools), []);
+    assert_eq!(check_message(Outcome::Invalid, listed, &tools), []);
 }
 
 /// The runtime's own words for a signed argument's range pass its rules.
@@ -570,7 +570,7 @@ fn a_negative_bound_is_no_code() {
     let text = "The argument offset of search_notes was 'x', but it must be a whole number from \
                 -9223372036854775808 to 9223372036854775807. Call search_notes again with offset \
                 as a whole number from -32768 to 32767.";
-    assert_eq!(check_message(Message::Invalid, text, &notes()), []);
+    assert_eq!(check_message(Outcome::Invalid, text, &notes()), []);
     let broken = check_part(Part::Problem, "Failed with -32602", &notes());
     assert_eq!(rules(&broken), [Rule::NoLookup]);
 }

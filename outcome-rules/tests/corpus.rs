@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use outcome_rules::{Message, Part, Rule, Tools, VALUE, check_message, check_part, sentences};
+use outcome_rules::{Outcome, Part, Rule, Tools, VALUE, check_message, check_part, sentences};
 use serde_json::Value;
 
 /// One labelled text.
@@ -23,7 +23,7 @@ struct Text {
     text: String,
     template: String,
     literal: bool,
-    outcome: Message,
+    outcome: Outcome,
     tool: Option<String>,
     tools: Vec<String>,
     parameters: BTreeMap<String, Vec<String>>,
@@ -59,9 +59,9 @@ fn corpus() -> Vec<Text> {
                 template: text("template"),
                 literal: value["literal"].as_bool().unwrap_or(false),
                 outcome: match value["outcome"].as_str() {
-                    Some("stale") => Message::Stale,
-                    Some("fault") => Message::Fault,
-                    _ => Message::Invalid,
+                    Some("stale") => Outcome::Stale,
+                    Some("fault") => Outcome::Fault,
+                    _ => Outcome::Invalid,
                 },
                 tool: value["tool"].as_str().map(str::to_owned),
                 tools: strings(&value["tools"]),
@@ -108,20 +108,20 @@ impl Text {
         let written = placeholders(&literal(&self.template));
         let mut spans = sentences(&written);
         let step = match (self.outcome, spans.len()) {
-            (Message::Fault, _) | (_, 0 | 1) => None,
+            (Outcome::Fault, _) | (_, 0 | 1) => None,
             _ => spans.pop(),
         };
         let problem_end = spans.last().map_or(0, |span| span.end);
         let mut parts = vec![(
             match self.outcome {
-                Message::Fault => Part::Retry,
+                Outcome::Fault => Part::Retry,
                 _ => Part::Problem,
             },
             written[..problem_end].trim().to_owned(),
         )];
         if let Some(step) = step {
             let part = match self.outcome {
-                Message::Stale => Part::Refresh,
+                Outcome::Stale => Part::Refresh,
                 _ => Part::NextStep,
             };
             parts.push((part, written[step].trim().to_owned()));
@@ -271,7 +271,7 @@ fn compile_view(text: &Text, tools: &Tools) -> Option<Vec<Rule>> {
     // cannot be written without: unless that sentence is a step that names
     // a tool, as the step part, it breaks names-tool.
     let parts = text.parts();
-    if parts.len() == 1 && text.outcome != Message::Fault {
+    if parts.len() == 1 && text.outcome != Outcome::Fault {
         let (_, written) = &parts[0];
         let as_step = check_part(Part::NextStep, written, tools);
         if as_step.iter().any(|b| b.rule == Rule::NamesTool) {
@@ -359,7 +359,7 @@ fn the_compiler_and_the_run_time_check_agree() {
     let mut disagree = Vec::new();
     let mut compared = 0;
     for text in corpus() {
-        if !text.literal || text.outcome == Message::Fault {
+        if !text.literal || text.outcome == Outcome::Fault {
             continue;
         }
         let parts = text.parts();

@@ -6,7 +6,7 @@
 //! unoptimized. Nothing here times the checker: each test only has to
 //! finish, with the right result. Each text is half a megabyte.
 
-use outcome_rules::{Message, Part, Rule, Tools, check_message, check_part, names_tool};
+use outcome_rules::{Outcome, Part, Rule, Tools, check_message, check_part, names_tool};
 
 const SIZE: usize = 1 << 19;
 
@@ -24,7 +24,7 @@ fn rules(broken: &[outcome_rules::Broken]) -> Vec<Rule> {
 fn quotes_that_never_close_are_scanned_once() {
     // Every `'a` opens a quote that no later quote closes.
     let text = repeated(" 'a");
-    let broken = check_message(Message::Invalid, &text, &Tools::unknown());
+    let broken = check_message(Outcome::Invalid, &text, &Tools::unknown());
     assert_eq!(rules(&broken), [Rule::NamesTool]);
     let broken = check_part(Part::Problem, &text, &Tools::unknown());
     assert!(broken.is_empty(), "{:?}", &broken[..broken.len().min(3)]);
@@ -34,7 +34,7 @@ fn quotes_that_never_close_are_scanned_once() {
 fn escaped_and_doubled_quotes_are_scanned_once() {
     for unit in [" \\'", " '\\'", "''''", " '\\\\'a", " ('x"] {
         let text = format!("{} Call search_notes.", repeated(unit));
-        let broken = check_message(Message::Invalid, &text, &Tools::unknown());
+        let broken = check_message(Outcome::Invalid, &text, &Tools::unknown());
         assert!(
             broken.iter().all(|b| b.rule != Rule::NamesTool),
             "{unit}: {:?}",
@@ -48,15 +48,15 @@ fn one_word_of_half_a_megabyte_is_compared_with_the_tools_within_a_few_edits() {
     let tools = Tools::new().tool("search_notes").tool(repeated("b"));
     // A plain word after "call" is a tool only if it is close to one.
     let text = format!("Call {}", repeated("a"));
-    let broken = check_message(Message::Invalid, &text, &tools);
+    let broken = check_message(Outcome::Invalid, &text, &tools);
     assert_eq!(rules(&broken), [Rule::NamesTool]);
     // A snake-case one surely is, and is none of the server's.
     let text = format!("Call {}a", repeated("a_"));
-    let broken = check_message(Message::Invalid, &text, &tools);
+    let broken = check_message(Outcome::Invalid, &text, &tools);
     assert_eq!(rules(&broken), [Rule::KnownTool]);
     // One edit from a tool whose name is half a megabyte long: found, and named.
     let text = format!("Call {}c.", repeated("b"));
-    let broken = check_message(Message::Invalid, &text, &tools);
+    let broken = check_message(Outcome::Invalid, &text, &tools);
     assert_eq!(rules(&broken), [Rule::KnownTool]);
     assert!(broken[0].message.contains("did you mean"));
 }
@@ -64,7 +64,7 @@ fn one_word_of_half_a_megabyte_is_compared_with_the_tools_within_a_few_edits() {
 #[test]
 fn fifty_thousand_sentences_are_counted_once() {
     let text = repeated("Bad. ");
-    let broken = check_message(Message::Fault, &text, &Tools::unknown());
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert_eq!(rules(&broken), [Rule::Short]);
     assert!(
         broken[0]
@@ -81,7 +81,7 @@ fn fifty_thousand_names_against_ten_thousand_tools() {
     }
     // Each name is one edit from a tool, and each is looked up.
     let text = repeated("call tool_0000x with field_0000y set to x, ");
-    let broken = check_message(Message::Invalid, &text, &tools);
+    let broken = check_message(Outcome::Invalid, &text, &tools);
     assert_eq!(rules(&broken)[0], Rule::KnownTool);
     let unknown = broken.iter().filter(|b| b.rule == Rule::KnownTool).count();
     assert_eq!(

@@ -513,13 +513,7 @@ pub fn check(outcome: Outcome, text: &str) -> Vec<Broken> {
 /// assert_eq!(broken[0].rule, Rule::KnownTool);
 /// ```
 pub fn check_with(outcome: Outcome, text: &str, tools: &Tools) -> Vec<Broken> {
-    let message = match outcome {
-        Outcome::Invalid => outcome_rules::Message::Invalid,
-        Outcome::Stale => outcome_rules::Message::Stale,
-        Outcome::Fault => outcome_rules::Message::Fault,
-        Outcome::Result | Outcome::Protocol => return Vec::new(),
-    };
-    outcome_rules::check_message(message, text, tools)
+    outcome_rules::check_message(outcome, text, tools)
 }
 
 /// [`check`]s a [`ToolError`]'s message for its outcome, leaving out the

@@ -602,7 +602,7 @@ pub(crate) fn judge(
             );
         }
     }
-    let mut broken = outcome_rules::check_message(outcome_rules::Message::Invalid, &text, known);
+    let mut broken = outcome_rules::check_message(outcome_rules::Outcome::Invalid, &text, known);
     if whole.len() > text.len() {
         broken.retain(|b| b.rule != outcome_rules::Rule::Short);
         found(

@@ -15,7 +15,7 @@ use super::parse::HandlerArgs;
 /// logs), `list_tools`, `get_tool`, `on_custom_request` (a malformed
 /// `tools/call` gets its log line) and `get_info`, each unless the impl has
 /// its own. The methods are written as tokens, never parsed.
-pub(crate) fn server_handler(args: &HandlerArgs, block: &Block) -> TokenStream {
+pub(crate) fn tool_handler(args: &HandlerArgs, block: &Block) -> TokenStream {
     let item_impl = &block.header;
     let private = crate::private(Span::call_site());
     let rmcp = quote! { #private::rmcp };

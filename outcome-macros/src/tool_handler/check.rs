@@ -6,7 +6,7 @@ use syn::ItemImpl;
 /// An impl that is not of a trait: the methods `#[tool_handler]` writes
 /// would be the type's own, which rmcp never calls, and every tool call
 /// would answer "method not found".
-pub(crate) fn server_handler(item_impl: &ItemImpl) -> Vec<syn::Error> {
+pub(crate) fn tool_handler(item_impl: &ItemImpl) -> Vec<syn::Error> {
     if item_impl.trait_.is_some() {
         return Vec::new();
     }

@@ -25,9 +25,9 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     // tokens, as the router reads its block: no body is parsed.
     let expansion = match crate::router::Block::parse(&item) {
         Ok(block) => {
-            let problems = check::server_handler(&block.header);
+            let problems = check::tool_handler(&block.header);
             if problems.is_empty() {
-                expand::server_handler(&args, &block)
+                expand::tool_handler(&args, &block)
             } else {
                 errors.extend(problems);
                 item
