@@ -10,16 +10,24 @@
 //! port); the first line on stdout is the endpoint's URL. `BENCH_LOG` is
 //! the file the log goes to (default `/dev/null`): both servers write
 //! through the same subscriber, so the log costs each the same per line.
+//! `BENCH_LOG_FILTER` is its filter, as `target=level` directives (default
+//! `info`): rmcp writes three lines of its own at INFO for every stateless
+//! request, which `info,rmcp=warn` leaves out.
 //!
 //! Requests use the stateless lifecycle of protocol 2026-07-28: no
 //! `initialize`, every `tools/call` carrying its protocol version and the
-//! client's capabilities in `_meta`, and answered with one JSON body.
+//! client's capabilities in `_meta`, and its method and tool in the
+//! `Mcp-Method` and `Mcp-Name` headers; each is answered with one JSON
+//! body.
 
 use std::io::Write;
 use std::sync::Arc;
 
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 /// The two servers, each with one tool, `echo`, that takes no arguments.
 mod servers {
@@ -100,6 +108,11 @@ fn main() {
     let server = std::env::var("BENCH_SERVER").unwrap_or_else(|_| "wrapped".to_owned());
     let address = std::env::var("BENCH_ADDR").unwrap_or_else(|_| "127.0.0.1:0".to_owned());
     let log = std::env::var("BENCH_LOG").unwrap_or_else(|_| "/dev/null".to_owned());
+    let filter: Targets = std::env::var("BENCH_LOG_FILTER")
+        .as_deref()
+        .unwrap_or("info")
+        .parse()
+        .expect("BENCH_LOG_FILTER holds target=level directives");
 
     // The request log on, at INFO, into a non-blocking writer, as a server
     // in production would have it; writing to a file costs the writer's
@@ -109,7 +122,8 @@ fn main() {
     tracing_subscriber::fmt()
         .with_writer(writer)
         .with_ansi(false)
-        .with_max_level(tracing::Level::INFO)
+        .finish()
+        .with(filter)
         .init();
 
     // A fixed two workers: the figures then don't follow the machine's
