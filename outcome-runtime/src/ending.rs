@@ -290,7 +290,7 @@ fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, duration_ms: f64)
     );
 }
 
-/// What a route inside the boundary ([`wrap_route`](crate::wrap_route))
+/// What a route inside the boundary ([`wrap_route`](crate::handler::wrap_route))
 /// answers for a call of `tool` that ended as `ended`: its answer, or the
 /// panic that escaped it. Its lines are the request log's; this hands a
 /// `ToolError` over as every boundary does.

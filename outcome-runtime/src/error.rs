@@ -58,12 +58,12 @@ use outcome_rules::Rule;
 /// | code | outcome | what the model reads | log |
 /// |---|---|---|---|
 /// | -32021, missing client capability | [`Protocol`](Outcome::Protocol): passes through | nothing: the client receives the JSON-RPC error itself | INFO `tool_call_failed`, `outcome` `protocol`, `error.code` |
-/// | -32602, invalid params: what rmcp users write for "no such file", "not allowed" | 2, [`Invalid`](Outcome::Invalid) | the error's message made model-safe (one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT) characters, without "Invalid params:", codes such as -32602 or JSON-RPC wording; a message that is only a code name, such as `invalid_args`, said in words; each sentence that names a path, a stack frame, a type, an environment variable, a log line's level or timestamp, a command or an error code left out, in quotes or not, since no compiler checked it ([`outcome_rules::leaks`]); "The request cannot be carried out as sent." when nothing is left), then "Correct the request, then call `<tool>` again." naming the tool called, unless the message's last sentence is already a step naming a tool by a `snake_case` name or the tool called ("Call list_directory to read it", "Call tree again with a depth of 3 or less" from `tree`); a last sentence that is a step naming no tool ("Set start_index to 0.") is joined by ", then call `<tool>` again." instead, so the message stays two sentences; never `data` | INFO `tool_call_failed`, `outcome` `invalid`, `error.type`; no `tool_failed` |
+/// | -32602, invalid params: what rmcp users write for "no such file", "not allowed" | 2, [`Invalid`](Outcome::Invalid) | the error's message made model-safe (one line of at most [`MESSAGE_LIMIT`](crate::message::MESSAGE_LIMIT) characters, without "Invalid params:", codes such as -32602 or JSON-RPC wording; a message that is only a code name, such as `invalid_args`, said in words; each sentence that names a path, a stack frame, a type, an environment variable, a log line's level or timestamp, a command or an error code left out, in quotes or not, since no compiler checked it ([`outcome_rules::leaks`]); "The request cannot be carried out as sent." when nothing is left), then "Correct the request, then call `<tool>` again." naming the tool called, unless the message's last sentence is already a step naming a tool by a `snake_case` name or the tool called ("Call list_directory to read it", "Call tree again with a depth of 3 or less" from `tree`); a last sentence that is a step naming no tool ("Set start_index to 0.") is joined by ", then call `<tool>` again." instead, so the message stays two sentences; never `data` | INFO `tool_call_failed`, `outcome` `invalid`, `error.type`; no `tool_failed` |
 /// | -32600, invalid request: what real servers write for "outside the root", "on the deny list", "too large", a request that can never succeed as sent | 2, [`Invalid`](Outcome::Invalid): the model must change the request, and retrying it unchanged only fails again | as -32602 | as -32602 |
 /// | -32002, resource not found (which MCP 2026-07-28 replaces by -32602) | 2, [`Invalid`](Outcome::Invalid): the model named something that is not there | as -32602, after "Not found: " when the message does not say so itself, and with the `uri` of its `data` (MCP's field for the URI asked for) quoted when the message leaves it out: `resource_not_found("resource_not_found", Some(json!({"uri": uri})))` reads "Resource not found: 'notes://todo'." | as -32602 |
 /// | -32602 or -32603 whose `data` carries the `"outcome"` this process wrote: a `ToolError` made into an `ErrorData` here, as rmcp does with a trait tool's error (see [`From<ToolError> for ErrorData`](#impl-From%3CToolError%3E-for-ErrorData)); an `"outcome"` in the `data` of an error from anywhere else (an upstream server, a library) is not trusted, and the error is read by its code | the outcome it carries, when the code agrees with it | the message as it is, bounded: it was written to these rules | as that outcome; a fault's `tool_failed` names its message, `error.type` `outcome_runtime::ToolError` |
-/// | -32602 from rmcp's `Extension` extractor ("missing extension ...") | 4, [`Fault`](Outcome::Fault): the server's setup, not the request | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | as the next row |
-/// | -32603, internal error, and every other code: -32601, -32700, a server's own (-32000 to -32099 but those above) | 4, [`Fault`](Outcome::Fault): each says the server failed, or is the server author's own, whose meaning this crate cannot know | [`FAULT_MESSAGE`](crate::FAULT_MESSAGE) | ERROR `tool_failed` with the code, message and `data`, `error.type` `rmcp::model::ErrorData`; then ERROR `tool_call_failed` (WARNING for both when a type registered with [`recognize_transient`](crate::recognize_transient) says it heals itself) |
+/// | -32602 from rmcp's `Extension` extractor ("missing extension ...") | 4, [`Fault`](Outcome::Fault): the server's setup, not the request | [`FAULT_MESSAGE`](crate::message::FAULT_MESSAGE) | as the next row |
+/// | -32603, internal error, and every other code: -32601, -32700, a server's own (-32000 to -32099 but those above) | 4, [`Fault`](Outcome::Fault): each says the server failed, or is the server author's own, whose meaning this crate cannot know | [`FAULT_MESSAGE`](crate::message::FAULT_MESSAGE) | ERROR `tool_failed` with the code, message and `data`, `error.type` `rmcp::model::ErrorData`; then ERROR `tool_call_failed` (WARNING for both when a type registered with [`recognize_transient`](crate::recognize_transient) says it heals itself) |
 ///
 /// An `internal_error` whose reason is the model's to fix (an OS error such
 /// as "Directory not empty" for a delete the model asked for) is still a
@@ -89,7 +89,7 @@ use outcome_rules::Rule;
 ///
 /// let error = ToolError::from(McpError::internal_error("pool exhausted", None));
 /// assert_eq!(error.outcome(), Outcome::Fault);
-/// assert_eq!(error.message(), outcome_runtime::FAULT_MESSAGE);
+/// assert_eq!(error.message(), outcome_runtime::message::FAULT_MESSAGE);
 /// ```
 ///
 /// # `Box<dyn Error>`
@@ -229,7 +229,7 @@ impl ToolError {
     /// );
     /// ```
     ///
-    /// The model reads one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT)
+    /// The model reads one line of at most [`MESSAGE_LIMIT`](crate::message::MESSAGE_LIMIT)
     /// characters, whatever the parts hold: line breaks become spaces,
     /// invisible characters are escaped, and a part too long is cut. A part
     /// that is empty never yields a sentence built from nothing: without a
@@ -292,8 +292,8 @@ impl ToolError {
     ///
     /// The message must still say that the request was fine and when to
     /// retry; it must not name the cause's internals. Logged at WARNING.
-    /// It is made one line of at most [`MESSAGE_LIMIT`](crate::MESSAGE_LIMIT)
-    /// characters; an empty one is [`RETRY_MESSAGE`](crate::RETRY_MESSAGE).
+    /// It is made one line of at most [`MESSAGE_LIMIT`](crate::message::MESSAGE_LIMIT)
+    /// characters; an empty one is [`RETRY_MESSAGE`](crate::message::RETRY_MESSAGE).
     pub fn retry_later(message: impl Display) -> Self {
         let built = sentences::retry(&message);
         Self::model_facing(Kind::Fault { heals: true }, built)
@@ -365,7 +365,7 @@ impl ToolError {
     /// error that displays that text.
     ///
     /// ```
-    /// # use outcome_runtime::{Outcome, ToolError, RETRY_MESSAGE};
+    /// # use outcome_runtime::{Outcome, ToolError, message::RETRY_MESSAGE};
     /// let timeout: Box<dyn std::error::Error> =
     ///     Box::new(std::io::Error::new(std::io::ErrorKind::TimedOut, "upstream slow"));
     /// let error = ToolError::from_boxed(timeout);
@@ -812,7 +812,7 @@ impl IntoCallToolResult for ToolError {
 /// carries `data` of its own choosing; without the tag, or with a tag that
 /// does not match its message, its `outcome` is ignored and the code
 /// decides. [The table](ToolError#rmcps-errordata) reads it back:
-/// under this crate's `#[tool_handler]` or [`wrap_router`](crate::wrap_router),
+/// under this crate's `#[tool_handler]` or [`wrap_router`](crate::handler::wrap_router),
 /// a trait tool's call ends as its `ToolError` says, with its message, its
 /// outcome and its level. What does not survive is a fault's source
 /// chain: an `ErrorData` is JSON sent to the client, so the operator's

@@ -731,7 +731,7 @@ impl JobEnding {
         response.map(|response| match response {
             CallToolResponse::Complete(result) => result,
             // Made a fault by `conclude`, which is a result.
-            _ => CallToolResult::error(vec![ContentBlock::text(crate::FAULT_MESSAGE)]),
+            _ => CallToolResult::error(vec![ContentBlock::text(crate::message::FAULT_MESSAGE)]),
         })
     }
 }

@@ -78,14 +78,14 @@
 //!   every `tools/call`, and a router that is built once, not per call.
 //! - [`ToolError`]: outcomes 2, 3 and 4, with message builders that keep the
 //!   text the model reads to the rules.
-//! - [`wrap_router`]: the boundary for tools that are not `#[tool]` methods
+//! - [`handler::wrap_router`]: the boundary for tools that are not `#[tool]` methods
 //!   (rmcp's trait-based tools, routes added by hand).
-//! - [`unchecked_input`]: a route whose published input schema is not
+//! - [`handler::unchecked_input`]: a route whose published input schema is not
 //!   checked before its handler (see
 //!   [the input schema](#the-input-schema-is-the-contract)).
 //! - [`Jobs`]: long-running tools; past a deadline the model gets a job to
 //!   poll with the `job_status` tool, and reads the same answer later.
-//! - `spawn_tool_task`: a call run as a task of rmcp's tasks extension, by
+//! - `handler::spawn_tool_task`: a call run as a task of rmcp's tasks extension, by
 //!   the same rules (not under the `local` feature).
 //! - `testing` (feature `testing`, for dev-dependencies): the log records
 //!   of a call, an in-memory client, a check
@@ -122,7 +122,7 @@
 //!
 //! Tools that are not `#[tool]` methods (rmcp's trait-based `SyncTool` and
 //! `AsyncTool`, routes added with `with_route`) go inside the boundary through
-//! `outcome_runtime::wrap_router(router)`, and may use `ToolError` as their
+//! `outcome_runtime::handler::wrap_router(router)`, and may use `ToolError` as their
 //! error type. In a test, `outcome_runtime::testing::assert_wrapped(&router)`
 //! (feature `testing`, for dev-dependencies) fails, naming them, for any tool
 //! left outside.
@@ -158,7 +158,7 @@
 //! ```
 //!
 //! Every route inside the boundary is checked: `#[tool]` methods,
-//! [`wrap_router`]'s trait tools and routes, and so the calls of [`Jobs`]
+//! [`handler::wrap_router`]'s trait tools and routes, and so the calls of [`Jobs`]
 //! and of tasks. Each schema is read once per process (its patterns
 //! compiled); a schema that narrows nothing serde does not already enforce
 //! (types, required properties, an integer's own range) adds nothing to a
@@ -171,7 +171,7 @@
 //!
 //! Turn the check off for a tool that checks its arguments itself, with
 //! better words than the schema's (a date field that also takes
-//! "tomorrow"): `#[tool(unchecked_input = "why")]`, or [`unchecked_input`]
+//! "tomorrow"): `#[tool(unchecked_input = "why")]`, or [`handler::unchecked_input`]
 //! for a route.
 //!
 //! # Expansion
@@ -208,11 +208,11 @@ mod classify;
 mod ending;
 mod error;
 pub mod job_store;
-mod jobs;
+pub mod jobs;
 mod listing;
 mod logging;
 mod malformed;
-mod message;
+pub mod message;
 mod outcome;
 mod panics;
 mod records;
@@ -222,7 +222,7 @@ mod routes;
 mod scope;
 mod sentences;
 #[cfg(feature = "redis")]
-mod session_store;
+pub mod session_store;
 // rmcp's task manager runs a task as a `Send` future, which a tool under
 // `local` need not give.
 #[cfg(not(feature = "local"))]
@@ -233,21 +233,23 @@ pub mod testing;
 
 pub use classify::{Transient, recognize_transient};
 pub use error::{Outcome, ToolError};
-pub use jobs::{Deferred, JobId, Jobs, STATUS_TOOL};
-pub use malformed::malformed_call;
-pub use message::{
-    FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, Quoted, RETRY_MESSAGE, is_invisible, quote,
-};
+pub use jobs::{Deferred, Jobs};
+pub use message::quote;
 /// The writing rules a message to the model is checked against: at compile
 /// time for literal texts, by `testing::check` and by the audit at run
 /// time. [`ToolError::waive`] opts one call out of one rule.
 pub use outcome_rules::Rule;
-pub use request::call_tool;
-pub use routes::{unchecked_input, wrap_route, wrap_router};
-#[cfg(feature = "redis")]
-pub use session_store::{RedisSessionStore, SessionsError, SessionsInRedis};
-#[cfg(not(feature = "local"))]
-pub use tasks::spawn_tool_task;
+
+/// For a `ServerHandler` written without [`tool_handler`], and for tools
+/// that are not `#[tool]` methods: the same boundary and request log, by
+/// hand.
+pub mod handler {
+    pub use crate::malformed::malformed_call;
+    pub use crate::request::call_tool;
+    pub use crate::routes::{unchecked_input, wrap_route, wrap_router};
+    #[cfg(not(feature = "local"))]
+    pub use crate::tasks::spawn_tool_task;
+}
 
 #[doc(inline)]
 #[doc = include_str!("docs/tool.md")]
@@ -362,8 +364,8 @@ mod architecture {
         let items = root_items(root);
         assert_eq!(module_of("ToolError", &items), "error");
         assert_eq!(module_of("quote", &items), "message");
-        assert_eq!(module_of("call_tool", &items), "request");
-        assert_eq!(module_of("wrap_router", &items), "routes");
+        assert_eq!(module_of("Jobs", &items), "jobs");
+        assert_eq!(module_of("recognize_transient", &items), "classify");
         assert_eq!(module_of("scope", &items), "scope");
     }
 

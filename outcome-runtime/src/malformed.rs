@@ -27,7 +27,7 @@ use crate::telemetry::Telemetry;
 /// its own `on_custom_request` calls this first:
 ///
 /// ```
-/// use outcome_runtime::malformed_call;
+/// use outcome_runtime::handler::malformed_call;
 /// use rmcp::model::{CustomRequest, CustomResult, ErrorCode};
 /// use rmcp::service::RequestContext;
 /// use rmcp::{ErrorData, RoleServer};

@@ -41,7 +41,7 @@ pub(crate) type RouteFuture<'a> =
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use outcome_runtime::{ToolError, wrap_router};
+/// use outcome_runtime::{ToolError, handler::wrap_router};
 /// use rmcp::handler::server::router::tool::{SyncTool, ToolBase, ToolRouter};
 /// use rmcp::schemars;
 ///
@@ -312,7 +312,7 @@ fn check_before<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
 /// whatever the body makes of it.
 ///
 /// ```
-/// use outcome_runtime::{ToolError, unchecked_input, wrap_router};
+/// use outcome_runtime::{ToolError, handler::unchecked_input, handler::wrap_router};
 /// use rmcp::handler::server::tool::{ToolRoute, ToolRouter};
 /// use rmcp::model::Tool;
 /// use std::sync::Arc;

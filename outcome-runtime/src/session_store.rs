@@ -107,7 +107,7 @@ type Stored<'a, T> = Pin<Box<dyn Future<Output = Result<T, SessionStoreError>> +
 /// let url = "redis://127.0.0.1:6379";
 /// // `StreamableHttpServerConfig { session_store: Some(sessions), .. }`
 /// let sessions: Arc<dyn SessionStore> =
-///     Arc::new(outcome_runtime::RedisSessionStore::open(url)?);
+///     Arc::new(outcome_runtime::session_store::RedisSessionStore::open(url)?);
 /// // The jobs of the same server, in the same Redis.
 /// let jobs = outcome_runtime::Jobs::redis(url)?;
 /// # Ok(()) }
@@ -466,7 +466,7 @@ impl SessionStore for RedisSessionStore {
 /// ```no_run
 /// # async fn serve() -> Result<(), outcome_runtime::job_store::StoreError> {
 /// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-/// use outcome_runtime::{RedisSessionStore, SessionsInRedis};
+/// use outcome_runtime::{session_store::RedisSessionStore, session_store::SessionsInRedis};
 ///
 /// let store = RedisSessionStore::open("redis://127.0.0.1:6379")?;
 /// // `StreamableHttpService::new(factory, Arc::new(sessions), config)`,

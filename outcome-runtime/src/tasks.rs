@@ -15,7 +15,7 @@ use crate::request;
 /// Runs a `tools/call` as a task of `manager`, for a client that asked for
 /// one: answer the call with `CreateTaskResult::new(task)`.
 ///
-/// The call goes through `router` as [`call_tool`](crate::call_tool) runs it
+/// The call goes through `router` as [`call_tool`](crate::handler::call_tool) runs it
 /// inline: the tool's body is in the boundary, the request log writes the
 /// same lines once, and a failed call's task completes with the same
 /// `isError` result and text. A JSON-RPC error (an unknown tool, a missing
@@ -26,7 +26,7 @@ use crate::request;
 /// the router (or a `&'static` or `Arc` of one).
 ///
 /// ```
-/// use outcome_runtime::{ToolError, spawn_tool_task, tool, tool_router};
+/// use outcome_runtime::{ToolError, handler::spawn_tool_task, tool, tool_router};
 /// use rmcp::handler::server::router::tool::ToolRouter;
 /// use rmcp::model::{
 ///     CallToolRequestParams, CallToolResponse, CreateTaskResult, ServerCapabilities,
@@ -64,7 +64,7 @@ use crate::request;
 ///             );
 ///             return Ok(CreateTaskResult::new(task).into());
 ///         }
-///         outcome_runtime::call_tool(self, &self.tools, request, context).await
+///         outcome_runtime::handler::call_tool(self, &self.tools, request, context).await
 ///     }
 ///
 ///     // `get_task`, `update_task` and `cancel_task` hand on to `self.tasks`.

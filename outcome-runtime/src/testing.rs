@@ -412,8 +412,8 @@ where
 /// disabled routes, routes added by hand and trait-based tools included.
 ///
 /// Routes are inside when `#[tool_router]` built them from `#[tool]`
-/// methods, or when [`wrap_router`](crate::wrap_router) or
-/// [`wrap_route`](crate::wrap_route) put them there.
+/// methods, or when [`wrap_router`](crate::handler::wrap_router) or
+/// [`wrap_route`](crate::handler::wrap_route) put them there.
 ///
 /// # Panics
 ///
@@ -430,7 +430,7 @@ pub fn assert_wrapped<S: 'static>(router: &rmcp::handler::server::tool::ToolRout
         outside.is_empty(),
         "tools outside the outcome boundary: {}; build them with `#[outcome_runtime::tool]` \
          under `#[outcome_runtime::tool_router]`, or pass the router through \
-         `outcome_runtime::wrap_router`",
+         `outcome_runtime::handler::wrap_router`",
         outside.join(", ")
     );
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use outcome_runtime::testing::Record;
 use outcome_runtime::{
-    Deferred, Jobs, MESSAGE_LIMIT, Rule, ToolError, quote, tool, tool_handler, tool_router,
+    Deferred, Jobs, Rule, ToolError, message::MESSAGE_LIMIT, quote, tool, tool_handler, tool_router,
 };
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::wrapper::{Json, Parameters};

@@ -4,7 +4,9 @@
 use std::time::Duration;
 
 use outcome_runtime::testing::Record;
-use outcome_runtime::{FAULT_MESSAGE, RETRY_MESSAGE, ToolError, tool, tool_handler, tool_router};
+use outcome_runtime::{
+    ToolError, message::FAULT_MESSAGE, message::RETRY_MESSAGE, tool, tool_handler, tool_router,
+};
 use rmcp::ServerHandler;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolRequestParams;

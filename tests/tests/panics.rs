@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use outcome_runtime::testing::{LogCapture, Record, connect};
-use outcome_runtime::{FAULT_MESSAGE, ToolError, tool, tool_handler, tool_router};
+use outcome_runtime::{ToolError, message::FAULT_MESSAGE, tool, tool_handler, tool_router};
 use outcome_tests::events;
 use outcome_tests::hostile::{RECORD_BOUND, SECOND_PANIC_LINE, WAITING, failed, session};
 use rmcp::ServerHandler;

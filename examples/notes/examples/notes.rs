@@ -224,13 +224,16 @@ fn mcp_router(
         return Ok(axum::Router::new().nest_service("/mcp", service));
     };
     let store =
-        outcome_runtime::RedisSessionStore::open(url).map_err(|error| match error.source() {
-            Some(cause) => format!("{error}: {cause}"),
-            None => error.to_string(),
-        })?;
+        outcome_runtime::session_store::RedisSessionStore::open(url).map_err(
+            |error| match error.source() {
+                Some(cause) => format!("{error}: {cause}"),
+                None => error.to_string(),
+            },
+        )?;
     config.session_store = Some(Arc::new(store.clone()));
     // A session the client ended on another replica ends here too.
-    let sessions = outcome_runtime::SessionsInRedis::new(LocalSessionManager::default(), store);
+    let sessions =
+        outcome_runtime::session_store::SessionsInRedis::new(LocalSessionManager::default(), store);
     let service = StreamableHttpService::new(factory, Arc::new(sessions), config);
     Ok(axum::Router::new().nest_service("/mcp", service))
 }

@@ -20,7 +20,7 @@ const FIELD_LIMIT: usize = 64 * 1024;
 
 /// The plain-text field formatter: `name=value` pairs as the default one
 /// writes them, each value with the characters
-/// [`is_invisible`](outcome_runtime::is_invisible) names (control, bidi,
+/// [`is_invisible`](outcome_runtime::message::is_invisible) names (control, bidi,
 /// zero-width, line separators) written as `\u{..}`, and cut at 64 KiB.
 pub fn escaped_fields() -> impl for<'w> FormatFields<'w> + Send + Sync + 'static {
     debug_fn(
@@ -57,7 +57,7 @@ impl fmt::Write for Escaped<'_, '_> {
                 return Err(fmt::Error);
             }
             self.left -= c.len_utf8();
-            if outcome_runtime::is_invisible(c) {
+            if outcome_runtime::message::is_invisible(c) {
                 for escaped in c.escape_unicode() {
                     self.writer.write_char(escaped)?;
                 }

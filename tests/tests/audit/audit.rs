@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use outcome_runtime::testing::{Audit, AuditReport, ValidCalls, audit};
-use outcome_runtime::{FAULT_MESSAGE, ToolError, tool, tool_handler, tool_router};
+use outcome_runtime::{ToolError, message::FAULT_MESSAGE, tool, tool_handler, tool_router};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,

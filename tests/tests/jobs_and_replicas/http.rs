@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use notes::{BACKLINKS_WORK, Notes};
-use outcome_runtime::RETRY_MESSAGE;
+use outcome_runtime::message::RETRY_MESSAGE;
 use outcome_runtime::testing::Record;
 use outcome_tests::{Call, Session};
 use serde_json::{Value, json};

@@ -12,8 +12,8 @@ use std::time::Duration;
 use outcome_runtime::job_store::MemoryStore;
 use outcome_runtime::testing::{Record, connect};
 use outcome_runtime::{
-    Deferred, FAULT_MESSAGE, Jobs, RETRY_MESSAGE, Rule, ToolError, quote, tool, tool_handler,
-    tool_router,
+    Deferred, Jobs, Rule, ToolError, message::FAULT_MESSAGE, message::RETRY_MESSAGE, quote, tool,
+    tool_handler, tool_router,
 };
 use outcome_tests::Session;
 use outcome_tests::hostile::{KEEP, MAX_RUN, failed, hostile, jobs, poll_until_done, session};

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use outcome_runtime::testing::{LogCapture, Record, connect};
 use outcome_runtime::{
-    Deferred, FAULT_MESSAGE, Jobs, RETRY_MESSAGE, Rule, ToolError, tool, tool_handler, tool_router,
+    Deferred, Jobs, Rule, ToolError, message::FAULT_MESSAGE, message::RETRY_MESSAGE, tool,
+    tool_handler, tool_router,
 };
 use outcome_tests::http_transport::HttpServer;
 use outcome_tests::job_of;

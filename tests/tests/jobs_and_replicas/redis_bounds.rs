@@ -13,8 +13,8 @@ use std::time::Duration;
 use outcome_runtime::job_store::RedisStore;
 use outcome_runtime::testing::{LogCapture, Record};
 use outcome_runtime::{
-    Deferred, Jobs, RETRY_MESSAGE, RedisSessionStore, SessionsInRedis, ToolError, tool,
-    tool_handler, tool_router,
+    Deferred, Jobs, ToolError, message::RETRY_MESSAGE, session_store::RedisSessionStore,
+    session_store::SessionsInRedis, tool, tool_handler, tool_router,
 };
 use outcome_tests::redis_server::RedisServer;
 use rmcp::ServerHandler;

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use outcome_runtime::{FAULT_MESSAGE, RETRY_MESSAGE};
+use outcome_runtime::{message::FAULT_MESSAGE, message::RETRY_MESSAGE};
 use outcome_tests::redis_server::RedisServer;
 use serde_json::{Value, json};
 use tokio::net::{TcpListener, TcpStream};
@@ -682,7 +682,7 @@ async fn a_redis_that_does_not_answer_costs_at_most_the_store_timeout() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_session_store_keeps_a_session_for_its_ttl_and_marks_it_closed() {
-    use outcome_runtime::RedisSessionStore;
+    use outcome_runtime::session_store::RedisSessionStore;
     use rmcp::model::{ClientCapabilities, Implementation, InitializeRequestParams};
     use rmcp::transport::streamable_http_server::session::store::{SessionState, SessionStore};
 
@@ -731,7 +731,7 @@ async fn the_session_store_keeps_a_session_for_its_ttl_and_marks_it_closed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_expires_a_ttl_after_it_was_last_read() {
-    use outcome_runtime::RedisSessionStore;
+    use outcome_runtime::session_store::RedisSessionStore;
     use rmcp::model::{ClientCapabilities, Implementation, InitializeRequestParams};
     use rmcp::transport::streamable_http_server::session::store::{SessionState, SessionStore};
 

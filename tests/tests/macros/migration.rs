@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use outcome_runtime::FAULT_MESSAGE;
+use outcome_runtime::message::FAULT_MESSAGE;
 use outcome_tests::{Call, Session};
 use rmcp::ServerHandler;
 use rmcp::model::{ErrorCode, Tool};

@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use outcome_runtime::FAULT_MESSAGE;
+use outcome_runtime::message::FAULT_MESSAGE;
 use outcome_tests::{Call, Session};
 use rmcp::model::{ErrorCode, Tool};
 use rmcp::schemars;

@@ -3,7 +3,9 @@
 //! the boundary, and the description the model reads.
 
 use outcome_runtime::testing::LogCapture;
-use outcome_runtime::{FAULT_MESSAGE, Outcome, Rule, ToolError, tool, tool_handler, tool_router};
+use outcome_runtime::{
+    Outcome, Rule, ToolError, message::FAULT_MESSAGE, tool, tool_handler, tool_router,
+};
 use outcome_tests::{Session, events};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use outcome_runtime::{ToolError, tool, tool_handler, tool_router, wrap_route};
+use outcome_runtime::{ToolError, handler::wrap_route, tool, tool_handler, tool_router};
 use outcome_tests::{Session, events};
 use rmcp::handler::server::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
@@ -215,7 +215,7 @@ impl ServerHandler for Impatient {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let call = outcome_runtime::call_tool(self, &self.tools, request, context);
+        let call = outcome_runtime::handler::call_tool(self, &self.tools, request, context);
         match tokio::time::timeout(Duration::from_millis(50), call).await {
             Ok(answer) => answer,
             Err(_) => Ok(CallToolResult::error(vec![ContentBlock::text(

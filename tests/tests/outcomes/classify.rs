@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use outcome_runtime::{Outcome, RETRY_MESSAGE, ToolError};
+use outcome_runtime::{Outcome, ToolError, message::RETRY_MESSAGE};
 use outcome_tests::hostile::session;
 use serde_json::json;
 use tracing::Level;

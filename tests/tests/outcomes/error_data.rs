@@ -12,7 +12,8 @@ use std::rc::Rc;
 
 use outcome_runtime::testing::Record;
 use outcome_runtime::{
-    FAULT_MESSAGE, MESSAGE_LIMIT, RETRY_MESSAGE, Rule, ToolError, tool, tool_handler, tool_router,
+    Rule, ToolError, message::FAULT_MESSAGE, message::MESSAGE_LIMIT, message::RETRY_MESSAGE, tool,
+    tool_handler, tool_router,
 };
 use outcome_tests::{Call, Session};
 use rmcp::handler::server::router::tool::ToolRouter;

@@ -3,7 +3,7 @@
 //! fault. Shown on the notes server's path hook for `write_note`.
 
 use notes::Notes;
-use outcome_runtime::{FAULT_MESSAGE, ToolError};
+use outcome_runtime::{ToolError, message::FAULT_MESSAGE};
 use outcome_tests::Session;
 use rmcp::model::CallToolResult;
 use serde_json::json;

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use outcome_runtime::{FAULT_MESSAGE, RETRY_MESSAGE};
+use outcome_runtime::{message::FAULT_MESSAGE, message::RETRY_MESSAGE};
 use outcome_tests::hostile::{RECORD_BOUND, session};
 use serde_json::json;
 

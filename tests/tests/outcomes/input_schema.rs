@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use outcome_runtime::{
-    Deferred, Jobs, ToolError, spawn_tool_task, tool, tool_router, unchecked_input, wrap_router,
+    Deferred, Jobs, ToolError, handler::spawn_tool_task, handler::unchecked_input,
+    handler::wrap_router, tool, tool_router,
 };
 use outcome_tests::Session;
 use rmcp::handler::server::router::tool::{SyncTool, ToolBase, ToolRouter};
@@ -172,7 +173,7 @@ impl ServerHandler for Server {
             let task = spawn_tool_task(&self.tasks, options, server, tools, request, context);
             return Ok(CreateTaskResult::new(task).into());
         }
-        outcome_runtime::call_tool(self, &self.router, request, context).await
+        outcome_runtime::handler::call_tool(self, &self.router, request, context).await
     }
 
     async fn list_tools(
@@ -435,7 +436,7 @@ async fn a_hostile_schema_costs_a_bounded_time_and_never_panics() {
     let server = server();
     let router = (*server.router)
         .clone()
-        .with_route(outcome_runtime::wrap_route(hostile_route()));
+        .with_route(outcome_runtime::handler::wrap_route(hostile_route()));
     let server = Server {
         router: Arc::new(router),
         ..server

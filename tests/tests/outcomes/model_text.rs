@@ -3,7 +3,9 @@
 //! names its cause. Through a real client, then as properties over
 //! arbitrary input.
 
-use outcome_runtime::{FAULT_MESSAGE, QUOTE_LIMIT, RETRY_MESSAGE, ToolError, quote};
+use outcome_runtime::{
+    ToolError, message::FAULT_MESSAGE, message::QUOTE_LIMIT, message::RETRY_MESSAGE, quote,
+};
 use outcome_tests::hostile::{assert_clean, session};
 use proptest::prelude::*;
 use serde_json::json;

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use outcome_runtime::testing::assert_wrapped;
 use outcome_runtime::{
-    FAULT_MESSAGE, ToolError, tool, tool_handler, tool_router, wrap_route, wrap_router,
+    ToolError, handler::wrap_route, handler::wrap_router, message::FAULT_MESSAGE, tool,
+    tool_handler, tool_router,
 };
 use outcome_tests::{Session, events};
 use rmcp::handler::server::router::tool::{AsyncTool, SyncTool, ToolBase, ToolRoute, ToolRouter};

@@ -3,7 +3,7 @@
 //! test runs twice: `memory::<test>` in memory, `http::<test>` over rmcp's
 //! streamable HTTP transport on a loopback port.
 
-use outcome_runtime::{FAULT_MESSAGE, RETRY_MESSAGE};
+use outcome_runtime::{message::FAULT_MESSAGE, message::RETRY_MESSAGE};
 use outcome_tests::{Session, http_transport};
 use rmcp::model::ErrorCode;
 use rmcp::service::ServiceError;

@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use outcome_runtime::{FAULT_MESSAGE, ToolError, spawn_tool_task, tool, tool_router};
+use outcome_runtime::{
+    ToolError, handler::spawn_tool_task, message::FAULT_MESSAGE, tool, tool_router,
+};
 use outcome_tests::Session;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
@@ -71,7 +73,7 @@ impl ServerHandler for Jobs {
             let task = spawn_tool_task(&self.tasks, options, server, tools, request, context);
             return Ok(CreateTaskResult::new(task).into());
         }
-        outcome_runtime::call_tool(self, &self.tools, request, context).await
+        outcome_runtime::handler::call_tool(self, &self.tools, request, context).await
     }
 
     async fn get_task(
