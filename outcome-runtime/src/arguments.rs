@@ -1,12 +1,10 @@
-//! A call's arguments against the input schema its tool publishes: checked
-//! before the body runs, and explained when serde refuses them, both in
-//! `outcome_schema`'s words.
+//! A call's arguments against its tool's input schema: checked before the
+//! body runs, and explained when serde refuses them, in `outcome_schema`'s
+//! words.
 //!
-//! Each schema is read once into a [`Contract`], kept here by the address
-//! of the schema (rmcp shares one `Arc` per parameter type) for every
-//! router built from it. `routes` puts the check in front of a route whose
-//! schema narrows anything; a route whose schema narrows nothing is left
-//! as it is, and costs nothing.
+//! Each schema is read once into a [`Contract`], kept by the schema's
+//! address (rmcp shares one `Arc` per parameter type). `routes` checks only
+//! routes whose schema narrows anything; the others cost nothing.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -1,5 +1,4 @@
-//! What ends a call early: the client's cancel of a request, or a task's
-//! own.
+//! What ends a call early.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -9,21 +8,18 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
 /// What ends a call early: the client's cancel, or a task's.
 pub(crate) trait Cancellation: Future<Output = ()> {
-    /// Called on the call's first poll, before the tool's route takes the
-    /// request's context with its token, for a call whose body may wait.
+    /// Called at the first poll of a body that may wait, before the route
+    /// takes the request's context and its token.
     fn arm(self: Pin<&mut Self>, token: &CancellationToken);
 }
 
-/// The client's cancel of a call. rmcp only flags a cancelled request, and
-/// the body would run on; this waits for the flag. Armed with the request's
-/// token only for a call whose body may wait: one that runs whole at its
-/// first poll, or has no tool, answers before any cancel could be heard,
-/// and then this never completes.
+/// The client's cancel: rmcp only flags the request, and the body would run
+/// on. Unarmed (a call that answers at its first poll, or has no tool), it
+/// never completes.
 pub(crate) struct ClientCancel {
     token: Option<CancellationToken>,
-    // Made when the call first waits, and boxed: a call that answers at
-    // its first poll never registers with the token, and its future does
-    // not carry the wait's room.
+    // Made at the first wait, and boxed: a call that answers at once never
+    // registers with the token, nor carries the wait's room.
     wait: Option<Pin<Box<WaitForCancellationFutureOwned>>>,
 }
 
@@ -66,7 +62,6 @@ pin_project_lite::pin_project! {
 }
 
 impl<C> TaskCancel<C> {
-    /// Waits on `cancelled`.
     pub(crate) fn new(cancelled: C) -> Self {
         TaskCancel { cancelled }
     }

@@ -1,13 +1,9 @@
-//! Which faults heal themselves.
-//!
-//! A fault heals itself when waiting is the whole fix: an upstream that timed
-//! out or answered HTTP 429. Those are logged at WARNING and tell the model to
-//! retry; every other fault is an operator's problem, logged at ERROR.
-//! Recognition goes by type, never by matching error text, and looks at every
-//! error in the source chain, so a timeout wrapped three times still counts:
-//! `std::io::ErrorKind::TimedOut`, tokio's `Elapsed`, with the `reqwest`
-//! feature a `reqwest::Error` that timed out or carries status 429, and any
-//! type registered with [`recognize_transient`].
+//! Which faults heal themselves: those where waiting is the whole fix (an
+//! upstream timeout, HTTP 429), logged at WARNING with the model told to
+//! retry; other faults are the operator's, at ERROR. Recognition goes by
+//! type, never by text, over the whole source chain: `io::ErrorKind::TimedOut`,
+//! tokio's `Elapsed`, a `reqwest::Error` that timed out or has status 429
+//! (feature `reqwest`), and any type registered with [`recognize_transient`].
 
 use std::error::Error;
 use std::fmt::{self, Write};
@@ -17,10 +13,10 @@ use crate::records::RECORD_LIMIT;
 
 /// An error type that can say whether it heals itself.
 ///
-/// Implement it for an error of your own (an upstream client's status error,
-/// say) and register the type once with [`recognize_transient`]; from then
-/// on a value of it anywhere in a fault's source chain makes the fault
-/// self-healing when [`is_transient`](Transient::is_transient) says so.
+/// Implement it for an error of your own and register the type once with
+/// [`recognize_transient`]: a value of it anywhere in a fault's source chain
+/// then makes the fault heal itself when
+/// [`is_transient`](Transient::is_transient) says so.
 ///
 /// ```
 /// use outcome_runtime::{Transient, recognize_transient};
@@ -70,9 +66,8 @@ fn recognize<E: Transient>(error: &(dyn Error + 'static)) -> bool {
     error.downcast_ref::<E>().is_some_and(E::is_transient)
 }
 
-/// How many errors of a source chain are looked at, for classification and
-/// for the log. Real chains are a handful deep; a chain that cycles or runs
-/// on for thousands of links is cut here, so neither can hang a call.
+/// How many errors of a chain are looked at: real chains are a handful
+/// deep, and a cycle or an endless chain must not hang a call.
 pub(crate) const CHAIN_LIMIT: usize = 32;
 
 /// Whether any error in the chain starting at `error` heals itself.
@@ -86,12 +81,10 @@ pub(crate) fn heals_itself(error: &(dyn Error + 'static)) -> bool {
     heals
 }
 
-/// Visits the errors of the chain, outermost first, at most
-/// [`CHAIN_LIMIT`] of them, until `visit` returns false; true when the chain
-/// went on past the limit. An `io::Error` that wraps a custom error reports
-/// that error's *source* as its own, skipping the wrapped error itself, so
-/// with `into_io` the wrapped error is visited explicitly (its text is the
-/// `io::Error`'s own, so the log leaves it out).
+/// Visits the chain, outermost first, until `visit` returns false; true if
+/// it went on past [`CHAIN_LIMIT`]. An `io::Error` reports its wrapped
+/// error's *source* as its own, so `into_io` visits the wrapped error too
+/// (the log need not: its text is the `io::Error`'s).
 fn walk<'a>(
     error: &'a (dyn Error + 'static),
     into_io: bool,
@@ -131,11 +124,9 @@ fn is_builtin_transient(error: &(dyn Error + 'static)) -> bool {
     error.is::<tokio::time::error::Elapsed>()
 }
 
-/// The error chain for the log: each error's text, outermost first, joined
-/// by `: `, bounded by [`RECORD_LIMIT`] bytes and [`CHAIN_LIMIT`] errors,
-/// and saying what was cut. An error whose `Display` fails or panics is
-/// described as such, with the panic's message and location, and the chain
-/// goes on.
+/// The chain's texts for the log, joined by `: `, bounded by
+/// [`RECORD_LIMIT`] bytes and [`CHAIN_LIMIT`] errors, saying what was cut.
+/// A `Display` that fails or panics is described, and the chain goes on.
 pub(crate) fn chain_text(error: &(dyn Error + 'static)) -> String {
     let mut text = Bounded {
         text: String::new(),
@@ -175,8 +166,8 @@ pub(crate) fn chain_text(error: &(dyn Error + 'static)) -> String {
     text
 }
 
-/// A string that takes a little under [`RECORD_LIMIT`] bytes, then refuses more,
-/// which stops a `Display` that would write megabytes.
+/// Refuses text past a little under [`RECORD_LIMIT`] bytes, stopping a
+/// `Display` that would write megabytes.
 struct Bounded {
     text: String,
     cut: bool,

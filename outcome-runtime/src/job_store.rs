@@ -1,20 +1,15 @@
 //! Where [`Jobs`](crate::Jobs) keep their jobs: in this process's memory
 //! (the default), in Redis (feature `redis`), or in a store of your own.
 //!
-//! A store holds, for each job id, the job's record: the tool that runs
-//! it, the session it is bound to, when it must have ended, and its answer
-//! once it has one. [`Jobs`](crate::Jobs) decide everything else: the store
-//! only keeps records, and says whether a running job is past its deadline
-//! by its own clock.
+//! A store only keeps each job's record (its tool, session, deadline, and
+//! answer once it has one) and says by its own clock whether a running job
+//! is overdue; [`Jobs`](crate::Jobs) decide everything else. A record is a
+//! few hundred bytes plus its answer, whatever a client sends.
 //!
 //! | store | a job outlives | what binds a job to a session |
 //! |---|---|---|
-//! | [`MemoryStore`] | nothing: it lives in this process | over streamable HTTP, the call's `Mcp-Session-Id`, kept as a 128-bit key ([`Owner::session_key`]); on stdio, the connection (its client's `initialize` parameters, by allocation). Another session reads what an unknown id reads. Without a session id (rmcp's stateless mode told to the jobs with [`with_http_sessions(false)`](crate::Jobs::with_http_sessions), the stateless lifecycle) the 128-bit id is the capability |
-//! | `RedisStore` (feature `redis`) | a replica that dies or restarts: every replica that shares the store answers every poll | the key of the call's `Mcp-Session-Id` over streamable HTTP ([`Owner::session_key`]), which a poll's must match: another session reads what an unknown id reads. Without one (stdio, stateless HTTP, the stateless lifecycle) the 128-bit id is the capability, whoever polls it |
-//!
-//! Whatever a client sends, a job's record is a few hundred bytes plus its
-//! answer: its tool's name, its deadline, a key of 128 bits for its session.
-
+//! | [`MemoryStore`] | nothing: it lives in this process | over streamable HTTP, a 128-bit key of the call's `Mcp-Session-Id` ([`Owner::session_key`]); on stdio, the connection. Without a session id (rmcp's stateless mode, told to the jobs with [`with_http_sessions(false)`](crate::Jobs::with_http_sessions), or the stateless lifecycle) the 128-bit job id is the capability |
+//! | `RedisStore` (feature `redis`) | a replica that dies or restarts: every replica sharing the store answers every poll | over streamable HTTP, the key of the call's `Mcp-Session-Id`. Without one (stdio, stateless HTTP, the stateless lifecycle) the 128-bit job id is the capability |
 //!
 //! # When a store loses a job
 //!
@@ -57,23 +52,18 @@ pub type StoredAnswer = Result<CallToolResult, ErrorData>;
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
 /// A store of jobs' records, shared by every clone of the
-/// [`Jobs`](crate::Jobs) that use it, and, for a store outside the process,
-/// by every replica of the server.
-///
-/// [`Jobs`](crate::Jobs) bound every operation by their store timeout
-/// ([`with_store_timeout`](crate::Jobs::with_store_timeout)): an operation
-/// that fails or does not end in time makes the call or the poll a fault
-/// that heals itself.
+/// [`Jobs`](crate::Jobs) that use it (and by every replica, for a store
+/// outside the process). Each operation is bounded by the
+/// [store timeout](crate::Jobs::with_store_timeout): one that fails or runs
+/// out makes the call or poll a fault that heals itself.
 pub trait JobStore: Send + Sync + 'static {
-    /// Records the new, running job `id`: it must have ended within
-    /// `job.runs_for`, and its record is kept for `job.keep` past that, so
-    /// that a poll then still finds it and settles it as a fault.
+    /// Records the new, running job `id`, kept for `job.runs_for + job.keep`
+    /// so that a poll past its deadline still finds it and settles it.
     fn start<'a>(&'a self, id: &'a str, job: NewJob) -> StoreFuture<'a, ()>;
 
-    /// Records `answer` as job `id`'s, kept for `keep` from now, only if
-    /// the job is still running: true if it was, false if it had an answer
-    /// already or is gone. Atomic: of two replicas that settle one job at
-    /// once, one answer wins.
+    /// If job `id` is still running, records `answer`, kept for `keep` from
+    /// now, and returns true; false if it had an answer or is gone. Atomic:
+    /// of two replicas settling one job, one answer wins.
     fn finish<'a>(
         &'a self,
         id: &'a str,
@@ -84,18 +74,15 @@ pub trait JobStore: Send + Sync + 'static {
     /// The record of job `id`, if the store still keeps it.
     fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<StoredJob>>;
 
-    /// Drops the record of job `id`, whatever its state: its answer was
-    /// lost (the store refused it, or lost the record while the work ran),
-    /// and a poll must read what an unknown job reads, not "still running"
-    /// until the job's deadline. The default keeps the record: a store
-    /// that cannot drop one leaves such polls to that deadline.
+    /// Drops job `id`'s record, whatever its state, once its answer was
+    /// lost, so that polls read what an unknown job reads, not "still
+    /// running". The default keeps it: polls then wait for the deadline.
     fn forget<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
         let _ = id;
         Box::pin(std::future::ready(Ok(())))
     }
 
-    /// How many jobs the store holds, running or finished, when it can
-    /// tell without a round trip; `None` otherwise.
+    /// How many jobs the store holds, if it can tell without a round trip.
     fn held(&self) -> Option<usize> {
         None
     }
@@ -108,11 +95,10 @@ pub struct NewJob {
     pub tool: String,
     /// The session it is bound to.
     pub owner: Owner,
-    /// How long from now it may still run: past that, a poll settles it as
-    /// a fault.
+    /// How long it may run: past that, a poll settles it as a fault.
     pub runs_for: Duration,
-    /// How long a record is kept after the job ended, or after `runs_for`
-    /// passed with no answer.
+    /// How long the record outlives the job's end, or `runs_for` with no
+    /// answer.
     pub keep: Duration,
 }
 
@@ -130,10 +116,9 @@ pub struct StoredJob {
 /// Whether a job is running or done.
 #[derive(Clone, Debug)]
 pub enum JobState {
-    /// No answer yet. `overdue`: its deadline has passed by the store's
-    /// clock, so the work that should answer it is gone.
+    /// No answer yet.
     Running {
-        /// Whether the job is past its deadline.
+        /// Past its deadline by the store's clock: no work will answer it.
         overdue: bool,
     },
     /// The job's answer.
@@ -141,20 +126,14 @@ pub enum JobState {
 }
 
 /// The session a job is bound to: a poll from any other reads what an
-/// unknown id reads.
-///
-/// On stdio, the session is the client's `initialize` parameters, by
-/// allocation; over streamable HTTP, its `Mcp-Session-Id`, of which the
-/// owner keeps only a key of 128 bits ([`session_key`](Self::session_key)),
-/// whatever the header's length: a job's record costs the same few hundred
-/// bytes, plus its answer, whatever a client sends. A job bound to neither
-/// is read by whoever holds its id.
+/// unknown id reads. On stdio, the client's `initialize` parameters (by
+/// allocation); over streamable HTTP, a 128-bit key of its `Mcp-Session-Id`
+/// ([`session_key`](Self::session_key)), whatever the header's length. A
+/// job bound to neither is read by whoever holds its id.
 #[derive(Clone, Debug, Default)]
 pub struct Owner {
-    /// The starting session's `initialize` parameters (a `Weak` keeps the
-    /// address from being reused while the job lives).
+    /// A `Weak`, so that the address is not reused while the job lives.
     local: Option<Weak<InitializeRequestParams>>,
-    /// The key of the starting request's `Mcp-Session-Id` header.
     session: Option<u128>,
 }
 
@@ -164,8 +143,7 @@ impl Owner {
         Owner::default()
     }
 
-    /// A job bound to the HTTP session `id` (its `Mcp-Session-Id`
-    /// header), kept as the id's key.
+    /// A job bound to the HTTP session `id` (its `Mcp-Session-Id`).
     pub fn session(id: &str) -> Owner {
         Owner {
             local: None,
@@ -173,10 +151,8 @@ impl Owner {
         }
     }
 
-    /// The key of the HTTP session the job is bound to, if any: 32 hex
-    /// digits, what a store outside the process keeps of the owner. Every
-    /// process computes the same key for the same id (SipHash-2-4 under two
-    /// fixed keys), so every replica that shares a store agrees on it.
+    /// The key of the job's HTTP session, if any: 32 hex digits, what a
+    /// store outside the process keeps, the same in every replica.
     pub fn session_key(&self) -> Option<String> {
         self.session.map(|key| format!("{key:032x}"))
     }
@@ -191,8 +167,6 @@ impl Owner {
         })
     }
 
-    /// The owner of a job started in the call in flight: its session's
-    /// `initialize` parameters on stdio, or its `Mcp-Session-Id` over HTTP.
     pub(crate) fn local(
         session: Option<&Arc<InitializeRequestParams>>,
         session_id: Option<&[u8]>,
@@ -203,8 +177,6 @@ impl Owner {
         }
     }
 
-    /// Whether a poll from `session` (its `initialize` parameters and its
-    /// `Mcp-Session-Id`) may read the job.
     pub(crate) fn admits(
         &self,
         session: Option<&Arc<InitializeRequestParams>>,
@@ -221,22 +193,18 @@ impl Owner {
     }
 }
 
-/// The key of an HTTP session id: two runs of SipHash-2-4 under fixed keys,
-/// 128 bits. Not a secret: it stands for an id only a session's own client
-/// sends (rmcp checks it in stateful mode), and a client that knows
-/// another's id need not forge its key. What it must be is stable, the same
-/// in every process and release, so that replicas agree.
+/// Two SipHash-2-4 runs under fixed keys. Not a secret (whoever knows an id
+/// need not forge its key), but the same in every process and release, so
+/// that replicas agree.
 fn session_key(id: &[u8]) -> u128 {
     let high = siphash24(0x6f75_7463_6f6d_652d, 0x7365_7373_696f_6e31, id);
     let low = siphash24(0x6f75_7463_6f6d_652d, 0x7365_7373_696f_6e32, id);
     (u128::from(high) << 64) | u128::from(low)
 }
 
-/// SipHash-2-4 of `bytes` under the key `(k0, k1)`: std's `SipHasher`, the
-/// one hasher in std whose algorithm is named, so its output is the same in
-/// every release (`DefaultHasher`'s may change). It is deprecated only in
-/// favour of hashers whose algorithm may change, which a key kept outside
-/// the process cannot use.
+/// std's `SipHasher`, whose named algorithm never changes: it is deprecated
+/// only in favour of hashers that may, which a key kept outside the process
+/// cannot use.
 #[allow(deprecated)]
 fn siphash24(k0: u64, k1: u64, bytes: &[u8]) -> u64 {
     use std::hash::Hasher;
@@ -245,13 +213,10 @@ fn siphash24(k0: u64, k1: u64, bytes: &[u8]) -> u64 {
     hasher.finish()
 }
 
-/// A store that failed or did not answer in time.
-///
-/// As a [`ToolError`] it is a fault that heals itself: the model reads
-/// that a service did not answer and to retry in a minute, and the log gets
-/// a WARNING with this error's text. (It is a [`Transient`](crate::Transient)
-/// error, registered when [`Jobs`](crate::Jobs) get a store, so that `?` on
-/// one in a tool's body heals itself too.)
+/// A store that failed or did not answer in time: a fault that heals itself
+/// (the model is told to retry; the log gets a WARNING with this text). It
+/// is [`Transient`](crate::Transient), registered when [`Jobs`](crate::Jobs)
+/// get a store, so `?` on one in a tool heals too.
 #[derive(Debug)]
 pub struct StoreError {
     text: String,
@@ -267,7 +232,6 @@ impl StoreError {
         }
     }
 
-    /// An operation that did not end within `timeout`.
     pub(crate) fn timed_out(timeout: Duration) -> Self {
         StoreError::new(
             format!("the job store did not answer within {timeout:?}"),
@@ -298,36 +262,25 @@ impl crate::Transient for StoreError {
 }
 
 impl StoreError {
-    /// The fault the call or the poll answers: one that heals itself (an
-    /// I/O timeout in its chain), with this error's text for the log.
+    /// A self-healing fault (an I/O timeout in its chain) with this text.
     pub(crate) fn into_fault(self) -> ToolError {
         ToolError::fault(std::io::Error::new(std::io::ErrorKind::TimedOut, self))
     }
 }
 
-/// How many jobs a [`MemoryStore`] holds unless told otherwise
-/// ([`MemoryStore::with_capacity`]).
-///
-/// A record is a few hundred bytes and an answer, so this many stays within
-/// tens of megabytes for answers of a few hundred bytes, and is far more
-/// jobs than one process runs at once: a client that starts jobs in a loop
-/// meets the bound long before the process runs out of memory.
+/// How many jobs a [`MemoryStore`] holds by default: tens of megabytes for
+/// small answers, far more than a process runs at once, and met by a client
+/// starting jobs in a loop long before memory runs out.
 pub const DEFAULT_CAPACITY: usize = 100_000;
 
-/// The jobs in this process's memory: the default store.
+/// The jobs in this process's memory: the default store. A record goes
+/// [`keep`](crate::Jobs::with_keep) after its job ended, or after its
+/// deadline passed with no answer, polled or not.
 ///
-/// A job lives as long as the process, and is read only from the session
-/// that started it (by its client's `initialize` parameters). Its record is
-/// dropped [`keep`](crate::Jobs::with_keep) after the job ended, or after
-/// its deadline passed with no answer: records past their bound are dropped
-/// at the next access, which looks only at those (the records wait in the
-/// order they expire), and an answer nobody polls goes when its keep is
-/// over, by a task of the store's own.
-///
-/// The store holds at most [`DEFAULT_CAPACITY`] jobs, running or finished,
-/// or the number given to [`with_capacity`](Self::with_capacity): past
-/// that, [`start`](JobStore::start) fails with a [`StoreError`], and the
-/// call is a fault that heals itself until a record is dropped.
+/// It holds at most [`DEFAULT_CAPACITY`] jobs, running or finished (or
+/// [`with_capacity`](Self::with_capacity)'s number): past that,
+/// [`start`](JobStore::start) fails with a [`StoreError`], a fault that
+/// heals itself once a record goes.
 #[derive(Clone)]
 pub struct MemoryStore {
     memory: Arc<Mutex<Memory>>,
@@ -339,16 +292,12 @@ impl Default for MemoryStore {
     }
 }
 
-/// The records, and when each goes.
 struct Memory {
     jobs: HashMap<Arc<str>, MemoryJob>,
-    /// One entry per record in `jobs`, keyed by when it goes (and a
-    /// sequence number, for records that go at the same instant): an access
-    /// drops the records that expired without looking at the others.
+    /// One entry per record, by when it goes (a sequence number breaks
+    /// ties), so that an access drops the expired ones alone.
     expiries: BTreeMap<(Instant, u64), Arc<str>>,
-    /// The sequence number of the next entry in `expiries`.
     next: u64,
-    /// How many records `jobs` may hold.
     capacity: usize,
     /// When the store's sweeping task wakes, if one waits.
     sweeper: Option<Instant>,
@@ -357,24 +306,19 @@ struct Memory {
 struct MemoryJob {
     tool: String,
     owner: Owner,
-    /// When the job must have ended.
     deadline: Instant,
-    /// The record's key in `expiries`: its deadline plus `keep` while it
-    /// runs, the end of its answer's keep once done.
+    /// Its key in `expiries`: deadline plus `keep` while it runs, the end
+    /// of its answer's keep once done.
     expires: (Instant, u64),
     state: MemoryState,
 }
 
 enum MemoryState {
     Running,
-    /// The answer, kept until the record expires.
     Done(Box<StoredAnswer>),
 }
 
 impl Memory {
-    /// Drops the records past their bounds: an answer kept past `keep`,
-    /// and a job whose bookkeeping ended without an answer and that nobody
-    /// polled for `keep` after its deadline.
     fn sweep(&mut self, now: Instant) {
         while let Some(entry) = self.expiries.first_entry() {
             if entry.key().0 > now {
@@ -393,7 +337,6 @@ impl Memory {
         key
     }
 
-    /// Drops the record of job `id`, and its entry.
     fn remove(&mut self, id: &str) -> Option<MemoryJob> {
         let job = self.jobs.remove(id)?;
         self.expiries.remove(&job.expires);
@@ -407,9 +350,7 @@ impl MemoryStore {
         MemoryStore::default()
     }
 
-    /// An empty store that holds at most `capacity` jobs, running or
-    /// finished: past that, [`start`](JobStore::start) fails until a record
-    /// is dropped.
+    /// An empty store that holds at most `capacity` jobs.
     pub fn with_capacity(capacity: usize) -> Self {
         MemoryStore {
             memory: Arc::new(Mutex::new(Memory {
@@ -422,18 +363,16 @@ impl MemoryStore {
         }
     }
 
-    /// The records, without those past their bounds.
+    /// Sweeps first.
     fn lock(&self) -> MutexGuard<'_, Memory> {
         lock_and_sweep(&self.memory)
     }
 
-    /// Has a task of the store's own drop the records past their bounds
-    /// at `at` and after, with nobody polling, unless one is due by then.
-    /// One task at a time, as a rule: it wakes at the earliest expiry, and
-    /// sleeps again until the next while the store holds any record.
+    /// Has the store's own task drop expired records from `at` on, with
+    /// nobody polling; one task, waking at each earliest expiry.
     fn sweep_at(&self, memory: &mut Memory, at: Instant) {
-        // One due by `at` will see to it, unless its time has passed: it
-        // was then dropped with its runtime, and a new one takes over.
+        // A task due by then will do, unless its time passed: it died with
+        // its runtime.
         if memory
             .sweeper
             .is_some_and(|due| due <= at && Instant::now() <= due)

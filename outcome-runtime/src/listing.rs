@@ -1,6 +1,5 @@
-//! What `#[tool_handler]` adds besides `call_tool`: the answer to
-//! `tools/list` and the server's info, built as rmcp's `#[tool_handler]`
-//! builds them, once here instead of in every server's expansion.
+//! What `#[tool_handler]` adds besides `call_tool`, built as rmcp's builds
+//! it, but once here instead of in every expansion.
 
 use rmcp::model::{
     CacheScope, Implementation, ListToolsResult, MetaObject, ProtocolVersion, ResultType,
@@ -9,9 +8,8 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
-/// The answer to `tools/list`: every tool on one page, with the cache hints
-/// of protocol 2026-07-28 (fresh for no time, shareable by every client)
-/// for a client that speaks it.
+/// The answer to `tools/list`: every tool on one page, with protocol
+/// 2026-07-28's cache hints (never fresh, shareable) when the client speaks it.
 pub fn list_tools(
     tools: Vec<Tool>,
     meta: Option<MetaObject>,
@@ -30,9 +28,8 @@ pub fn list_tools(
     })
 }
 
-/// The server's info: tools (and prompts, when rmcp's `#[prompt_handler]`
-/// is on the same impl) as its capabilities, its name and version, and its
-/// instructions if it has any.
+/// The server's info: name, version, instructions if any, and tools (and
+/// prompts, with rmcp's `#[prompt_handler]`) as capabilities.
 pub fn server_info(
     name: &str,
     version: &str,

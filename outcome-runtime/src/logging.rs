@@ -1,7 +1,7 @@
-//! The request log's lines: `tool_call_completed`, `tool_call_failed`,
-//! `tool_call_cancelled` and `tool_call_deferred`, one per `tools/call`,
-//! each also recorded on the call's span; and the one-time check that the
-//! subscriber keeps them.
+//! The request log's one line per `tools/call`: `tool_call_completed`,
+//! `tool_call_failed`, `tool_call_cancelled` or `tool_call_deferred`, also
+//! recorded on its span; and the one-time check that the subscriber keeps
+//! them.
 
 use tracing::Level;
 
@@ -9,20 +9,17 @@ use crate::outcome::{Ending, Outcome};
 use crate::records::{bounded, event_at};
 use crate::telemetry::{Failure, Telemetry};
 
-/// Whether the subscriber records this crate's INFO records: false for a
-/// filter that keeps its ERROR and WARNING records and drops the rest, as
-/// `EnvFilter`'s `error,my_server=info` does.
+/// Whether the subscriber keeps this crate's INFO records (a filter such
+/// as `error,my_server=info` does not).
 pub(crate) fn info_recorded() -> bool {
     tracing::enabled!(target: "outcome_runtime", Level::INFO)
 }
 
-/// Says once per process, at the first call, when the subscriber keeps this
-/// crate's faults but drops its INFO records (`tool_call_completed`, and
-/// `tool_call_failed` for the model's mistakes): the fix is one directive.
-/// Written at WARNING, or at ERROR where the filter drops WARNING too, so
-/// that the filter it is about does not drop it. A server with no
-/// subscriber, or one that leaves the crate out whole, hears nothing: it
-/// chose not to read these records.
+/// Says once, at the first call, when the subscriber keeps this crate's
+/// faults but drops its INFO records: the fix is one directive. At WARNING,
+/// or ERROR if the filter drops WARNING too. A server with no subscriber,
+/// or one that leaves the crate out, chose not to read them: it hears
+/// nothing.
 #[inline]
 pub(crate) fn check_filter_once() {
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -52,9 +49,8 @@ fn warn_dropped_info() {
     );
 }
 
-// Each function below writes its record, then records the ending on the
-// call's span: a subscriber that prints the span with the record shows the
-// outcome once.
+// Each writes its record before the ending goes on the span, so that a
+// subscriber printing both shows the outcome once.
 
 /// `tool_call_completed`, at INFO.
 pub(crate) fn call_completed(telemetry: &Telemetry, tool: &str, duration_ms: f64) {
@@ -69,8 +65,7 @@ pub(crate) fn call_completed(telemetry: &Telemetry, tool: &str, duration_ms: f64
     telemetry.ended(Ending::Outcome(Outcome::Result), Failure::None, duration_ms);
 }
 
-/// `tool_call_cancelled`, at INFO: the client withdrew the call, and its
-/// body was dropped.
+/// `tool_call_cancelled`, at INFO: the client withdrew the call.
 pub(crate) fn call_cancelled(telemetry: &Telemetry, tool: &str, duration_ms: f64) {
     let tool = &*bounded(tool);
     event_at!(
@@ -110,11 +105,9 @@ pub(crate) fn call_failed(
     telemetry.ended(Ending::Outcome(outcome), failure, duration_ms);
 }
 
-/// `tool_call_deferred`, at INFO: the call answered without its result,
-/// which comes later. `outcome` says how: `deferred`, a long-running tool
-/// handed the model a job to poll; `input_required`, the tool asked the
-/// client for input and is called again with it; `task`, the call became a
-/// task of rmcp's tasks extension.
+/// `tool_call_deferred`, at INFO: the result comes later, as a job to poll
+/// (`deferred`), after input asked of the client (`input_required`), or
+/// from a task of rmcp's tasks extension (`task`).
 pub(crate) fn call_deferred(telemetry: &Telemetry, tool: &str, ending: Ending, duration_ms: f64) {
     let tool = &*bounded(tool);
     event_at!(

@@ -13,18 +13,15 @@ use crate::outcome::Outcome;
 use crate::records;
 use crate::telemetry::Telemetry;
 
-/// The answer to a `tools/call` whose params rmcp could not read as a
-/// call (no `name`, a `name` that is not a string, `arguments` that are
-/// not an object, no params at all), logged as every call is: `None` for
-/// any other request.
+/// The answer to a `tools/call` whose params rmcp could not read (no
+/// `name`, a non-string `name`, non-object `arguments`, no params): JSON-RPC
+/// invalid params (-32602) saying what they must be, logged as one
+/// `tool_call_failed` at INFO, outcome `invalid`. `None` for other requests.
 ///
 /// rmcp hands such a request to `ServerHandler::on_custom_request`, whose
-/// default answers "method not found" and logs nothing. The
-/// `on_custom_request` that [`tool_handler`](macro@crate::tool_handler)
-/// writes, unless the impl has its own, answers it with this: JSON-RPC
-/// invalid params (-32602) saying what the params must be, and one
-/// `tool_call_failed` line at INFO, outcome `invalid`. An impl that writes
-/// its own `on_custom_request` calls this first:
+/// default answers "method not found" and logs nothing.
+/// [`tool_handler`](macro@crate::tool_handler) writes one that calls this;
+/// an impl with its own calls it first:
 ///
 /// ```
 /// use outcome_runtime::handler::malformed_call;
@@ -86,9 +83,8 @@ pub fn malformed_call(
     Some(ErrorData::invalid_params(message, None))
 }
 
-/// The `on_custom_request` that `#[tool_handler]` writes: a malformed
-/// `tools/call` as [`malformed_call`] answers it, any other method as
-/// rmcp's default does.
+/// The `on_custom_request` that `#[tool_handler]` writes: [`malformed_call`],
+/// else rmcp's default.
 #[doc(hidden)]
 pub fn custom_request(
     request: rmcp::model::CustomRequest,

@@ -1,28 +1,23 @@
 //! The text the model reads: safe quoting of values it sent, and the fixed
-//! messages of outcome 4.
-//!
-//! Every message the runtime writes follows the same rules: it is written to
-//! the model, it stands on its own, it is one or two sentences, and it never
-//! names a type, a server path, an error code or a log line.
+//! messages of outcome 4. Every message the runtime writes is addressed to
+//! the model, stands on its own in one or two sentences, and never names a
+//! type, a server path, an error code or a log line.
 
 use std::fmt::{self, Display};
 
-// The quoting, the invisible characters and the fixed messages are written
-// once, in `outcome-rules`, for the macros, this crate and the audit.
+// Written once, in `outcome-rules`, for the macros, this crate and the audit.
 pub(crate) use outcome_rules::one_line;
 pub use outcome_rules::{FAULT_MESSAGE, MESSAGE_LIMIT, QUOTE_LIMIT, RETRY_MESSAGE, is_invisible};
 
 /// Quotes a value the model sent, for use inside a message.
 ///
-/// The result displays as the value between single quotes, with `'` and `\`
-/// escaped; newlines and tabs written as `\n`, `\r`, `\t`; every character
-/// that does not show as itself written as a `\u{..}` escape; and cut, marked
-/// with `...`, once the escaped text would pass [`QUOTE_LIMIT`] characters.
-/// The escaped set is every control, format character (Unicode category Cf:
-/// bidirectional overrides, zero-width spaces, tag characters) and line or
-/// paragraph separator, plus Unicode's default-ignorable code points
-/// (variation selectors, Hangul fillers), so the model reads what a human
-/// reviewer would see. Formatting it allocates nothing.
+/// It displays between single quotes, with `'` and `\` escaped, `\n`, `\r`,
+/// `\t` written so, and as a `\u{..}` escape every character that does not
+/// show as itself (controls, format characters such as bidi overrides,
+/// zero-width spaces and tags, line and paragraph separators, and
+/// default-ignorable code points), so the model reads what a reviewer would
+/// see. Past [`QUOTE_LIMIT`] escaped characters it is cut, marked with
+/// `...`. Formatting it allocates nothing.
 ///
 /// ```
 /// use outcome_runtime::quote;

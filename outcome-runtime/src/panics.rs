@@ -2,8 +2,8 @@
 //! the tool's values runs under, and the panic hook that keeps a caught
 //! panic's location (and backtrace) for its record and off stderr.
 //!
-//! The bottom of the crate with `outcome` and `message`: it names no other
-//! module, so everything above can catch a panic.
+//! Layer 0, with `outcome` and `message`: it names no other module, so every
+//! module above can catch a panic.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -13,8 +13,7 @@ use std::pin::Pin;
 use std::sync::Once;
 use std::task::{Context, Poll};
 
-/// Runs `f`, catching its panic as the boundary does (the panic's location
-/// is kept for the log, and it stays off stderr).
+/// Runs `f`, catching its panic as the boundary does.
 #[inline(always)]
 pub(crate) fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Box<dyn Any + Send>> {
     let mut f = Some(f);
@@ -28,10 +27,9 @@ pub(crate) fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Box<dyn Any + Send>> 
     value.ok_or_else(unreachable_payload)
 }
 
-/// The one place a panic is caught: shared by every tool, so that each one
-/// adds only a small closure to compile, not its own copy of the unwinding
-/// machinery. The dynamic call costs a few nanoseconds, nothing next to a
-/// round trip.
+/// The one place a panic is caught, shared so that each tool adds a small
+/// closure, not its own unwinding machinery; the dynamic call costs a few
+/// nanoseconds.
 #[inline(never)]
 fn catch_dyn(f: &mut dyn FnMut()) -> Result<(), Box<dyn Any + Send>> {
     install_panic_hook();
@@ -41,10 +39,9 @@ fn catch_dyn(f: &mut dyn FnMut()) -> Result<(), Box<dyn Any + Send>> {
     caught
 }
 
-/// [`catch`] written out in its caller: for the request log's one guard
-/// around every poll of a call, where the dynamic call of the shared
-/// [`catch_dyn`] would keep the body's answer from being written straight
-/// to where it goes. One copy per server type, not per tool.
+/// [`catch`] inlined, for the request log's guard around every poll: the
+/// dynamic call would keep the answer from being written in place. One copy
+/// per server type, not per tool.
 #[inline(always)]
 pub(crate) fn catch_inline<R>(f: impl FnOnce() -> R) -> Result<R, Box<dyn Any + Send>> {
     install_panic_hook();
@@ -59,7 +56,6 @@ fn unreachable_payload() -> Box<dyn Any + Send> {
     Box::new("the boundary's closure returned without running")
 }
 
-/// Polls `future` once, catching its panic as the boundary does.
 #[inline(always)]
 pub(crate) fn poll_caught<F: Future + ?Sized>(
     mut future: Pin<&mut F>,
@@ -71,8 +67,7 @@ pub(crate) fn poll_caught<F: Future + ?Sized>(
 }
 
 pin_project_lite::pin_project! {
-    /// A future that ends with the panic's payload if polling its inner
-    /// future panics.
+    /// Ends with the payload if polling `inner` panics.
     pub(crate) struct CatchPanic<F> {
         #[pin]
         inner: F,
@@ -99,14 +94,12 @@ impl<F: Future> Future for CatchPanic<F> {
 
 /// What the panic hook saw of a panic inside a boundary.
 struct PanicSite {
-    /// The panic's message, to match the site with the payload that is
-    /// caught: a panic that user code caught and re-raised with
+    /// Matches the site to the caught payload: a panic re-raised with
     /// `resume_unwind` runs no hook and must not take this site.
     message: Option<String>,
     location: Option<String>,
     backtrace: Option<String>,
-    /// Whether the previous hook already showed it, because nothing would
-    /// record the runtime's `tool_failed`.
+    /// Shown by the previous hook, since nothing would record `tool_failed`.
     shown: bool,
 }
 
@@ -117,15 +110,13 @@ const SITES: usize = 8;
 thread_local! {
     /// How many boundaries are running a body on this thread right now.
     static DEPTH: Cell<u32> = const { Cell::new(0) };
-    /// How many of the runtime's log records are being written on this
-    /// thread right now: a panic there is the subscriber's.
+    /// Runtime records being written on this thread: a panic there is the
+    /// subscriber's.
     static IN_LOG: Cell<u32> = const { Cell::new(0) };
-    /// Whether `PENDING` holds something; checked on every entry, so a
-    /// site left by a panic that user code caught itself is never reported
-    /// for a later one.
+    /// Checked on every entry, so that a site left by a panic user code
+    /// caught itself is never reported for a later one.
     static SITE_PENDING: Cell<bool> = const { Cell::new(false) };
-    /// The panics inside a boundary on this thread that no boundary has
-    /// caught yet, oldest first.
+    /// Panics inside a boundary not caught yet, oldest first.
     static PENDING: RefCell<Vec<PanicSite>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -148,10 +139,8 @@ fn leave() {
     DEPTH.with(|depth| depth.set(depth.get() - 1));
 }
 
-/// Runs `handle`, which hands the subscriber one of the runtime's records
-/// or spans, so that a subscriber that panics cannot take the call down
-/// with it: the panic is shown by the hook that was there before this
-/// crate's, and `None` says the subscriber did not finish.
+/// Runs `handle`, which hands the subscriber a record or span, so that a
+/// panicking subscriber cannot take the call down; `None` if it panicked.
 pub(crate) fn guard_subscriber<T>(handle: impl FnOnce() -> T) -> Option<T> {
     install_panic_hook();
     IN_LOG.with(|in_log| in_log.set(in_log.get() + 1));
@@ -176,19 +165,15 @@ pub(crate) fn drop_quietly(payload: Box<dyn Any + Send>) {
     }
 }
 
-/// Installs, once per process, a panic hook that keeps panics inside a
-/// boundary off stderr and remembers where they happened (and the
-/// backtrace, when `RUST_BACKTRACE` asks for one), so `tool_failed` can
-/// carry them.
+/// Installs, once, a hook that keeps panics inside a boundary off stderr
+/// and keeps their location (and backtrace, per `RUST_BACKTRACE`) for
+/// `tool_failed`.
 ///
-/// Every other panic goes to the hook that was there: panics outside a
-/// boundary, panics of a subscriber while it records the runtime's events,
-/// and panics no boundary can catch (a panic while another unwinds, or a
-/// binary built with `panic = "abort"`), which first show the panics still
-/// waiting to be caught, so that an abort never hides its root cause. A
-/// panic inside a boundary also goes to that hook when nothing would record
-/// the runtime's `tool_failed` (no subscriber, or a filter that leaves the
-/// `outcome_runtime` target out), so it is never silent.
+/// Other panics go to the previous hook: outside a boundary, in a
+/// subscriber, and those no boundary can catch (while unwinding, or under
+/// `panic = "abort"`), which first show the pending ones so that an abort
+/// never hides its root cause. So does a boundary's panic when nothing
+/// would record `tool_failed`: it is never silent.
 #[inline(always)]
 fn install_panic_hook() {
     static HOOK: Once = Once::new();
@@ -227,11 +212,8 @@ fn install_panic_hook() {
     });
 }
 
-/// Whether the process aborts after this panic: a binary built with
-/// `panic = "abort"`, or the panic the language raises when a `Drop` panics
-/// while another panic unwinds (or a panic leaves a function that cannot
-/// unwind). std offers no stable way to ask, so the latter are known by the
-/// fixed texts the language gives them.
+/// Whether the process aborts after this panic. std has no stable way to
+/// ask, so the language's own aborting panics are known by their texts.
 fn aborts(info: &panic::PanicHookInfo<'_>) -> bool {
     cfg!(panic = "abort")
         || info
@@ -246,9 +228,8 @@ fn aborts(info: &panic::PanicHookInfo<'_>) -> bool {
             })
 }
 
-/// Shows on stderr the panics still waiting to be caught on this thread:
-/// the process is about to abort, and the panic that aborts it (a panic in
-/// a `Drop` while unwinding, say) is rarely the one that went wrong first.
+/// Shows this thread's pending panics before an abort: the panic that
+/// aborts (a `Drop`'s, while unwinding) is rarely the first to go wrong.
 #[cold]
 fn show_pending() {
     let Ok(sites) = PENDING.try_with(|sites| std::mem::take(&mut *sites.borrow_mut())) else {
@@ -268,7 +249,6 @@ fn show_pending() {
     }
 }
 
-/// A panic as one text: its message, and its location when known.
 pub(crate) fn described(message: String, location: Option<String>) -> String {
     match location {
         Some(location) => format!("{message} at {location}"),
@@ -288,9 +268,8 @@ pub(crate) fn take_site(message: &str) -> (Option<String>, Option<String>) {
         .map_or((None, None), |site| (site.location, site.backtrace))
 }
 
-/// Runs `f`, which runs code of the tool's own (formatting its error,
-/// dropping a value it made), and turns a panic into a description of it:
-/// its message and location, for the record the caller writes.
+/// Runs the tool's own code (formatting its error, dropping its value),
+/// turning a panic into its message and location.
 pub(crate) fn catch_described<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     catch(f).map_err(|payload| {
         let message = panic_message(&*payload);
@@ -312,8 +291,7 @@ fn text_of(payload: &(dyn Any + Send)) -> Option<String> {
     }
 }
 
-/// Whether a `tool_failed` at ERROR would reach a subscriber: false with no
-/// subscriber at all, or with a filter that leaves this crate's target out.
+/// Whether a `tool_failed` at ERROR would reach a subscriber.
 pub(crate) fn faults_recorded() -> bool {
     tracing::enabled!(target: "outcome_runtime", tracing::Level::ERROR)
 }

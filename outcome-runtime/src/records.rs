@@ -1,9 +1,6 @@
-//! The operator's records and their limits: `tool_failed`, the one record
-//! of a fault, and how any record bounds what it carries (a tool name, an
-//! error chain, a duration).
-//!
-//! Every record has the target `outcome_runtime`, so
-//! `RUST_LOG=outcome_runtime=info` shows exactly this crate's lines.
+//! The operator's records: `tool_failed`, the one record of a fault, and
+//! the bounds of what any record carries. Every record's target is
+//! `outcome_runtime`, so `RUST_LOG=outcome_runtime=info` shows exactly them.
 
 use std::borrow::Cow;
 use std::time::Instant;
@@ -15,14 +12,12 @@ use crate::outcome::Outcome;
 /// The `error.type` of a fault that was a panic.
 pub(crate) const PANIC_TYPE: &str = "panic";
 
-/// The longest `error` field a record carries, in bytes. An error's text is
-/// written by its author and may be anything (a response body, a file);
-/// 64 KiB keeps every real error chain whole and a log pipeline whole too.
+/// The longest `error` field, in bytes: an error's text may be anything (a
+/// response body, a file); 64 KiB keeps real chains and log pipelines whole.
 pub(crate) const RECORD_LIMIT: usize = 64 * 1024;
 
-/// Emits one event at a level chosen at run time; `tracing` needs the level
-/// of each call site to be a constant. A subscriber that panics while it
-/// records the event cannot take the call with it.
+/// One event at a level chosen at run time (`tracing` wants a constant per
+/// call site), guarded against a subscriber that panics.
 macro_rules! event_at {
     ($level:expr, $($rest:tt)+) => {
         crate::panics::guard_subscriber(|| match $level {
@@ -53,26 +48,22 @@ pub(crate) fn bounded_text(text: &str) -> Cow<'_, str> {
     ))
 }
 
-/// The time since `started` in milliseconds, to the microsecond: the
-/// `duration_ms` of a record.
+/// A record's `duration_ms`: the time since `started`, to the microsecond.
 #[inline]
 pub(crate) fn duration_ms(started: Instant) -> f64 {
     millis(started.elapsed())
 }
 
-/// `elapsed` in milliseconds, to the microsecond; for a duration measured
-/// on another clock (a job's, on tokio's).
+/// [`duration_ms`] for a duration from another clock (a job's, on tokio's).
 #[inline]
 pub(crate) fn millis(elapsed: std::time::Duration) -> f64 {
-    // `as_micros` gives a `u128`, whose conversion to `f64` is a call of
-    // its own; a `u64` of microseconds holds half a million years, and
-    // converts to the same `f64`.
+    // Not `as_micros`: a `u128` converts to `f64` by a call; a `u64` of
+    // microseconds holds half a million years.
     let micros = elapsed.as_secs() * 1_000_000 + u64::from(elapsed.subsec_micros());
     micros as f64 / 1000.0
 }
 
-/// `tool_failed`: the operator's record of a fault, written once where the
-/// fault is classified, with the error chain.
+/// `tool_failed`, written once where the fault is classified.
 pub(crate) fn tool_failed(level: Level, tool: &str, error_type: Option<&str>, error: &str) {
     let tool = &*bounded(tool);
     let error = &*bounded_text(error);
@@ -86,8 +77,7 @@ pub(crate) fn tool_failed(level: Level, tool: &str, error_type: Option<&str>, er
     );
 }
 
-/// `tool_failed` for a caught panic: its message, location and, when
-/// `RUST_BACKTRACE` asks for one, its backtrace.
+/// `tool_failed` for a caught panic, with its location and backtrace.
 pub(crate) fn panic_failed(
     tool: &str,
     message: &str,
@@ -108,13 +98,11 @@ pub(crate) fn panic_failed(
     );
 }
 
-/// A tool name fit for a log line. Names of registered tools pass as they
-/// are; an unknown name is the model's text, so it is cut to 128
-/// characters and its control and invisible characters escaped.
+/// A tool name fit for a log line: an unknown one is the model's text, so
+/// it is cut to 128 characters and its invisible characters escaped.
 #[inline]
 pub(crate) fn bounded(tool: &str) -> Cow<'_, str> {
-    // Nearly every name is short printable ASCII: answered byte by byte,
-    // without decoding characters, and without a call.
+    // The common case, short printable ASCII, without decoding or a call.
     if tool.len() <= TOOL_LIMIT && tool.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
         return Cow::Borrowed(tool);
     }

@@ -1,21 +1,17 @@
-//! rmcp's own errors around a tool body: every string and code of rmcp's
-//! that this crate matches or writes, in one place. The tests below pin
-//! each to what rmcp really answers, so an rmcp upgrade that changes one
-//! fails here first.
+//! Every string and code of rmcp's that this crate matches or writes, in
+//! one place: the tests pin each to what rmcp answers, so an rmcp upgrade
+//! that changes one fails here first.
 
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ErrorCode};
 
-/// What rmcp writes before serde's reason when a tool's arguments do not
-/// deserialize.
+/// What rmcp writes before serde's reason when arguments do not deserialize.
 pub(crate) const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters:";
 
-/// rmcp's message for a call of a tool its router does not have, or has
-/// disabled.
+/// rmcp's message for a tool its router lacks or has disabled.
 pub(crate) const TOOL_NOT_FOUND: &str = "tool not found";
 
-/// The start of rmcp's message when an `Extension` extractor finds
-/// nothing: the server did not install what its tool needs.
+/// How rmcp's message starts when an `Extension` extractor finds nothing.
 pub(crate) const MISSING_EXTENSION: &str = "missing extension ";
 
 /// rmcp's error for a call of a tool the router does not have.
@@ -41,8 +37,8 @@ pub(crate) fn argument_error(result: &CallToolResult) -> Option<&str> {
     }
 }
 
-/// `text` without rmcp's prefix for arguments that do not deserialize, if
-/// it starts with it, in any case and with or without its colon.
+/// `text` without a leading [`ARGUMENT_ERROR_PREFIX`], in any case, colon
+/// or not.
 pub(crate) fn without_argument_prefix(text: &str) -> &str {
     let prefix = ARGUMENT_ERROR_PREFIX.trim_end_matches(':');
     match text.get(..prefix.len()) {

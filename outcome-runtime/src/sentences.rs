@@ -1,11 +1,10 @@
 //! Messages built from a server author's parts: the problem and the next
 //! step of outcomes 2 and 3, and the text of a fault that heals itself.
 //!
-//! The parts are the author's, and often hold what the model sent, so they
-//! may be anything: lines, megabytes, nothing at all. What the model reads
-//! is still one line of at most [`MESSAGE_LIMIT`] characters made of whole
-//! sentences, and never a sentence built from nothing: an empty part is
-//! left out or replaced by a documented fallback.
+//! Parts often hold what the model sent, so may be anything (lines,
+//! megabytes, nothing); the message is still one line of whole sentences,
+//! at most [`MESSAGE_LIMIT`] characters. An empty part is left out or
+//! replaced by a documented fallback, never made a sentence.
 
 use std::fmt::{self, Display, Write};
 
@@ -20,8 +19,7 @@ const STEP_LIMIT: usize = 400;
 /// Room kept for a fallback step that names the tool.
 const FALLBACK_ROOM: usize = 200;
 
-/// The longest tool name a fallback step names; longer names are left
-/// generic ("the tool").
+/// The longest tool name a fallback step names; past it, "the tool".
 const TOOL_NAME_LIMIT: usize = 128;
 
 /// How much of an author's part is formatted at all: enough that cutting
@@ -34,8 +32,7 @@ pub(crate) struct Built {
     pub(crate) fallback: Option<Fallback>,
 }
 
-/// A fallback step at the end of a message, to be made to name the tool
-/// once the call is known.
+/// A fallback step ending a message, to name the tool once it is known.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fallback {
     at: usize,
@@ -63,7 +60,6 @@ impl FallbackKind {
 }
 
 impl Fallback {
-    /// Rewrites the fallback step of `text` to name `tool`.
     pub(crate) fn name_tool(self, text: &mut String, tool: &str) {
         let clean = tool.chars().count() <= TOOL_NAME_LIMIT
             && !tool.chars().any(crate::message::is_invisible)
@@ -75,8 +71,7 @@ impl Fallback {
     }
 }
 
-/// The two parts an author gives an outcome 2 or 3, each formatted into
-/// one bounded line.
+/// The author's two parts of an outcome 2 or 3, each one bounded line.
 #[derive(Clone, Debug)]
 pub(crate) struct Parts {
     problem: String,
@@ -84,15 +79,13 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
-    /// Outcome 2's parts: the problem, then the next step.
     pub(crate) fn invalid(problem: &dyn Display, step: &dyn Display) -> Parts {
         let step = part(step, STEP_LIMIT);
         let problem = part(problem, problem_room(&step));
         Parts { problem, step }
     }
 
-    /// Outcome 3's parts: the problem, with room for the clause that says
-    /// resending fails, then the refresh step.
+    /// Outcome 3's parts, leaving room for the `RESENDING` clause.
     pub(crate) fn stale(problem: &dyn Display, refresh: &dyn Display) -> Parts {
         let step = part(refresh, STEP_LIMIT);
         let room = problem_room(&step).saturating_sub(RESENDING.len() + 1);
@@ -100,14 +93,10 @@ impl Parts {
         Parts { problem, step }
     }
 
-    /// The parts without their sentences that tell what the server is
-    /// made of, by a rule `waives` does not allow; `None` when none does.
-    ///
-    /// The compiler checked the literal words of a `#[tool]`'s parts, but
-    /// not what a placeholder, a helper's `String` or an error's text put
-    /// in them. A value in quotes is the model's, as [`quote`] writes it.
-    ///
-    /// [`quote`]: crate::quote
+    /// The parts without their sentences that tell what the server is made
+    /// of, by a rule `waives` does not allow; `None` when none does. The
+    /// compiler checked only the literal words; quotes mark the model's
+    /// values, as [`crate::quote`] writes them.
     pub(crate) fn withheld(&self, waives: impl Fn(Rule) -> bool) -> Option<Parts> {
         let problem = without_leaks(&self.problem, Quotes::Values, &waives);
         let step = without_leaks(&self.step, Quotes::Values, &waives);
@@ -136,8 +125,7 @@ impl Parts {
         finish(text, step, FallbackKind::Change)
     }
 
-    /// Outcome 3: the problem, the clause that says resending fails, then
-    /// the refresh step.
+    /// Outcome 3: the problem, the resending clause, then the refresh step.
     pub(crate) fn stale_message(&self) -> Built {
         let mut problem = self.problem.clone();
         // A sentence end of the author's would stand before the clause; the
@@ -166,11 +154,9 @@ fn invalid(problem: &dyn Display, step: &dyn Display) -> Built {
     Parts::invalid(problem, step).invalid_message()
 }
 
-/// Outcome 2 from the text of a JSON-RPC invalid-params error, which was
-/// written for a protocol, not for the model: the text without the
-/// protocol's words, then the fallback step that names the tool, since such
-/// a text rarely says what to do instead. `tool` is the tool called, which
-/// a step the text ends with may name.
+/// Outcome 2 from a JSON-RPC invalid-params text, written for a protocol,
+/// not the model: without the protocol's words, then the step it ends with
+/// (which may name `tool`, the tool called) or, as a rule, the fallback.
 pub(crate) fn invalid_params(message: &str, tool: Option<&str>) -> Built {
     let text = params_text(message);
     let step = last_step(&text, tool);
@@ -178,10 +164,9 @@ pub(crate) fn invalid_params(message: &str, tool: Option<&str>) -> Built {
     with_step(problem, step)
 }
 
-/// Outcome 2 from a resource-not-found error (-32002): its text as
-/// [`invalid_params`] reads one, said to be a "not found" when it does not
-/// say so itself, with the URI the error carries when the text leaves it
-/// out, quoted as the model's value.
+/// Outcome 2 from a resource-not-found error (-32002), read as
+/// [`invalid_params`] reads one, prefixed "Not found" unless it says so,
+/// with the error's URI, quoted, when the text leaves it out.
 pub(crate) fn resource_not_found(message: &str, uri: Option<&str>, tool: Option<&str>) -> Built {
     const NOT_FOUND: &str = "Not found";
     let text = params_text(message);
@@ -193,8 +178,7 @@ pub(crate) fn resource_not_found(message: &str, uri: Option<&str>, tool: Option<
         Some(stripped) if !problem.ends_with("...") => stripped,
         _ => problem,
     };
-    // MCP's field for the URI the model asked for, but written by whoever
-    // answered: a path of theirs is not the model's to read.
+    // Written by whoever answered: a path of theirs is not the model's.
     let uri = uri.filter(|uri| outcome_rules::leaks(uri).is_empty());
     let quoted = uri
         .filter(|uri| !uri.is_empty())
@@ -243,9 +227,9 @@ fn mentions(text: &str, value: &str) -> bool {
     })
 }
 
-/// The message for `problem` and the step its text ended with: that step
-/// as the message's step when it names a tool; joined by the call to make
-/// when it is a step that names none; the fallback step otherwise.
+/// `problem` and its text's last step: the message's step if it names a
+/// tool, joined to the call if it is an imperative naming none, else the
+/// fallback.
 fn with_step(problem: &str, step: Option<Step<'_>>) -> Built {
     match step {
         Some(Step {
@@ -299,9 +283,8 @@ fn invalid_then_call(problem: &str, step: &str) -> Built {
     }
 }
 
-/// The problem an error's text states, as the model is to read it: one
-/// bounded line without the protocol's words, and a code name said in
-/// words; empty when it holds no letter or digit.
+/// An error's problem for the model: one bounded line without the
+/// protocol's words, a code name in words; empty without letter or digit.
 fn params_text(message: &str) -> String {
     // Bounded first, so a megabyte of text costs no more than a line.
     let line = one_line(message, MESSAGE_LIMIT);
@@ -327,24 +310,22 @@ fn params_text(message: &str) -> String {
         return String::new();
     }
     let text = code_in_words(&text).unwrap_or(text);
-    // The text came from elsewhere (an upstream, a library): no compiler
-    // checked it, and its quotes mark no value of the model's.
+    // From elsewhere: no compiler checked it, and its quotes mark no value.
     without_leaks(&text, Quotes::Words, &|_| false).unwrap_or(text)
 }
 
 /// Whether the quotes of a text mark the model's values.
 #[derive(Clone, Copy)]
 enum Quotes {
-    /// The text's author quoted the model's values, as [`crate::quote`]
-    /// does.
+    /// The model's values, quoted as [`crate::quote`] does.
     Values,
     /// The text came from elsewhere: its quotes mark nothing.
     Words,
 }
 
 /// `text` without its sentences that tell what the server is made of (a
-/// path, a stack frame, a type name, an environment variable, a log line,
-/// a command), by a rule `waives` does not allow; `None` when it has none.
+/// path, stack frame, type, env variable, log line, command), by a rule
+/// `waives` does not allow; `None` when it has none.
 fn without_leaks(text: &str, quotes: Quotes, waives: &dyn Fn(Rule) -> bool) -> Option<String> {
     let leaks = match quotes {
         Quotes::Values => outcome_rules::leaks_outside_values(text),
@@ -401,10 +382,8 @@ const CODE_WORDS: &[&str] = &[
     "disallowed",
 ];
 
-/// A text that is nothing but an error's code name (`invalid_args`,
-/// `PATH_DENIED`), said in words ("Invalid args"); `None` for any other
-/// text, a name that reads as a value (`meeting_notes`) or holds digits
-/// (`ERR_404`) included.
+/// A lone code name (`invalid_args`, `PATH_DENIED`) said in words ("Invalid
+/// args"); `None` for other text, `meeting_notes` and `ERR_404` included.
 fn code_in_words(text: &str) -> Option<String> {
     let code = text.strip_suffix('.').unwrap_or(text);
     let words: Vec<&str> = code.split('_').collect();
@@ -439,9 +418,8 @@ fn last_step<'t>(text: &'t str, tool: Option<&str>) -> Option<Step<'t>> {
 /// act on them, wherever they stand.
 const JARGON_WORDS: &[&str] = &["json-rpc", "jsonrpc", "invalid_params", "invalidparams"];
 
-/// Words that are protocol jargon only beside a code or another jargon
-/// word ("error -32602", "MCP error", "(code -32602)"); elsewhere they are
-/// the tool's own ("Error reading the index").
+/// Jargon only beside a code or other jargon ("MCP error", "(code
+/// -32602)"); elsewhere the tool's own ("Error reading the index").
 const LABEL_WORDS: &[&str] = &["error", "code", "mcp", "rpc", "json"];
 
 /// Punctuation around a word that says nothing about the word itself.
@@ -456,11 +434,9 @@ enum Word {
     Jargon,
 }
 
-/// `line` (already one line) without what only the protocol understands:
-/// a leading "failed to deserialize parameters", "Invalid params" and the
-/// JSON-RPC words, error codes of the range JSON-RPC reserves, with the
-/// "error" or "code" that introduces them and the brackets that hold only
-/// them.
+/// `line` without what only the protocol understands: rmcp's argument
+/// prefix, "Invalid params", JSON-RPC words and reserved codes, with the
+/// "error" or "code" before them and brackets holding only them.
 fn without_jargon(line: &str) -> String {
     let line = crate::rmcp_errors::without_argument_prefix(line);
     let words: Vec<&str> = line.split(' ').filter(|word| !word.is_empty()).collect();
@@ -504,8 +480,7 @@ fn without_jargon(line: &str) -> String {
         }
     }
     let mut kept: Vec<String> = Vec::new();
-    // Brackets of a removed word that did not close in it, for the next
-    // word kept.
+    // Unclosed brackets of a removed word, for the next word kept.
     let mut opening = String::new();
     let mut at = 0;
     while at < words.len() {
@@ -547,7 +522,6 @@ fn without_jargon(line: &str) -> String {
     text.trim_end_matches([':', ',', ';', '-', ' ']).to_owned()
 }
 
-/// Whether `word` ends a clause, so the word after it starts a new one.
 fn ends_clause(word: &str) -> bool {
     word.ends_with([':', ',', ';', '.'])
 }
@@ -608,8 +582,7 @@ pub(crate) fn retry(message: &dyn Display) -> Built {
     }
 }
 
-/// Ends a message with its step, or with the fallback step when the author
-/// gave none.
+/// Ends a message with its step, or the fallback step when there is none.
 fn finish(mut text: String, step: &str, kind: FallbackKind) -> Built {
     if !step.is_empty() {
         push_sentence(&mut text, step);
@@ -639,8 +612,7 @@ fn problem_room(step: &str) -> usize {
     MESSAGE_LIMIT.saturating_sub(step + 2)
 }
 
-/// Appends `sentence` to `text`, with a space before it and a full stop
-/// after it unless it already ends a sentence.
+/// Appends `sentence`, with a full stop unless it already ends one.
 fn push_sentence(text: &mut String, sentence: &str) {
     if !text.is_empty() {
         text.push(' ');
@@ -651,12 +623,10 @@ fn push_sentence(text: &mut String, sentence: &str) {
     }
 }
 
-/// One author's part as one clean line of at most `limit` characters; empty
-/// when it holds nothing but space.
+/// A part as one clean line of at most `limit` characters; empty if blank.
 fn part(part: &dyn Display, limit: usize) -> String {
     let mut text = Capped(String::new());
-    // The author's `Display` failing (or `Capped` stopping it) leaves what
-    // was written so far, which is what the model can use.
+    // A `Display` that fails, or that `Capped` stops, leaves what it wrote.
     let _ = write!(text, "{part}");
     one_line(&text.0, limit)
 }

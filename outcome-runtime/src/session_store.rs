@@ -21,22 +21,17 @@ use tracing::Level;
 use crate::job_store::{StoreError, connect, once_more};
 use crate::records::{bounded, event_at};
 
-/// The prefix of every session's key.
 const PREFIX: &str = "outcome:session:";
 
-/// The sorted set of every session's id, scored by when its key expires
-/// (milliseconds, by Redis's clock): what counts the sessions held, across
-/// replicas.
+/// Every session's id, scored as the job store's index is.
 const INDEX: &str = "outcome:sessions";
 
 /// The longest session id the store keeps, in bytes: rmcp's are UUIDs (36
 /// characters), and a longer id names no session the store holds.
 const ID_LIMIT: usize = 256;
 
-/// Writes a session: `KEYS[1]` its key, `KEYS[2]` the index; `ARGV`: its
-/// id, its value, the TTL in milliseconds, the capacity. Drops the index's
-/// expired entries first; refuses a new id when the index holds the
-/// capacity, answering how many it holds; -1 once written.
+/// Writes a session (`ARGV`: id, value, TTL in ms, capacity), answering as
+/// the job store's `START` does.
 const STORE: &str = r"
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now())
 local held = redis.call('ZCARD', KEYS[2])
@@ -63,9 +58,8 @@ end
 return value
 ";
 
-/// Whether a session is `closed` or `open` (nil when the store does not
-/// hold it), its expiry set to the TTL (`ARGV[2]`) again, without reading
-/// its value out.
+/// `closed`, `open`, or nil when absent, resetting the TTL (`ARGV[2]`)
+/// without reading the value out.
 const STATUS: &str = r"
 if redis.call('PEXPIRE', KEYS[1], ARGV[2]) == 0 then
   return false
@@ -85,19 +79,17 @@ end
 return 0
 ";
 
-/// What a session's key holds once the client ended the session: a
-/// replica that still holds the session in memory ends it too.
+/// A session's key once the client ended it, so that replicas holding it
+/// in memory end it too.
 const CLOSED: &str = "closed";
 
-/// What each of the trait's methods returns, as `#[async_trait]` would
-/// have written it.
+/// What the trait's methods return, as `#[async_trait]` writes it.
 type Stored<'a, T> = Pin<Box<dyn Future<Output = Result<T, SessionStoreError>> + Send + 'a>>;
 
 /// The sessions of rmcp's streamable HTTP server in Redis, for
-/// `StreamableHttpServerConfig::session_store`: a replica that does not
-/// hold a session a request names loads it from here and replays the
-/// client's handshake, so the client goes on without noticing that its
-/// replica died or that the load balancer sent it elsewhere.
+/// `StreamableHttpServerConfig::session_store`: a replica that lacks a
+/// session loads it from here and replays the client's handshake, unseen by
+/// the client. See the [replicas guide](crate::guide::replicas).
 ///
 /// ```no_run
 /// # async fn serve() -> Result<(), outcome_runtime::job_store::StoreError> {
@@ -115,44 +107,35 @@ type Stored<'a, T> = Pin<Box<dyn Future<Output = Result<T, SessionStoreError>> +
 ///
 /// # Keys and expiries
 ///
-/// Each session is one string, `outcome:session:<id>`, holding the JSON of
-/// rmcp's `SessionState` (the client's `initialize` parameters). rmcp
-/// writes it once, after the handshake; a replica that restores the
-/// session reads it. When the client ends the session (HTTP DELETE), its
-/// key, if it has one, is not deleted but holds `closed` until it expires,
-/// so that the other replicas that hold the session in memory learn it:
-/// rmcp closes the session only on the replica the DELETE reached, and
-/// only [`SessionsInRedis`] makes the others look. A DELETE of an id with
-/// no key makes none. Every write and read sets
-/// the key's expiry to the TTL ([`with_ttl`](Self::with_ttl), 24 hours
-/// unless set); under [`SessionsInRedis`] every request reads it, so a
-/// session expires a TTL after its last request, and otherwise a TTL
-/// after it began or was last restored on another replica. Needs Redis 6.2
-/// or later (`GETEX`).
+/// Each session is a string, `outcome:session:<id>`: the JSON of rmcp's
+/// `SessionState` (the client's `initialize` parameters), written after the
+/// handshake. A DELETE turns an existing key into `closed` until it
+/// expires, since rmcp closes the session only on the replica the DELETE
+/// reached; [`SessionsInRedis`] makes the others look. Every read and write
+/// resets the expiry to the TTL ([`with_ttl`](Self::with_ttl), 24 hours by
+/// default): a session expires a TTL after its last request under
+/// [`SessionsInRedis`], else after it began or was last restored
+/// elsewhere. Needs Redis 6.2 or later (`GETEX`).
 ///
 /// # Bounds
 ///
-/// The sorted set `outcome:sessions` holds every session's id, scored by
-/// when its key expires; it counts the sessions across replicas. The store
-/// holds at most [`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) sessions
-/// (100,000, [`with_capacity`](Self::with_capacity)), each at most
-/// [`DEFAULT_VALUE_LIMIT`](Self::DEFAULT_VALUE_LIMIT) bytes of JSON (16
-/// KiB, [`with_value_limit`](Self::with_value_limit)), under an id of at
-/// most 256 bytes: past any of them it refuses to write a session (rmcp
-/// logs that as a WARNING and serves the session on its replica alone,
-/// unless [`SessionsInRedis`] refused it first), and logs
-/// `session_store_full` at WARNING once each time it finds itself full
-/// after it last had room. An id longer than that names no session: it is
-/// not looked up.
+/// At most [`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) sessions across
+/// replicas ([`with_capacity`](Self::with_capacity)), counted in the sorted
+/// set `outcome:sessions`, each at most
+/// [`DEFAULT_VALUE_LIMIT`](Self::DEFAULT_VALUE_LIMIT) bytes of JSON
+/// ([`with_value_limit`](Self::with_value_limit)) under an id of at most
+/// 256 bytes. Past any, the write is refused: rmcp logs a WARNING and
+/// serves the session on its replica alone (unless [`SessionsInRedis`]
+/// refused it first), and the store logs `session_store_full` at WARNING
+/// once each time it fills. A longer id is never looked up.
 ///
 /// # Failures
 ///
-/// Every operation is bounded by the store timeout
-/// ([`with_timeout`](Self::with_timeout), 2 s unless set), with the same
-/// connection rules as [`RedisStore`](crate::job_store::RedisStore)'s. A
-/// failed read makes rmcp answer the request HTTP 500, which the client
-/// may retry; a failed write or delete is logged by rmcp as a WARNING and
-/// the request goes on (the session then lives only on its replica).
+/// Each operation is bounded by [`with_timeout`](Self::with_timeout) (2 s
+/// by default), with [`RedisStore`](crate::job_store::RedisStore)'s
+/// connection rules. A failed read makes rmcp answer HTTP 500, for the
+/// client to retry; rmcp logs a failed write or delete at WARNING and goes
+/// on, the session living on its replica alone.
 #[derive(Clone)]
 pub struct RedisSessionStore {
     connection: ConnectionManager,
@@ -160,34 +143,29 @@ pub struct RedisSessionStore {
     timeout: Duration,
     capacity: usize,
     value_limit: usize,
-    /// Whether the last session this store tried to write found it full:
-    /// the operator is told once per crossing, not per session.
+    /// Whether the last write found the store full: the operator is told
+    /// once per crossing, not per session.
     full: Arc<AtomicBool>,
 }
 
 impl RedisSessionStore {
-    /// The TTL of a session's key unless [`with_ttl`](Self::with_ttl) sets
-    /// another: 24 hours.
+    /// A session key's TTL by default: 24 hours.
     pub const DEFAULT_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
-    /// The store timeout unless [`with_timeout`](Self::with_timeout) sets
-    /// another: 2 seconds, as the job store's.
+    /// The store timeout by default: 2 seconds, as the job store's.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 
-    /// How many sessions the store holds unless
-    /// [`with_capacity`](Self::with_capacity) says otherwise: 100,000.
+    /// How many sessions the store holds by default: 100,000.
     pub const DEFAULT_CAPACITY: usize = 100_000;
 
-    /// The longest session, in bytes of JSON, the store keeps unless
-    /// [`with_value_limit`](Self::with_value_limit) says otherwise: 16 KiB,
-    /// far more than a client's `initialize` parameters take.
+    /// The longest session, in bytes of JSON, kept by default: 16 KiB, far
+    /// more than a client's `initialize` parameters take.
     pub const DEFAULT_VALUE_LIMIT: usize = 16 << 10;
 
-    /// Sessions in the Redis at `url` (`redis://host:port/db`).
-    ///
-    /// Connects lazily, on the first operation, so that a Redis that is
-    /// down when the server starts does not stop it. Must be called inside
-    /// a tokio runtime, whose tasks then carry the connection.
+    /// Sessions in the Redis at `url` (`redis://host:port/db`), connected
+    /// on the first operation, so a Redis that is down does not stop the
+    /// server. Call it inside a tokio runtime, whose tasks carry the
+    /// connection.
     pub fn open(url: &str) -> Result<RedisSessionStore, StoreError> {
         Ok(RedisSessionStore {
             connection: connect(url, "session store")?,
@@ -199,24 +177,21 @@ impl RedisSessionStore {
         })
     }
 
-    /// How many sessions the store holds at most, across every replica
-    /// ([`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) unless set): past
+    /// How many sessions the store holds at most, across replicas: past
     /// that, a new session is refused.
     pub fn with_capacity(mut self, capacity: usize) -> Self {
         self.capacity = capacity;
         self
     }
 
-    /// The longest session the store keeps, in bytes of JSON
-    /// ([`DEFAULT_VALUE_LIMIT`](Self::DEFAULT_VALUE_LIMIT) unless set): a
-    /// longer one is refused.
+    /// The longest session the store keeps, in bytes of JSON: a longer one
+    /// is refused.
     pub fn with_value_limit(mut self, bytes: usize) -> Self {
         self.value_limit = bytes;
         self
     }
 
-    /// How long a session's key lives after it was written or read; at
-    /// least a millisecond.
+    /// How long a session's key lives after a write or read; at least 1 ms.
     pub fn with_ttl(mut self, ttl: Duration) -> Self {
         self.ttl = ttl;
         self
@@ -228,8 +203,6 @@ impl RedisSessionStore {
         self
     }
 
-    /// Runs one of the scripts above on session `session_id` and the
-    /// index, with `args` after the id.
     async fn script<T: redis::FromRedisValue>(
         &self,
         body: &str,
@@ -250,8 +223,7 @@ impl RedisSessionStore {
         self.bounded(operation, doing).await
     }
 
-    /// Whether the store holds session `session_id`, and whether it is
-    /// closed, its expiry set to the TTL again: `None` when it holds none.
+    /// The session's `STATUS`; `None` when the store lacks it.
     async fn status(&self, session_id: &str) -> Result<Option<String>, SessionStoreError> {
         if session_id.len() > ID_LIMIT {
             return Ok(None);
@@ -261,9 +233,8 @@ impl RedisSessionStore {
             .await
     }
 
-    /// Why the store would refuse a new session whose value takes `bytes`:
-    /// too long, or the store full. `None` when it has room (or cannot
-    /// tell: the write that follows decides).
+    /// Why the store would refuse a new session of `bytes`: `None` when it
+    /// has room, or cannot tell (the write then decides).
     async fn refusal(&self, bytes: usize) -> Option<StoreError> {
         if bytes > self.value_limit {
             return Some(self.too_long(bytes));
@@ -287,9 +258,7 @@ impl RedisSessionStore {
         )
     }
 
-    /// The store's error when it holds `held` sessions, as many as it may;
-    /// `session_store_full` at WARNING the first time since it last had
-    /// room.
+    /// Logs `session_store_full` only the first time since it had room.
     fn is_full(&self, held: usize) -> StoreError {
         if !self.full.swap(true, Ordering::Relaxed) {
             event_at!(
@@ -311,7 +280,6 @@ impl RedisSessionStore {
             .max(1)
     }
 
-    /// Waits for `operation`, at most the store timeout.
     async fn bounded<T>(
         &self,
         operation: impl Future<Output = redis::RedisResult<T>>,
@@ -443,25 +411,18 @@ impl SessionStore for RedisSessionStore {
 /// also end when the [`RedisSessionStore`] says the client ended them on
 /// another replica.
 ///
-/// rmcp asks a replica's session manager whether it holds the session a
-/// request names, and serves it if so: on its own, a replica that holds a
-/// session in memory goes on serving it after the client ended it with a
-/// DELETE that reached another replica. Under this manager, each request
-/// to a session held in memory reads the session's key first (one round
-/// trip to Redis, which also sets the key's expiry to the TTL again): a
-/// closed session is closed here too, and the request answers HTTP 404 as
-/// for any unknown session. A session the store does not hold (written
-/// while Redis was down, or expired) stays served where it is held.
-/// While Redis fails or does not answer within the store timeout, the
-/// replica serves the sessions it holds, and logs `session_store_failed`
-/// at WARNING for each such request.
+/// Alone, a replica serves a session it holds even after a DELETE reached
+/// another. Here, each request to a session held in memory first reads its
+/// key (one round trip, which also resets the TTL): a closed session is
+/// closed here too, and the request answers HTTP 404. A session the store
+/// lacks (written while Redis was down, or expired) is still served. While
+/// Redis fails or times out, held sessions are served and each request
+/// logs `session_store_failed` at WARNING.
 ///
-/// A new session whose `initialize` parameters the store would not keep
-/// (longer than its value limit, or the store full) is refused before its
-/// handshake: rmcp answers the `initialize` with HTTP 500 and the reason,
-/// and no session is made, rather than one that lives on one replica only.
-/// Finding whether the store is full takes one round trip per new session;
-/// when Redis fails there, the session goes ahead.
+/// A new session the store would not keep (its `initialize` parameters too
+/// long, or the store full) is refused before its handshake, rather than
+/// live on one replica: rmcp answers HTTP 500 with the reason. That costs
+/// one round trip per new session; if Redis fails there, it goes ahead.
 ///
 /// ```no_run
 /// # async fn serve() -> Result<(), outcome_runtime::job_store::StoreError> {
@@ -486,10 +447,8 @@ impl<M: SessionManager> SessionsInRedis<M> {
     }
 }
 
-/// The error of a [`SessionsInRedis`] session manager: its inner
-/// manager's, or the store's refusal of a new session (its `initialize`
-/// parameters too long, or the store full), which rmcp answers with HTTP
-/// 500 and this error's text.
+/// The error of [`SessionsInRedis`]: its inner manager's, or the store's
+/// refusal of a new session.
 #[derive(Debug)]
 pub struct SessionsError(Box<dyn std::error::Error + Send>);
 
@@ -511,8 +470,7 @@ impl std::error::Error for SessionsError {
     }
 }
 
-/// How many bytes the JSON of the client's `initialize` parameters takes,
-/// when `message` is an `initialize` request: counted, not written out.
+/// The JSON size of an `initialize` request's parameters, not written out.
 fn initialize_bytes(message: &ClientJsonRpcMessage) -> Option<usize> {
     struct Count(usize);
     impl std::io::Write for Count {
@@ -543,9 +501,7 @@ impl<M: SessionManager> SessionManager for SessionsInRedis<M> {
         self.inner.create_session().await.map_err(SessionsError::of)
     }
 
-    /// Refuses a new session the store would not keep (its `initialize`
-    /// parameters too long, or the store full), before the handshake: the
-    /// client reads why, and no session lives on one replica alone.
+    /// Refuses a new session the store would not keep: see the type.
     async fn initialize_session(
         &self,
         id: &SessionId,

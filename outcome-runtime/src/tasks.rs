@@ -15,15 +15,12 @@ use crate::request;
 /// Runs a `tools/call` as a task of `manager`, for a client that asked for
 /// one: answer the call with `CreateTaskResult::new(task)`.
 ///
-/// The call goes through `router` as [`call_tool`](crate::handler::call_tool) runs it
-/// inline: the tool's body is in the boundary, the request log writes the
-/// same lines once, and a failed call's task completes with the same
-/// `isError` result and text. A JSON-RPC error (an unknown tool, a missing
-/// client capability) fails the task with it; `tasks/cancel` drops the body
-/// and logs `tool_call_cancelled`.
-///
-/// The task outlives the request, so it owns a clone of the server and of
-/// the router (or a `&'static` or `Arc` of one).
+/// The call runs as [`call_tool`](crate::handler::call_tool) runs it inline:
+/// the same boundary, log lines and `isError` result. A JSON-RPC error (an
+/// unknown tool, a missing client capability) fails the task;
+/// `tasks/cancel` drops the body and logs `tool_call_cancelled`. The task
+/// outlives the request, so it owns the server and the router (a clone, a
+/// `&'static` or an `Arc`).
 ///
 /// ```
 /// use outcome_runtime::{ToolError, handler::spawn_tool_task, tool, tool_router};

@@ -1,12 +1,10 @@
-//! The span of every `tools/call`, after OpenTelemetry's semantic
-//! conventions for MCP, and, with the `opentelemetry` feature, the client's
-//! trace context as its parent and the `mcp.server.operation.duration`
-//! histogram.
+//! The span of every `tools/call`, after OpenTelemetry's conventions for
+//! MCP (`docs/gen-ai/mcp.md` of `semantic-conventions-genai` v0.1.0, status
+//! Development), and with the `opentelemetry` feature the client's trace
+//! context as its parent and the `mcp.server.operation.duration` histogram.
 //!
-//! The conventions followed are those of `docs/gen-ai/mcp.md` in
-//! OpenTelemetry's `semantic-conventions-genai` at v0.1.0 (status:
-//! Development). A subscriber that does not take the span pays a disabled
-//! span's check and nothing else: no attribute is read or formatted.
+//! A subscriber that does not take the span pays a disabled span's check,
+//! nothing more: no attribute is read or formatted.
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -30,13 +28,11 @@ pub(crate) enum Failure {
     None,
     /// An `isError` result: `error.type` is `tool_error`.
     Tool,
-    /// A JSON-RPC error: `error.type` and `rpc.response.status_code` are
-    /// its code.
+    /// A JSON-RPC error: its code is `error.type` and the status code.
     Code(i32),
 }
 
-/// The telemetry of one call, or of the work of one job: its span and,
-/// with the `opentelemetry` feature, what its duration is recorded with.
+/// A call's or a job's span and, with `opentelemetry`, its metric.
 pub(crate) struct Telemetry {
     span: Span,
     #[cfg(feature = "opentelemetry")]
@@ -44,23 +40,17 @@ pub(crate) struct Telemetry {
 }
 
 impl Telemetry {
-    /// The `tools/call {tool}` span of a call of `tool`, a child of the
-    /// client's trace context when the `opentelemetry` feature is on and
-    /// the request carries one; and, when the span is recorded, the call's
-    /// ids, for the span of a job it starts.
-    ///
-    /// `known`: whether the router has the tool. The metric records an
-    /// unknown tool's name, which the client chose, as [`OTHER`], so that
-    /// made-up names cannot crowd real tools out of its series.
+    /// The `tools/call {tool}` span (a child of the client's trace context,
+    /// with `opentelemetry`), and the call's ids when it is recorded, for
+    /// the span of a job it starts. The metric records an unknown tool
+    /// (`!known`) as [`OTHER`], so made-up names cannot crowd out real ones.
     pub(crate) fn call(
         tool: &str,
         known: bool,
         context: &RequestContext<RoleServer>,
     ) -> (Self, Option<Box<CallIds>>) {
-        // A root span: rmcp runs every request of a session inside its
-        // service loop's span, which would make a session one trace. Every
-        // hand-over of the span to the subscriber is guarded: one that
-        // panics loses the span, not the call.
+        // A root span, or rmcp's service-loop span would make a session one
+        // trace. Guarded: a panicking subscriber loses the span, not the call.
         let span = guard_subscriber(|| {
             tracing::info_span!(
                 target: "outcome_runtime",
@@ -100,9 +90,8 @@ impl Telemetry {
         let mut ids = None;
         if let Some(transport) = transport.filter(|_| recorded) {
             guard_subscriber(|| {
-                // Every value here but the transport's is the client's
-                // text: bounded, and recorded as text, which a formatter
-                // quotes, never as a value it writes as it is.
+                // All but the transport's are the client's text: bounded,
+                // and recorded as text, which formatters quote.
                 let tool = bounded(tool);
                 let request = request_id(&context.id);
                 span.record("otel.name", format!("tools/call {tool}").as_str());
@@ -144,13 +133,9 @@ impl Telemetry {
         }
     }
 
-    /// The span of a job's work: a root span that follows from the call
-    /// that started it (with the `opentelemetry` feature, a child of that
-    /// call's span in the trace), so that the call's span ends with the
-    /// call's answer while the work goes on.
-    ///
-    /// `ids` are the starting call's: the job's records carry its request
-    /// and session ids.
+    /// A job's span, with the starting call's `ids`: a root that follows
+    /// from the call's span (its child in the trace, with `opentelemetry`),
+    /// so that the call's span ends with its answer while the work goes on.
     pub(crate) fn job(tool: &str, call: &Span, ids: Option<&CallIds>) -> Self {
         let span = guard_subscriber(|| {
             tracing::info_span!(
@@ -196,7 +181,6 @@ impl Telemetry {
         }
     }
 
-    /// Enters the span until the guard is dropped.
     pub(crate) fn enter(&self) -> Inside<'_> {
         if self.span.is_disabled() {
             return Inside(None);
@@ -204,8 +188,7 @@ impl Telemetry {
         Inside(guard_subscriber(|| self.span.enter()))
     }
 
-    /// The same span, for a second owner (a job's work and its
-    /// bookkeeping).
+    /// The same span for a second owner (a job's work and its bookkeeping).
     pub(crate) fn share(&self) -> Telemetry {
         let span = if self.span.is_disabled() {
             Span::none()
@@ -219,8 +202,7 @@ impl Telemetry {
         }
     }
 
-    /// `work` run in this telemetry's span, which ends when `work` is
-    /// dropped.
+    /// `work` in this span, which ends when `work` is dropped.
     pub(crate) fn instrument<F: Future>(self, work: F) -> InSpan<F> {
         InSpan {
             telemetry: self,
@@ -228,10 +210,8 @@ impl Telemetry {
         }
     }
 
-    /// Records how the call ended: its outcome, its `error.type`, and an
-    /// error status for a fault only (outcomes 2 and 3 are the model's to
-    /// fix, not an operator's); with the `opentelemetry` feature, its
-    /// duration too.
+    /// Records the outcome, `error.type`, an error status for a fault only
+    /// (outcomes 2 and 3 are the model's to fix), and the metric's duration.
     pub(crate) fn ended(&self, ending: Ending, failure: Failure, duration_ms: f64) {
         let outcome = ending.as_str();
         let fault = ending == Ending::Outcome(Outcome::Fault);
@@ -273,15 +253,13 @@ impl Drop for Telemetry {
     }
 }
 
-/// Closes a recorded span, guarded.
 #[inline(never)]
 fn close(span: &mut Span) {
     let span = std::mem::replace(span, Span::none());
     guard_subscriber(|| drop(span));
 }
 
-/// A span entered, until this is dropped; exiting it is guarded as
-/// entering it was.
+/// A span entered until this drops; exiting is guarded as entering was.
 pub(crate) struct Inside<'a>(Option<tracing::span::Entered<'a>>);
 
 impl Drop for Inside<'_> {
@@ -311,15 +289,13 @@ impl<F: Future> Future for InSpan<F> {
     }
 }
 
-/// The value a metric attribute takes in place of one the client chose
-/// freely (an unknown tool's name, a protocol version no revision of MCP
-/// has), after OpenTelemetry's `_OTHER` for an HTTP method it does not
-/// know: the series stay as few as the server's tools.
+/// Stands for a metric attribute the client chose freely (an unknown tool,
+/// a protocol version MCP lacks), after OpenTelemetry's `_OTHER` for HTTP
+/// methods: the series stay as few as the server's tools.
 #[cfg(feature = "opentelemetry")]
 pub(crate) const OTHER: &str = "_OTHER";
 
-/// A JSON-RPC request id as a record carries it: a number as it is, a
-/// string (the client's text) bounded as tool names are.
+/// A request id for a record: a string is bounded as tool names are.
 pub(crate) fn request_id(id: &rmcp::model::RequestId) -> Cow<'_, str> {
     match id {
         rmcp::model::NumberOrString::Number(number) => Cow::Owned(number.to_string()),
@@ -334,11 +310,9 @@ pub(crate) struct CallIds {
     session: Option<String>,
 }
 
-/// What the call's transport says about it.
 struct Transport<'a> {
     /// `tcp` over HTTP, else `pipe` (stdio, or any other byte stream).
     transport: &'static str,
-    /// The HTTP version, when the call came over HTTP.
     http_version: Option<&'static str>,
     /// The `Mcp-Session-Id` header of the HTTP request.
     session: Option<Cow<'a, str>>,
@@ -360,8 +334,7 @@ impl<'a> Transport<'a> {
             http::Version::HTTP_3 => "3",
             _ => "1.1",
         };
-        // The session id is the client's text: a header of visible ASCII,
-        // cut as tool names are.
+        // The client's text: bounded as tool names are.
         let session = parts
             .headers
             .get("mcp-session-id")
@@ -386,9 +359,8 @@ mod parent {
     use tracing::Span;
     use tracing_opentelemetry::OpenTelemetrySpanExt;
 
-    /// Makes the trace context in `meta`, if it holds a valid one, the
-    /// parent of `span`. A malformed `traceparent` is ignored, as the W3C
-    /// recommendation asks: the call starts a trace of its own.
+    /// Makes a valid trace context in `meta` the parent of `span`; with a
+    /// malformed one the call starts its own trace, as W3C asks.
     pub(super) fn adopt(span: &Span, meta: &RequestMetaObject) {
         let Some(remote) = meta
             .get_traceparent()
@@ -543,8 +515,7 @@ mod metric {
     }
 
     impl Attributes {
-        /// `tool`: the name of a tool the router has, `None` for any
-        /// other name, which is recorded as [`OTHER`].
+        /// `tool`: `None` for a name the router lacks, recorded as [`OTHER`].
         pub(super) fn new(
             tool: Option<&str>,
             transport: &Transport<'_>,
@@ -563,8 +534,7 @@ mod metric {
                 known.push(KeyValue::new("network.protocol.version", version));
             }
             if let Some(version) = version {
-                // The client names the version it asks for: only one that
-                // MCP defines is a series of its own.
+                // Only a version MCP defines gets a series of its own.
                 let version = ProtocolVersion::KNOWN_VERSIONS
                     .iter()
                     .find(|known| *known == version)

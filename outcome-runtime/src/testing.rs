@@ -1,18 +1,13 @@
-//! Test helpers: capture the log records of a call, connect a client in
-//! memory, check that every route is inside the boundary, check a message
-//! against the writing rules, and audit a whole server. Behind the
-//! `testing` feature: depend on this crate with it in `[dev-dependencies]`.
+//! Test helpers (feature `testing`, for `[dev-dependencies]`): capture a
+//! call's log records, connect a client in memory, check that every route
+//! is inside the boundary, check a message against the writing rules, and
+//! audit a whole server.
 //!
 //! # The writing rules at run time
 //!
-//! `#[tool]` checks the literal texts of a `ToolError` at compile time. A
-//! message built at run time (from a table, a template, another crate's
-//! error) is checked in a test with [`check`], [`check_with`] (against the
-//! server's tools and their parameters) or [`check_error`] (a
-//! `ToolError`, with the rules it waives left out): the same rules, from
-//! the same code (`outcome-rules`), so a text the compiler accepts is one
-//! these accept. Each rule a text breaks is a [`Broken`]: the rule, where,
-//! the words, and what to write instead.
+//! `#[tool]` checks literal texts at compile time; [`check`], [`check_with`]
+//! and [`check_error`] apply the same rules to a message built at run time.
+//! Each broken rule is a [`Broken`]: the rule, where, and what to write.
 //!
 //! ```
 //! use outcome_runtime::testing::{Tools, check_with};
@@ -27,12 +22,9 @@
 //!
 //! # The audit
 //!
-//! [`audit`] calls every tool of a server the way a model gets it wrong:
-//! with arguments its input schema refuses, and with arguments it accepts
-//! whose strings name nothing the server holds. It checks that each
-//! answer tells the model what to change (the table is on [`audit`]). A
-//! test asserts `audit(server).await.is_clean()` and prints the report
-//! when it is not. The report reads:
+//! [`audit`] calls every tool the way a model gets it wrong and checks that
+//! each answer tells the model what to change. A test asserts
+//! `audit(server).await.is_clean()` and prints the report otherwise:
 //!
 //! ```text
 //! outcome audit: NOT clean: 2 tools, 8 calls, 1 defects (3 findings in 3 calls)
@@ -47,16 +39,10 @@
 //!   read:   Invalid input. See the description for valid paths.
 //! ```
 //!
-//! The header counts the tools, the calls made, the defects and the
-//! findings they group. A defect is one expectation or writing rule broken
-//! by texts of one template: the same first words, but for the names and
-//! values of each call (a validator's words after them vary). Each block is one defect: what
-//! is wrong, the calls and tools that show it, and one of them as an
-//! example: the tool and the mistake the call made on purpose, the call as
-//! JSON (send it again to see the answer) and the text the model read.
-//! What the audit did not probe, did not run or did not judge is listed,
-//! with why, before the blocks. The `outcome-audit` command runs the same
-//! audit against a server in any language, over stdio or streamable HTTP.
+//! A defect is one expectation or rule broken by the texts of one template;
+//! its example shows the deliberate mistake, the call as JSON to resend, and
+//! what the model read. The `outcome-audit` command runs the same audit on
+//! a server in any language.
 //!
 //! # Log records
 //!
@@ -73,8 +59,8 @@
 //! assert_eq!(records[0].field("tool"), Some("reindex"));
 //! ```
 //!
-//! The capture is the thread's default subscriber while the guard lives, so
-//! run the server and the client on a current-thread runtime in that thread.
+//! The capture is the thread's default subscriber while the guard lives:
+//! run server and client on a current-thread runtime in that thread.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -96,14 +82,12 @@ pub struct Record {
     pub level: Level,
     /// The event's target (`outcome_runtime` for the runtime's records).
     pub target: String,
-    /// The event's message: for the runtime's records, the event name
-    /// (`tool_call_completed`, `tool_call_failed`, `tool_failed`).
+    /// The event's message: the event name, such as `tool_call_failed`.
     pub message: String,
     /// Every other field, formatted, in the order they were recorded.
     pub fields: Vec<(String, String)>,
-    /// The fields of the spans the event was recorded in, innermost span
-    /// first, as they were when the event was recorded: the runtime's
-    /// `tools/call` span among them.
+    /// The fields of the spans the event was in, innermost first, as they
+    /// were then.
     pub spans: Vec<(String, String)>,
 }
 
@@ -121,9 +105,8 @@ impl Record {
             .map(|(_, value)| value.as_str())
     }
 
-    /// A field of the innermost span, of those the event was recorded in,
-    /// that has it: `record.span_field("gen_ai.tool.name")` reads the tool
-    /// of the runtime's `tools/call` span.
+    /// A field of the innermost span that has it:
+    /// `record.span_field("gen_ai.tool.name")` reads the `tools/call` span's.
     pub fn span_field(&self, name: &str) -> Option<&str> {
         self.spans
             .iter()
@@ -143,8 +126,8 @@ impl fmt::Display for Record {
     }
 }
 
-/// Captures every event at INFO and above, from any target, with the
-/// fields of the spans it was recorded in.
+/// Captures every event at INFO and above, from any target, with its spans'
+/// fields.
 #[derive(Clone, Debug, Default)]
 pub struct LogCapture {
     records: Arc<Mutex<Vec<Record>>>,
@@ -152,7 +135,6 @@ pub struct LogCapture {
     next_span: Arc<AtomicU64>,
 }
 
-/// The open spans and, for each thread, the spans it has entered.
 #[derive(Debug, Default)]
 struct Spans {
     open: HashMap<u64, OpenSpan>,
@@ -167,7 +149,6 @@ struct OpenSpan {
 }
 
 impl Spans {
-    /// The fields of the span `id` and of its parents, innermost first.
     fn fields(&self, mut id: Option<u64>) -> Vec<(String, String)> {
         let mut fields = Vec::new();
         while let Some(span) = id.and_then(|id| self.open.get(&id)) {
@@ -190,8 +171,8 @@ impl LogCapture {
         Self::default()
     }
 
-    /// Makes this capture the thread's default subscriber until the guard is
-    /// dropped.
+    /// Makes this capture the thread's default subscriber until the guard
+    /// drops.
     pub fn set_default(&self) -> DefaultGuard {
         tracing::subscriber::set_default(self.clone())
     }
@@ -355,12 +336,9 @@ impl Visit for Fields {
     }
 }
 
-/// Serves `server` and connects `client` to it over an in-memory pipe: a
-/// real rmcp client and server, with no process and no socket. The server
-/// runs on a spawned task until the client goes away.
-///
-/// `client` is any rmcp client handler; `()` is a client with no
-/// capabilities (no sampling, no elicitation).
+/// Serves `server` and connects `client` (any rmcp client handler; `()` has
+/// no capabilities) over an in-memory pipe: no process, no socket. The
+/// server runs on a spawned task until the client goes away.
 ///
 /// ```
 /// # use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
@@ -408,16 +386,15 @@ where
     client.serve(client_io).await
 }
 
-/// Fails, naming them, if any route of `router` is outside the boundary:
-/// disabled routes, routes added by hand and trait-based tools included.
-///
-/// Routes are inside when `#[tool_router]` built them from `#[tool]`
-/// methods, or when [`wrap_router`](crate::handler::wrap_router) or
-/// [`wrap_route`](crate::handler::wrap_route) put them there.
+/// Fails, naming them, if any route of `router` (disabled, hand-added and
+/// trait-based ones included) is outside the boundary: not built by
+/// `#[tool_router]` from `#[tool]` methods, nor put there by
+/// [`wrap_router`](crate::handler::wrap_router) or
+/// [`wrap_route`](crate::handler::wrap_route).
 ///
 /// # Panics
 ///
-/// When a route is not inside the boundary: that is the test failing.
+/// When a route is outside the boundary: the test failing.
 pub fn assert_wrapped<S: 'static>(router: &rmcp::handler::server::tool::ToolRouter<S>) {
     let mut outside: Vec<&str> = router
         .map
@@ -435,14 +412,10 @@ pub fn assert_wrapped<S: 'static>(router: &rmcp::handler::server::tool::ToolRout
     );
 }
 
-/// Fails unless the current subscriber records this crate's INFO records:
-/// `tool_call_completed`, and `tool_call_failed` for the model's mistakes.
-///
-/// A filter written before the migration often keeps ERROR from every
-/// target and INFO from the server's own crate only (`error,my_server=info`),
-/// which drops them; adding `outcome_runtime=info` to its directives keeps
-/// them. Call this where the server installs its subscriber, in a test that
-/// builds the same filter.
+/// Fails unless the current subscriber keeps this crate's INFO records
+/// (`tool_call_completed`, and `tool_call_failed` for the model's mistakes).
+/// A filter such as `error,my_server=info` drops them; add
+/// `outcome_runtime=info`. Call it in a test that builds the server's filter.
 ///
 /// ```
 /// use tracing_subscriber::filter::{LevelFilter, Targets};
@@ -472,15 +445,13 @@ pub use outcome_audit::{
 };
 pub use outcome_rules::{Broken, Tools};
 
-/// Checks a message the model reads against the writing rules (the
-/// compile-time check's, from the same code), with the server's tools
-/// unknown: a step must still name something that reads as a tool, but
-/// any name will do. An empty list is a message that keeps to them.
+/// Checks a message the model reads against the writing rules, with the
+/// server's tools unknown (a step must name something that reads as a tool).
+/// An empty list means the message keeps to them.
 ///
-/// `outcome` says what the message must do: outcomes 2 and 3 name a tool
-/// as the next step; a fault only keeps to the rules about words and
-/// length; a result (the tool's value) and a protocol error (the client's)
-/// are not the model's recovery text, and nothing is checked.
+/// `outcome` says what the message must do: outcomes 2 and 3 name a tool as
+/// the next step; a fault keeps only the rules on words and length; a result
+/// or protocol error is not recovery text, and nothing is checked.
 ///
 /// ```
 /// use outcome_runtime::Outcome;
@@ -498,8 +469,8 @@ pub fn check(outcome: Outcome, text: &str) -> Vec<Broken> {
     check_with(outcome, text, &Tools::unknown())
 }
 
-/// [`check`], against the tools a message may name: a tool that is not
-/// among them, or a parameter that is not that tool's, breaks a rule.
+/// [`check`] against the tools a message may name: naming another tool, or a
+/// parameter not that tool's, breaks a rule.
 ///
 /// ```
 /// use outcome_runtime::testing::{Tools, check_with};
@@ -546,14 +517,11 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 
 /// Audits how a server answers the calls a model gets wrong.
 ///
-/// It lists the tools and, from each input schema, derives calls that
-/// break it in one way each: a required argument left out or sent as
-/// `null`, an argument of the wrong JSON type, a value outside its `enum`,
-/// its `minimum`/`maximum` or its `minLength`/`maxLength`, and a key the
-/// schema does not declare when `additionalProperties` is `false` (serde
-/// ignores unknown keys unless the type denies them, and JSON Schema allows
-/// them when the keyword is absent). It calls each, and expects every
-/// answer to be:
+/// From each tool's input schema it derives calls that break it one way
+/// each: a required argument left out or `null`, a wrong JSON type, a value
+/// outside its `enum`, `minimum`/`maximum` or `minLength`/`maxLength`, and an
+/// undeclared key when `additionalProperties` is `false` (JSON Schema allows
+/// one when the keyword is absent). Every answer must be:
 ///
 /// | expectation | the answer |
 /// |---|---|
@@ -564,38 +532,29 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 /// | `quotes-value` | quotes the value sent, when one was |
 /// | a rule's name (`names-tool`, `no-lookup`, ..) | keeps to the writing rules, as `outcome_rules::check_message` reads it with the tools and parameters `tools/list` gives and the tool called (naming the tool that failed is no step) |
 ///
-/// Each tool's description in `tools/list` is checked too, as the
-/// compiler checks a `#[tool]`'s (`outcome_rules::check_description`):
+/// Descriptions are checked as the compiler checks a `#[tool]`'s:
 /// `description-missing`, `description-too-long` (past 2,048 UTF-16 code
-/// units, which clients drop) and `description-lists-failures` (the error
-/// text says what went wrong; the description states the contract).
+/// units, which clients drop) and `description-lists-failures` (failures
+/// belong in the error text).
 ///
-/// Each tool is also called once with arguments its schema accepts, each
-/// string that any string meets sent as `no-such-audit-value`: a path, an
-/// id, a name the server does not hold. That call reaches the tool's own
-/// code, and the words its author wrote. A result is a fine answer (an
-/// empty search is one); a failure must be a result with `isError` true,
-/// not a fault, logged as outcome 2, keeping to the writing rules.
+/// Each tool is also called once with arguments its schema accepts, free
+/// strings sent as `no-such-audit-value` (nothing the server holds), to
+/// reach the tool's own words. A result is fine; a failure must be an
+/// `isError` result logged as outcome 2, keeping to the writing rules.
 ///
-/// An answer is not judged, and is listed in [`AuditReport::not_judged`]
-/// with why, when it is about something else than the call's mistake: an
-/// argument the call did not get wrong (the server refused the audit's
-/// baseline value for it), a client capability the audit does not offer
-/// (-32021), or, to the call that keeps to the schema, a fault that heals
-/// itself. A tool that answers -32601 (a tool that must run as a task) is
-/// not probed further. A report in which no answer was judged is not
-/// clean.
+/// An answer about something other than the call's mistake is listed in
+/// [`AuditReport::not_judged`], with why: an argument the call did not get
+/// wrong, a client capability the audit lacks (-32021), or, to the valid
+/// call, a fault that heals itself. A tool that answers -32601 (task only)
+/// is not probed further. A report that judged no answer is not clean.
 ///
-/// The [`AuditReport`] prints a header with the counts, a summary by rule
-/// and by tool, a line for each thing not probed, not run or not judged,
-/// then one block per [`Defect`] with an example call and the text the
-/// model read.
+/// The [`AuditReport`] prints the counts, a summary by rule and tool, what
+/// was not probed, run or judged, then one block per [`Defect`].
 ///
 /// # Not probed, and the bounds
 ///
-/// The audit bounds what it does with any schema and answer, and reports a
-/// tool or argument it makes no call for as a [`NotProbed`], with why. A
-/// report with any is not [clean](AuditReport::is_clean). The bounds:
+/// A tool or argument the audit makes no call for is a [`NotProbed`], with
+/// why, and the report is not [clean](AuditReport::is_clean). The bounds:
 ///
 /// | bound | default | past it |
 /// |---|---|---|
@@ -610,19 +569,16 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 /// | the text of an answer checked and kept | 16 KiB | the first 16 KiB checked, and a `short` finding |
 /// | findings | 1,000 | the calls stop, the rest not probed |
 ///
-/// A schema it cannot read is not probed either: an entry of the tool
-/// list that is not a tool, `properties` that is not an object, a `$ref`
-/// outside the schema or in a loop with no way out, a required string
-/// with a `pattern` and no `default`, `const`, `enum` or `examples`, a
-/// minimum above the maximum, a bound past which JSON carries no number. A
-/// `$ref` back to a schema the walk is inside (a recursive type) is
-/// followed once per way round, so a recursive argument is probed.
+/// Nor is a schema it cannot read: a tool-list entry that is not a tool,
+/// `properties` not an object, a `$ref` outside the schema or in an endless
+/// loop, a required string with a `pattern` and no `default`, `const`,
+/// `enum` or `examples`, a minimum above the maximum, a bound JSON cannot
+/// carry. A recursive `$ref` is followed once per way round.
 ///
-/// The server runs in this process, on a thread of its own with a
-/// [`LogCapture`], so its log records are checked too. The calls are real:
-/// a server that accepts one runs the tool with it, and every tool gets a
-/// call its schema accepts, so audit a server built for the test. To audit a server in another process (over stdio or HTTP,
-/// with no log records), use [`audit_client`] or the `outcome-audit` CLI.
+/// The server runs in this process on its own thread, with a
+/// [`LogCapture`], so its log records are checked too. The calls are real,
+/// valid ones included: audit a server built for the test. For one in
+/// another process, use [`audit_client`] or the `outcome-audit` CLI.
 ///
 /// ```
 /// # use outcome_runtime::{ToolError, quote, tool, tool_handler, tool_router};
@@ -658,7 +614,7 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 /// # Panics
 ///
 /// When the in-memory client cannot connect, or the server breaks off a
-/// call: that is the test failing.
+/// call: the test failing.
 #[cfg(not(feature = "local"))]
 pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
     let thread = tokio::task::spawn_blocking(move || {
@@ -700,29 +656,25 @@ pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
     }
 }
 
-/// The [`audit`] of the server behind any connected rmcp client: one run
-/// in another process, over stdio or HTTP. The log records are not
-/// checked (`logged-invalid` is left out). Since the server may be live,
-/// only the tools annotated read-only get a call their schema accepts
-/// ([`ValidCalls::ReadOnly`]). The bounds are [`audit`]'s;
-/// [`audit_client_within`] bounds the time as well, and [`Audit`] chooses
-/// every setting.
+/// The [`audit`] of the server behind any connected rmcp client, such as
+/// one in another process. Log records are not checked (no
+/// `logged-invalid`), and since the server may be live, only read-only
+/// tools get a valid call ([`ValidCalls::ReadOnly`]). The bounds are
+/// [`audit`]'s; [`audit_client_within`] bounds the time too, and [`Audit`]
+/// chooses every setting.
 ///
 /// # Errors
 ///
-/// When listing the tools fails, or a call ends without an answer (the
-/// connection closed, a timeout): a JSON-RPC error answer is a finding,
-/// not an error.
+/// When listing the tools fails, or a call gets no answer (connection
+/// closed, timeout); a JSON-RPC error answer is a finding, not an error.
 pub async fn audit_client(
     peer: &rmcp::service::Peer<rmcp::RoleClient>,
 ) -> Result<AuditReport, rmcp::service::ServiceError> {
     Audit::new().run(peer).await
 }
 
-/// [`audit_client`], within `timeout`: when it runs out, the audit stops
-/// (even while it reads a schema) and returns the report so far, with a
-/// [`NotProbed`] for the tool list that says how many tools it did not
-/// reach.
+/// [`audit_client`] within `timeout`: then it stops, even mid-schema, and
+/// returns the report so far, with a [`NotProbed`] counting the tools left.
 ///
 /// # Errors
 ///
@@ -734,7 +686,6 @@ pub async fn audit_client_within(
     Audit::new().within(timeout).run(peer).await
 }
 
-/// A record's level as the audit reads it.
 #[cfg(not(feature = "local"))]
 fn audit_level(level: Level) -> outcome_audit::Level {
     match level {

@@ -8,18 +8,16 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 use super::{JobState, JobStore, NewJob, Owner, StoreError, StoreFuture, StoredAnswer, StoredJob};
 
-/// The prefix of every job's key.
 const PREFIX: &str = "outcome:job:";
 
-/// The sorted set of every job's id, scored by when its key expires
-/// (milliseconds, by Redis's clock): what counts the jobs held, across
-/// replicas.
+/// Every job's id, scored by when its key expires (Redis's clock, in ms):
+/// what counts the jobs held across replicas.
 const INDEX: &str = "outcome:jobs";
 
-/// Redis's clock in milliseconds, and how to file an id (a job's, or a
-/// session's in the session store) in an index to go `after` milliseconds from now
-/// (only if it is filed there already, unless `add`); the index itself goes
-/// with its last entry. The scripts of both stores start with it.
+/// The helpers every script of both stores starts with: Redis's clock in
+/// ms, and `file`, which (re)scores an id in an index to go `after` ms from
+/// now (only an id already there, unless `add`); the index expires with its
+/// last entry.
 pub(crate) const INDEX_SCRIPT: &str = r"
 local function now()
   local time = redis.call('TIME')
@@ -39,11 +37,9 @@ local function file(index, id, after, add)
 end
 ";
 
-/// Records a new job: `KEYS[1]` its key, `KEYS[2]` the index; `ARGV`: its
-/// id, its record's expiry in milliseconds, the capacity, its tool, its
-/// deadline, its owner's key or nothing. Drops the index's expired entries
-/// first; refuses a new id when the index holds the capacity, answering how
-/// many it holds; -1 once recorded.
+/// Records a new job (`ARGV`: id, expiry in ms, capacity, tool, deadline,
+/// owner's key or ''): -1, or how many the index holds when a new id finds
+/// it full, expired entries dropped.
 const START: &str = r"
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now())
 local held = redis.call('ZCARD', KEYS[2])
@@ -60,10 +56,8 @@ file(KEYS[2], ARGV[1], ARGV[2], true)
 return -1
 ";
 
-/// Records the answer only if the job is still running (it has a record,
-/// and the record no answer), and from then on keeps it for `keep`:
-/// `KEYS[1]` its key, `KEYS[2]` the index; `ARGV`: its id, the answer,
-/// `keep` in milliseconds.
+/// Records the answer (`ARGV`: id, answer, keep in ms) only if the job has
+/// a record and no answer yet.
 const FINISH: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('HEXISTS', KEYS[1], 'answer') == 0 then
   redis.call('HSET', KEYS[1], 'answer', ARGV[2])
@@ -74,22 +68,20 @@ end
 return 0
 ";
 
-/// Drops a job's key and its entry in the index.
 const FORGET: &str = r"
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return 0
 ";
 
-/// The jobs in Redis, shared by every replica of a server that uses the
-/// same Redis: a job started on one replica is polled on any other, and a
-/// replica that restarts forgets nothing.
+/// The jobs in Redis, shared by every replica that uses it: a job started
+/// on one is polled on any other, and a replica that restarts forgets
+/// nothing. See also the [replicas guide](crate::guide::replicas).
 ///
 /// # Keys and expiries
 ///
 /// Each job is one hash, `outcome:job:<id>`, and one entry in the sorted
-/// set `outcome:jobs`, its id scored by when its key expires, which counts
-/// the jobs every replica holds:
+/// set `outcome:jobs`, which counts the jobs across replicas:
 ///
 /// | field | value |
 /// |---|---|
@@ -98,39 +90,32 @@ return 0
 /// | `owner` | the key of the `Mcp-Session-Id` of the call that started the job ([`Owner::session_key`], 32 hex digits whatever the header's length), which a poll's must match; absent for a job bound to no session (started without one: stdio, stateless HTTP) |
 /// | `answer` | once the job ended: its answer as JSON, `{"Ok": <CallToolResult>}` or `{"Err": <JSON-RPC error>}` |
 ///
-/// A running job's key expires `max_run + keep` after the job started:
-/// past its deadline a poll still finds it, and settles it as the fault it
-/// is (its replica died, or lost its bookkeeping). Once the job has an
-/// answer, the key expires `keep` after the answer was written. Recording
-/// an answer is one Lua script, which writes only if the key has no answer
-/// yet: of the work's answer and a poll's fault, the first wins.
+/// A running job's key expires `max_run + keep` after it started, so that
+/// a poll past the deadline still finds it and settles it as a fault (its
+/// replica died). Once answered, it expires `keep` after the answer. The
+/// answer is written by a script only if there is none yet: of the work's
+/// answer and a poll's fault, the first wins.
 ///
 /// Replicas compare deadlines with their own clocks: keep them in sync
 /// (NTP), or allow for their skew in `max_run`.
 ///
 /// # Bounds
 ///
-/// The store holds at most [`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) jobs (100,000), running or
-/// finished, across every replica that shares it, or the number given to
-/// [`with_capacity`](Self::with_capacity): past that,
-/// [`start`](JobStore::start) fails, and the call is a fault that heals
-/// itself (the model reads the retry message; the log gets `tool_failed`
-/// and `tool_call_failed` at WARNING, with the store's error) until a job's
-/// key expires or is dropped, as in memory. An answer longer than
-/// [`DEFAULT_VALUE_LIMIT`](Self::DEFAULT_VALUE_LIMIT) as JSON (1 MiB), or the number given to
-/// [`with_value_limit`](Self::with_value_limit), is not kept: the job's
-/// answer is lost (`job_answer_lost`), and its polls read that no result is
-/// kept. A job's record is a few hundred bytes plus its answer, so the
+/// At most [`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) jobs, running or
+/// finished, across replicas ([`with_capacity`](Self::with_capacity)): past
+/// that, a call that would start a job is a fault that heals itself, as in
+/// memory. An answer longer than
+/// [`DEFAULT_VALUE_LIMIT`](Self::DEFAULT_VALUE_LIMIT) as JSON
+/// ([`with_value_limit`](Self::with_value_limit)) is lost
+/// (`job_answer_lost`), and its polls read that no result is kept. The
 /// store holds at most about `capacity × (value limit + 300)` bytes.
 ///
 /// # Failures
 ///
-/// Every operation is bounded by the store timeout of the
-/// [`Jobs`](crate::Jobs) (2 s unless set), which cuts it off wherever it
-/// is. Under that bound the client gives up sooner on its own: a connection
-/// must be made within a second and a reply come within a second, and a
-/// lost connection is tried again once. A store that fails or does not
-/// answer in time makes the call or the poll a fault that heals itself.
+/// Every operation is cut off at the [`Jobs`](crate::Jobs)' store timeout
+/// (2 s unless set); within it, a connection and a reply get a second each,
+/// and a lost connection one retry. A failure or timeout makes the call or
+/// poll a fault that heals itself.
 #[derive(Clone)]
 pub struct RedisStore {
     connection: ConnectionManager,
@@ -139,22 +124,16 @@ pub struct RedisStore {
 }
 
 impl RedisStore {
-    /// How many jobs the store holds unless
-    /// [`with_capacity`](Self::with_capacity) says otherwise: 100,000, as
-    /// the store in memory.
+    /// How many jobs the store holds by default: 100,000, as in memory.
     pub const DEFAULT_CAPACITY: usize = super::DEFAULT_CAPACITY;
 
-    /// The longest answer, as JSON, the store keeps unless
-    /// [`with_value_limit`](Self::with_value_limit) says otherwise: 1 MiB.
+    /// The longest answer, as JSON, the store keeps by default: 1 MiB.
     pub const DEFAULT_VALUE_LIMIT: usize = 1 << 20;
 
     /// A store in the Redis at `url` (`redis://host:port/db`, or
-    /// `rediss://` with TLS where the `redis` crate is built for it).
-    ///
-    /// Connects lazily, on the first operation, so that a Redis that is
-    /// down when the server starts does not stop it: its jobs fail as
-    /// faults that heal themselves until Redis is back. Must be called
-    /// inside a tokio runtime, whose tasks then carry the connection.
+    /// `rediss://` where the `redis` crate has TLS), connected on the first
+    /// operation: while Redis is down, jobs are faults that heal themselves.
+    /// Call it inside a tokio runtime, whose tasks carry the connection.
     pub fn open(url: &str) -> Result<RedisStore, StoreError> {
         connect(url, "job store").map(|connection| RedisStore {
             connection,
@@ -164,23 +143,19 @@ impl RedisStore {
     }
 
     /// How many jobs the store holds at most, running or finished, across
-    /// every replica ([`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) unless set): past that, a call
-    /// that would start a job is a fault that heals itself.
+    /// replicas: past that, starting a job is a fault that heals itself.
     pub fn with_capacity(mut self, capacity: usize) -> Self {
         self.capacity = capacity;
         self
     }
 
-    /// The longest answer, in bytes of JSON, the store keeps
-    /// ([`DEFAULT_VALUE_LIMIT`](Self::DEFAULT_VALUE_LIMIT) unless set): a longer one is lost, as an
-    /// answer Redis refuses is.
+    /// The longest answer, in bytes of JSON, the store keeps: a longer one
+    /// is lost.
     pub fn with_value_limit(mut self, bytes: usize) -> Self {
         self.value_limit = bytes;
         self
     }
 
-    /// Runs one of the scripts above, with the helpers it needs, on
-    /// `keys` and `args`.
     async fn script<T: redis::FromRedisValue>(
         &self,
         body: &str,
@@ -202,10 +177,7 @@ impl RedisStore {
     }
 }
 
-/// A client of the Redis at `url` that connects lazily, on its first
-/// operation, for the `store` its errors name ("job store"): a connection
-/// must be made within a second and a reply come within a second, and a
-/// lost connection is tried again once, a fifth of a second later at most.
+/// A lazy client for the `store` its errors name ("job store").
 pub(crate) fn connect(url: &str, store: &str) -> Result<ConnectionManager, StoreError> {
     let client = redis::Client::open(url).map_err(|error| {
         StoreError::new(
@@ -230,8 +202,7 @@ fn key(id: &str) -> String {
     format!("{PREFIX}{id}")
 }
 
-/// Milliseconds, for Redis's expiries: at least one, since an expiry of
-/// zero deletes the key at once.
+/// At least one: an expiry of zero deletes the key at once.
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis())
         .unwrap_or(u64::MAX)
@@ -246,10 +217,9 @@ fn now_ms() -> u64 {
         })
 }
 
-/// Runs `operation` on the connection and, when the connection was lost,
-/// once more: the manager reconnects on the failure, so that the first
-/// operation after Redis came back does not fail for the connection it had
-/// before.
+/// Runs `operation`, and once more if the connection was lost: the manager
+/// reconnects on that failure, so the first operation after Redis comes
+/// back need not fail.
 pub(crate) async fn once_more<T, F>(
     connection: &ConnectionManager,
     operation: impl Fn(ConnectionManager) -> F,
@@ -371,8 +341,7 @@ impl JobStore for RedisStore {
             };
             Ok(Some(StoredJob {
                 tool,
-                // A record whose owner is not a key (written by an older
-                // release, which kept the id itself) is bound to that id.
+                // Older releases kept the session id itself, not its key.
                 owner: owner.map_or_else(Owner::anyone, |owner| {
                     Owner::from_session_key(&owner).unwrap_or_else(|| Owner::session(&owner))
                 }),
