@@ -16,7 +16,6 @@ use rmcp::model::CallToolResponse;
 
 use crate::error::{FaultRecord, ToolError};
 use crate::panics::{catch, described, drop_quietly, panic_message, poll_caught, take_site};
-use crate::scope::Report;
 use crate::{records, scope};
 
 /// What a tool body can return for the boundary to report through:
@@ -87,62 +86,43 @@ impl<T, E: ToolErrorType> ToolReturn for Result<T, E> {
 #[cold]
 #[inline(never)]
 fn fail(mut error: ToolError, tool: &'static str) -> ToolError {
-    report_to_call(&mut error, Some(tool));
+    record_fault(&mut error, Some(tool));
     error
 }
 
-/// Tells the call in flight how `error` ends it, for its request log, and
-/// records the error's fault: the one step between a tool's error and its
-/// answer, taken where the error leaves the tool's code (the boundary of
-/// a body or a route, a job's end). The fault's record moves out of the
-/// error as it is written, so an error that crosses two boundaries (a tool
-/// calling another's method) is recorded once; its answer is then made by
-/// [`IntoCallToolResult`], which does nothing else.
+/// Writes the `tool_failed` record of `error`'s fault, if it has one left:
+/// the step between a tool's error and its answer, taken where the error
+/// leaves the tool's code (the boundary of a body or a route, a job's
+/// end). The record moves out of the error as it is written, so an error
+/// that crosses two boundaries (a tool calling another's method) is
+/// recorded once. How the error ends the call travels in its answer (see
+/// [`report`](crate::report)): an error that a body recovers from ends
+/// nothing, and the success path does no bookkeeping.
 ///
 /// The record names `tool`, or else the call's tool (`unknown` outside a
-/// call). Only the body of the call's own tool tells the call how it ends:
-/// the error of another tool's method that it called (`self.refuse()`) is
-/// recorded, but ends the call only if the body returns it, when its own
-/// boundary reports it again; a body that recovers from it ends as it
-/// ends. So the success path needs no bookkeeping.
-pub(crate) fn report_to_call(error: &mut ToolError, tool: Option<&str>) {
-    let report = Report {
-        outcome: error.outcome(),
-        level: error.level(),
-        error_type: error.error_type(),
-        protocol: error.protocol_error().is_some(),
+/// call).
+pub(crate) fn record_fault(error: &mut ToolError, tool: Option<&str>) {
+    let Some(record) = error.take_record() else {
+        return;
     };
-    let record = error.take_record();
-    let in_call = scope::CALL.try_with(|call| {
-        if tool.is_none_or(|tool| tool == call.tool) {
-            call.report.set(Some(report));
+    match tool {
+        Some(tool) => write_record(tool, &record),
+        None => {
+            let in_call = scope::CALL.try_with(|call| write_record(&call.tool, &record));
+            if in_call.is_err() {
+                write_record("unknown", &record);
+            }
         }
-        if let Some(record) = &record {
-            write_record(tool.unwrap_or(&call.tool), record);
-        }
-    });
-    if in_call.is_err()
-        && let Some(record) = &record
-    {
-        write_record(tool.unwrap_or("unknown"), record);
     }
 }
 
-/// `error` as its answer, once [reported to the call](report_to_call).
+/// `error` as its answer, its fault recorded.
 pub(crate) fn answer(
     mut error: ToolError,
     tool: Option<&str>,
 ) -> Result<CallToolResponse, ErrorData> {
-    report_to_call(&mut error, tool);
+    record_fault(&mut error, tool);
     error.into_call_tool_result()
-}
-
-/// Records the fault of an error that ends a call outside its scope (the
-/// request log's own endings), once.
-pub(crate) fn record_fault(error: &mut ToolError, tool: &str) {
-    if let Some(record) = error.take_record() {
-        write_record(tool, &record);
-    }
 }
 
 fn write_record(tool: &str, record: &FaultRecord) {
@@ -182,7 +162,6 @@ impl<R, F: FnOnce() -> R> SyncBody<R> for Option<F> {
 
 /// Runs a sync body inside the boundary, once for each return type.
 fn run_sync<R: ToolReturn>(tool: &'static str, body: &mut dyn SyncBody<R>) -> R {
-    scope::body_started();
     let ran = catch(|| match body.run() {
         Some(result) => result,
         // Only `sync_boundary` runs a body, and once.
@@ -207,7 +186,6 @@ where
     R: ToolReturn,
     F: Future<Output = R>,
 {
-    scope::body_started();
     AsyncBody { tool, body }
 }
 

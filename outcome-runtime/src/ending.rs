@@ -28,8 +28,8 @@ use crate::error::ToolError;
 use crate::logging;
 use crate::outcome::{Ending, Outcome};
 use crate::records;
+use crate::report::Report;
 use crate::rmcp_errors::{argument_error, is_argument_error, passes_through};
-use crate::scope::{JobCall, Report};
 use crate::telemetry::Telemetry;
 
 /// What a call's future gives: its answer, or what a cancelled call gives.
@@ -67,8 +67,12 @@ impl CallOutput for Option<Result<CallToolResponse, ErrorData>> {
 
 /// How a call's body stopped.
 pub(crate) enum Stopped {
-    /// It answered; the answer is in the call's [`AnswerSlot`].
-    Answered,
+    /// It answered; the answer is in the call's [`AnswerSlot`], the report
+    /// it carried taken out of it.
+    Answered(Option<Report>),
+    /// rmcp refused the arguments before the body ran; the slot holds
+    /// rmcp's `isError` result with serde's reason.
+    Refused,
     /// A panic escaped it.
     Panicked(Box<dyn Any + Send>),
     /// The call was cancelled.
@@ -89,39 +93,21 @@ pub(crate) fn take_answer(slot: &mut AnswerSlot) -> Result<CallToolResponse, Err
     }
 }
 
-/// What the call's scope says about a call whose body stopped.
-pub(crate) struct CallFacts<'a> {
-    /// The tool called.
-    pub(crate) tool: &'a str,
-    /// How the `ToolError` that ended the body, if one did, ends the call.
-    pub(crate) report: Option<Report>,
-    /// How a call that is part of a job is logged.
-    pub(crate) job_call: Option<JobCall>,
-    /// Whether a boundary started the tool's body.
-    pub(crate) body_ran: bool,
-}
-
-/// Ends a call whose body stopped as `stopped`, by the table of this
-/// module: writes the call's lines, and gives its answer, or `None` when
-/// the answer is the one in `answer`, to be taken out where it goes.
+/// Ends a call of `tool` whose body stopped as `stopped`, by the table of
+/// this module: writes the call's lines, and gives its answer, or `None`
+/// when the answer is the one in `answer`, to be taken out where it goes.
 /// `explain` says what is wrong with the arguments, given serde's reason.
 pub(crate) fn end_call<E: CallOutput>(
     telemetry: &Telemetry,
     started: Instant,
-    told: CallFacts<'_>,
+    tool: &str,
     stopped: Stopped,
     answer: &mut AnswerSlot,
     explain: impl FnOnce(&str) -> String,
 ) -> Option<E> {
-    let CallFacts {
-        tool,
-        report,
-        job_call,
-        body_ran,
-    } = told;
     let elapsed = || records::duration_ms(started);
-    match stopped {
-        Stopped::Answered => {}
+    let report = match stopped {
+        Stopped::Answered(report) => report,
         // Cancelled: logged as such, not as a failure.
         Stopped::Cancelled => {
             logging::call_cancelled(telemetry, tool, elapsed());
@@ -137,43 +123,40 @@ pub(crate) fn end_call<E: CallOutput>(
                 elapsed(),
             )));
         }
-    }
+        Stopped::Refused => {
+            let Poll::Ready(Ok(CallToolResponse::Complete(result))) = &*answer else {
+                unreachable!("a refusal is rmcp's isError result");
+            };
+            let text = explain(argument_error(result).unwrap_or_default());
+            logging::call_failed(
+                telemetry,
+                Level::INFO,
+                tool,
+                Outcome::Invalid,
+                elapsed(),
+                None,
+                None,
+            );
+            return Some(E::answered(Ok(CallToolResult::error(vec![
+                ContentBlock::text(text),
+            ])
+            .into())));
+        }
+    };
     let Poll::Ready(ended) = answer else {
         unreachable!("a call that answered has its answer in the slot");
     };
     // A call that is part of a job is logged as the job says.
-    if let (Ok(_), Some(part)) = (&*ended, job_call) {
-        match part {
-            JobCall::Deferred => {
-                logging::call_deferred(telemetry, tool, Ending::Deferred, elapsed())
-            }
-            JobCall::Replayed => logging::call_completed(telemetry, tool, elapsed()),
+    match report {
+        Some(Report::Deferred) => {
+            logging::call_deferred(telemetry, tool, Ending::Deferred, elapsed());
+            return None;
         }
-        return None;
-    }
-    // The body never ran, and rmcp answered: its extractor refused the
-    // arguments. (A tool outside the boundary never says whether its
-    // body ran, so rmcp's text must agree.)
-    if let Ok(CallToolResponse::Complete(result)) = &*ended
-        && result.is_error == Some(true)
-        && report.is_none()
-        && !body_ran
-        && let Some(reason) = argument_error(result)
-    {
-        let text = explain(reason);
-        logging::call_failed(
-            telemetry,
-            Level::INFO,
-            tool,
-            Outcome::Invalid,
-            elapsed(),
-            None,
-            None,
-        );
-        return Some(E::answered(Ok(CallToolResult::error(vec![
-            ContentBlock::text(text),
-        ])
-        .into())));
+        Some(Report::Replayed) => {
+            logging::call_completed(telemetry, tool, elapsed());
+            return None;
+        }
+        _ => {}
     }
     // A protocol error from inside a tool call (a failed extractor, a
     // result that did not serialize, a tool that skipped the boundary)
@@ -182,7 +165,7 @@ pub(crate) fn end_call<E: CallOutput>(
     // tool, a missing capability and `ToolError::protocol` stay JSON-RPC
     // errors.
     if let Err(error) = &*ended
-        && !(passes_through(error) || report.is_some_and(|r| r.protocol))
+        && !(passes_through(error) || report.as_ref().is_some_and(Report::is_protocol))
     {
         let Err(error) = take_answer(answer) else {
             unreachable!("the answer was just matched");
@@ -194,7 +177,7 @@ pub(crate) fn end_call<E: CallOutput>(
             elapsed(),
         )));
     }
-    log_answer(telemetry, tool, ended, report, elapsed());
+    log_answer(telemetry, tool, ended, report.as_ref(), elapsed());
     None
 }
 
@@ -207,7 +190,7 @@ pub(crate) fn end_with(
     mut error: ToolError,
     duration_ms: f64,
 ) -> Result<CallToolResponse, ErrorData> {
-    boundary::record_fault(&mut error, tool);
+    boundary::record_fault(&mut error, Some(tool));
     if let Some(data) = error.protocol_error() {
         call_protocol(telemetry, tool, data.code.0, duration_ms);
         return Err(data.clone());
@@ -226,9 +209,8 @@ pub(crate) fn end_with(
     Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
 }
 
-/// The line of a call that ended in `answer`, which the boundary described
-/// in `report` if a `ToolError` ended it: how the request log and a job log
-/// an answer alike.
+/// The line of a call that ended in `answer`, which carried `report` if a
+/// `ToolError` made it: how the request log and a job log an answer alike.
 ///
 /// - an `isError` result: as its `ToolError` says, or, with no report, a
 ///   result a tool built by hand, whose failure nobody classified: an
@@ -240,21 +222,27 @@ pub(crate) fn log_answer(
     telemetry: &Telemetry,
     tool: &str,
     answer: &Result<CallToolResponse, ErrorData>,
-    report: Option<Report>,
+    report: Option<&Report>,
     duration_ms: f64,
 ) {
     match answer {
         Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => match report {
-            Some(report) => logging::call_failed(
+            Some(
+                report @ Report::Failed {
+                    outcome,
+                    error_type,
+                    ..
+                },
+            ) => logging::call_failed(
                 telemetry,
-                report.level,
+                report.level(),
                 tool,
-                report.outcome,
+                *outcome,
                 duration_ms,
-                report.error_type,
+                error_type.as_deref(),
                 None,
             ),
-            None => logging::call_failed(
+            _ => logging::call_failed(
                 telemetry,
                 Level::ERROR,
                 tool,
@@ -303,7 +291,7 @@ pub(crate) fn route_answer(
         // rmcp's own errors around the body: arguments that do not
         // deserialize, and the ones that stay JSON-RPC errors.
         Ok(Err(error)) if is_argument_error(&error) || passes_through(&error) => Err(error),
-        Ok(Err(error)) => boundary::answer(ToolError::from(error), None),
+        Ok(Err(error)) => boundary::answer(ToolError::from(error), Some(tool)),
         Err(payload) => boundary::answer(caught_panic(tool, payload), Some(tool)),
     }
 }

@@ -10,6 +10,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
 use tracing::Level;
 
 pub use crate::outcome::Outcome;
+use crate::report::{self, Report};
 use crate::{classify, message, panics, records, scope, sentences};
 use outcome_rules::Rule;
 
@@ -562,6 +563,51 @@ impl ToolError {
         text
     }
 
+    /// How this error ends the call it answers.
+    pub(crate) fn report(&self) -> Report {
+        Report::Failed {
+            outcome: self.outcome(),
+            heals: self.heals_itself(),
+            error_type: self.inner.error_type.map(Cow::Borrowed),
+        }
+    }
+
+    /// The error a report read from an `ErrorData` describes: a
+    /// `ToolError` of this process's that travelled as JSON.
+    fn reported(report: Report, data: ErrorData, error_type: Option<&'static str>) -> Self {
+        let kind = match report {
+            Report::Failed {
+                outcome: Outcome::Invalid,
+                ..
+            } => Kind::Invalid,
+            Report::Failed {
+                outcome: Outcome::Stale,
+                ..
+            } => Kind::Stale,
+            Report::Failed {
+                outcome: Outcome::Protocol,
+                ..
+            } => {
+                return Self::from_source(
+                    Kind::PassThrough(data.clone()),
+                    Box::new(data),
+                    error_type,
+                );
+            }
+            Report::Failed { heals, .. } => Kind::Fault { heals },
+            // Only a result carries these.
+            Report::Deferred | Report::Replayed => Kind::Fault { heals: false },
+        };
+        let text = message::one_line(&data.message, message::MESSAGE_LIMIT);
+        let built = sentences::Built {
+            text,
+            fallback: None,
+        };
+        let mut error = Self::model_facing(kind, built);
+        error.inner.error_type = Some("outcome_runtime::ToolError");
+        error
+    }
+
     /// A fault from a caught panic, recorded where it was caught (with its
     /// location and backtrace), so it has nothing left to record.
     pub(crate) fn from_panic(detail: String) -> Self {
@@ -723,15 +769,8 @@ impl ToolError {
         if let Some(data) = source.downcast_ref::<ErrorData>() {
             // A `ToolError` that travelled as an `ErrorData`: its message
             // was written to the rules, so only its bound is checked again.
-            if let Some(kind) = trusted_marker(data) {
-                let text = message::one_line(&data.message, message::MESSAGE_LIMIT);
-                let built = sentences::Built {
-                    text,
-                    fallback: None,
-                };
-                let mut error = Self::model_facing(kind, built);
-                error.inner.error_type = Some("outcome_runtime::ToolError");
-                return error;
+            if let Some((report, data)) = report::read_error(data) {
+                return Self::reported(report, data, error_type);
             }
             match code_meaning(data) {
                 Meaning::PassThrough => {
@@ -787,14 +826,17 @@ impl Display for ToolError {
 
 /// How rmcp sends a `ToolError`: an `isError` result with the message as its
 /// only text, its fallback step naming the tool of the call in flight, or
-/// the JSON-RPC error it passes through. Nothing else happens: the boundary
-/// that ended the tool's body (a panic included) has already told the
-/// request log how the call ended and recorded a fault. A tool outside
-/// every boundary gets its answer, and no one hears of its outcome.
+/// the JSON-RPC error it passes through; either carries the error's
+/// report for the request log, which takes it out. A
+/// fault's record is the boundary's to write, not this conversion's.
 impl IntoCallToolResult for ToolError {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        let text = self.into_text()?;
-        Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+        let report = self.report();
+        let mut answer = self
+            .into_text()
+            .map(|text| CallToolResult::error(vec![ContentBlock::text(text)]).into());
+        attach_report(&mut answer, &report);
+        answer
     }
 }
 
@@ -804,88 +846,47 @@ impl IntoCallToolResult for ToolError {
 /// The `ErrorData` carries what the `isError` result would: the message
 /// the model reads (its fallback step naming the call's tool), as an
 /// invalid-params error for outcomes 2 and 3 and an internal error for
-/// outcome 4, with the outcome in `data` (`{"outcome": "stale"}`, or
-/// `{"outcome": "fault", "healsItself": true}`), since the code alone
-/// cannot say it, and a tag (`outcomeTag`) that only this process can
-/// write: a keyed hash of the outcome and the message, under a key drawn
-/// once per process. An upstream MCP server's error passed on with `?`
-/// carries `data` of its own choosing; without the tag, or with a tag that
-/// does not match its message, its `outcome` is ignored and the code
-/// decides. [The table](ToolError#rmcps-errordata) reads it back:
-/// under this crate's `#[tool_handler]` or [`wrap_router`](crate::handler::wrap_router),
-/// a trait tool's call ends as its `ToolError` says, with its message, its
-/// outcome and its level. What does not survive is a fault's source
-/// chain: an `ErrorData` is JSON sent to the client, so the operator's
-/// record names the message only. A trait tool that needs its cause in
-/// the log logs it, or is written as a `#[tool]` method.
+/// outcome 4, and in `data` the error's report (outcome,
+/// whether it heals itself), which the code alone cannot say, tagged so
+/// that only this process can write it for this message. An upstream MCP
+/// server's error passed on with `?` carries `data` of its own choosing:
+/// without a tag that matches, its code decides. [The
+/// table](ToolError#rmcps-errordata) reads it back: under this crate's
+/// `#[tool_handler]` or [`wrap_router`](crate::handler::wrap_router), a
+/// trait tool's call ends as its `ToolError` says, with its message, its
+/// outcome and its level. What does not survive is a fault's source chain:
+/// an `ErrorData` is JSON, so the operator's record names the message only.
+/// A trait tool that needs its cause in the log logs it, or is written as
+/// a `#[tool]` method.
 impl From<ToolError> for ErrorData {
     fn from(error: ToolError) -> ErrorData {
+        let report = error.report();
         let outcome = error.outcome();
-        let heals = error.heals_itself();
-        let text = match error.into_text() {
-            Ok(text) => text,
-            Err(pass_through) => return pass_through,
+        let mut data = match error.into_text() {
+            Ok(text) if matches!(outcome, Outcome::Invalid | Outcome::Stale) => {
+                Err(ErrorData::invalid_params(text, None))
+            }
+            Ok(text) => Err(ErrorData::internal_error(text, None)),
+            Err(pass_through) => Err(pass_through),
         };
-        let mut marker = serde_json::Map::new();
-        marker.insert(MARKER.into(), outcome.as_str().into());
-        if heals {
-            marker.insert(HEALS_MARKER.into(), true.into());
-        }
-        marker.insert(TAG.into(), tag(outcome, heals, &text).into());
-        let data = Some(serde_json::Value::Object(marker));
-        match outcome {
-            Outcome::Invalid | Outcome::Stale => ErrorData::invalid_params(text, data),
-            _ => ErrorData::internal_error(text, data),
+        attach_report(&mut data, &report);
+        match data {
+            Err(data) => data,
+            Ok(_) => unreachable!("a report leaves an error an error"),
         }
     }
 }
 
-/// The key of an `ErrorData`'s `data` that says which outcome the
-/// `ToolError` it was made from had.
-const MARKER: &str = "outcome";
-
-/// The key that says a fault made into an `ErrorData` heals itself.
-const HEALS_MARKER: &str = "healsItself";
-
-/// The key of the tag that proves this process wrote the marker.
-const TAG: &str = "outcomeTag";
-
-/// The tag of a marker: a keyed hash of the outcome, whether it heals
-/// itself and the message, under a key drawn at random once per process.
-///
-/// An `ErrorData` can come from anywhere: an upstream MCP server whose
-/// error a tool passes on with `?` writes its own `data`. Only a marker
-/// whose tag matches was written here, by `From<ToolError>`; one copied
-/// from an answer of this process can only restate that answer.
-fn tag(outcome: Outcome, heals: bool, message: &str) -> String {
-    use std::hash::BuildHasher;
-    static KEY: std::sync::OnceLock<std::hash::RandomState> = std::sync::OnceLock::new();
-    let key = KEY.get_or_init(std::hash::RandomState::new);
-    format!("{:016x}", key.hash_one((outcome.as_str(), heals, message)))
-}
-
-/// The outcome an `ErrorData` made from a `ToolError` by this process
-/// carries, when its code agrees with it and its tag proves it.
-fn trusted_marker(data: &ErrorData) -> Option<Kind> {
-    let marker = data.data.as_ref()?.as_object()?;
-    let (outcome, kind) = match marker.get(MARKER)?.as_str()? {
-        "invalid" => (Outcome::Invalid, Kind::Invalid),
-        "stale" => (Outcome::Stale, Kind::Stale),
-        "fault" => {
-            let heals = marker.get(HEALS_MARKER) == Some(&serde_json::Value::Bool(true));
-            (Outcome::Fault, Kind::Fault { heals })
-        }
-        _ => return None,
-    };
-    let heals = matches!(kind, Kind::Fault { heals: true });
-    if marker.get(TAG)?.as_str()? != tag(outcome, heals, &data.message) {
-        return None;
+/// Writes `report` into the answer made from a `ToolError`; but an error
+/// that rmcp's own code passes through as itself (a missing capability)
+/// stays as it is, for every client, and is read by its code.
+fn attach_report(answer: &mut Result<CallToolResponse, ErrorData>, report: &Report) {
+    if let Err(error) = answer
+        && crate::rmcp_errors::passes_through(error)
+    {
+        return;
     }
-    let code = match kind {
-        Kind::Fault { .. } => ErrorCode::INTERNAL_ERROR,
-        _ => ErrorCode::INVALID_PARAMS,
-    };
-    (data.code == code).then_some(kind)
+    report::attach(answer, report);
 }
 
 impl ToolError {

@@ -24,7 +24,8 @@ use crate::logging;
 use crate::message::quote;
 use crate::panics::{CatchPanic, catch};
 use crate::records;
-use crate::scope::{self, CALL, CallScope, JobCall, Session};
+use crate::report::{self, Report};
+use crate::scope::{CALL, CallScope, Session};
 use crate::telemetry::Telemetry;
 
 /// The name of the status tool [`Jobs::status_tool`] registers.
@@ -124,9 +125,10 @@ impl<T: IntoCallToolResult> IntoCallToolResult for Deferred<T> {
         match self {
             Deferred::Ready(value) => value.into_call_tool_result(),
             Deferred::Running(job) => {
-                scope::job_call(JobCall::Deferred);
                 let text = running_text(job.as_str());
-                Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+                let mut answer = Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into());
+                report::attach(&mut answer, &Report::Deferred);
+                answer
             }
         }
     }
@@ -435,8 +437,9 @@ impl Jobs {
         };
         match answer {
             Some(answer) => {
-                scope::job_call(JobCall::Replayed);
-                answer.map(CallToolResponse::from)
+                let mut answer = answer.map(CallToolResponse::from);
+                report::attach(&mut answer, &Report::Replayed);
+                answer
             }
             // Gone between two reads: expired.
             None => self.unknown(job),
@@ -707,13 +710,19 @@ fn answer_lost(tool: &str, job: &str, reason: &str) {
 /// is logged.
 struct JobEnding {
     response: Result<CallToolResponse, ErrorData>,
-    report: Option<crate::scope::Report>,
+    report: Option<Report>,
 }
 
 impl JobEnding {
     /// The call's final line.
     fn log(&self, telemetry: &Telemetry, tool: &str, duration_ms: f64) {
-        crate::ending::log_answer(telemetry, tool, &self.response, self.report, duration_ms);
+        crate::ending::log_answer(
+            telemetry,
+            tool,
+            &self.response,
+            self.report.as_ref(),
+            duration_ms,
+        );
     }
 
     /// The answer a poll reads, for the store, while this stays to be
@@ -749,28 +758,32 @@ fn conclude<T: IntoCallToolResult>(tool: &str, ended: Result<T, ToolError>) -> J
             Ok(value) => value.into_call_tool_result(),
             Err(error) => answer(error, Some(tool)),
         });
-        let report = CALL.with(|call| call.report.get());
-        let response = match converted {
-            Ok(Err(error)) if report.is_some_and(|r| r.protocol) => Err(error),
-            // The value did not become an answer: a fault of this call.
-            Ok(Err(error)) => answer(ToolError::from(error), Some(tool)),
+        let mut response = match converted {
             Ok(answer) => answer,
             Err(payload) => answer(caught_panic(tool, payload), Some(tool)),
         };
+        let mut report = report::take(&mut response);
+        // The value did not become an answer: a fault of this call.
+        if response.is_err() && !report.as_ref().is_some_and(Report::is_protocol) {
+            let Err(error) = response else {
+                unreachable!("just matched");
+            };
+            response = answer(ToolError::from(error), Some(tool));
+            report = report::take(&mut response);
+        }
         // A job hands over a result or an error; an answer that asks the
         // client for input or makes a task has no one to go to, and the
         // job ends as a fault.
-        let response = match response {
-            Ok(CallToolResponse::Complete(_)) | Err(_) => response,
-            Ok(_) => answer(
+        if !matches!(response, Ok(CallToolResponse::Complete(_)) | Err(_)) {
+            response = answer(
                 ToolError::fault(format!(
                     "job of {tool} answered with a request for input or a task, which a job \
                      cannot hand over"
                 )),
                 Some(tool),
-            ),
-        };
-        let report = CALL.with(|call| call.report.get());
+            );
+            report = report::take(&mut response);
+        }
         JobEnding { response, report }
     })
 }

@@ -129,15 +129,14 @@
 //!
 //! A tool left outside still ends in an outcome under `#[tool_handler]`: a
 //! panic or an rmcp `ErrorData` as the table of [`ToolError`] says. A
-//! `ToolError` that an rmcp `#[tool]` method left outside returns reaches
-//! the model as its message, but nothing tells the request log its outcome
-//! (turning a `ToolError` into an answer does nothing else; only a boundary
-//! reports an error to the call), so the call is logged as a failure nobody
-//! classified: ERROR `tool_call_failed`, outcome `fault`, and no
-//! `tool_failed`. That line is the sign of a tool to wrap. (A trait-based
-//! tool's `ToolError` becomes an rmcp `ErrorData` that carries its message
-//! and its outcome, so it keeps both even unwrapped; the source chain of
-//! its fault does not survive the conversion.)
+//! `ToolError` that an rmcp `#[tool]` method left outside returns ends the
+//! call as it says, since its answer carries its outcome to the request
+//! log; what is lost is a fault's record: no boundary writes `tool_failed`
+//! with its cause, so a fault left outside is logged as `tool_call_failed`
+//! alone, and that line without its `tool_failed` is the sign of a tool to
+//! wrap. (A trait-based tool's `ToolError` becomes an rmcp `ErrorData` that
+//! carries its message and its outcome, so it keeps both even unwrapped;
+//! the source chain of its fault does not survive the conversion.)
 //!
 //! # The input schema is the contract
 //!
@@ -216,6 +215,7 @@ pub mod message;
 mod outcome;
 mod panics;
 mod records;
+mod report;
 mod request;
 mod rmcp_errors;
 mod routes;

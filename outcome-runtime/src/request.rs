@@ -29,6 +29,7 @@ use crate::ending::{self, AnswerSlot, CallOutput, Stopped, take_answer};
 use crate::logging;
 use crate::panics::{catch, catch_inline};
 use crate::records;
+use crate::report;
 use crate::routes::{self, RouteFuture, RouterFacts, Routes};
 use crate::scope::{self, CallScope, Session};
 use crate::telemetry::Telemetry;
@@ -415,18 +416,23 @@ impl<'a> RunningTool<'a> {
             // call, logged where it is caught; the answer stands.
             Err(payload) => drop(caught_panic(&scope.tool, payload)),
         }
+        let Poll::Ready(answered) = answer else {
+            unreachable!("the body answered");
+        };
+        let report = report::take(answered);
         // What rmcp's `ToolRouter::call` makes of the route's error:
         // arguments that did not deserialize become an `isError` result
-        // with rmcp's text.
-        if let Poll::Ready(Err(error)) = answer
+        // with rmcp's text. No body made it: every error a body returns
+        // through a boundary carries its report.
+        if let Err(error) = answered
+            && report.is_none()
             && crate::rmcp_errors::is_argument_error(error)
         {
             let text = std::mem::take(&mut error.message);
-            *answer = Poll::Ready(Ok(
-                CallToolResult::error(vec![ContentBlock::text(text)]).into()
-            ));
+            *answered = Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
+            return Poll::Ready(Stopped::Refused);
         }
-        Poll::Ready(Stopped::Answered)
+        Poll::Ready(Stopped::Answered(report))
     }
 
     /// Ends the call: drops its body and logs how it ended, and gives its
@@ -456,15 +462,13 @@ impl<'a> RunningTool<'a> {
     }
 
     /// Whether the call ended the way nearly every call ends: its body
-    /// answered with a result that is not an error, and it is not part of a
-    /// job. Such a call is logged as completed, as
+    /// answered with a result that is not an error and carried no report. Such a call is logged as completed, as
     /// [`log_end`](Self::log_end) would log it, without the code of every
     /// other ending in the way. (A body that answered was dropped where it
     /// answered.)
     #[inline(always)]
     fn plainly_answered(&self, stopped: &Stopped, answer: &AnswerSlot) -> bool {
-        matches!(stopped, Stopped::Answered)
-            && self.scope.job_call.get().is_none()
+        matches!(stopped, Stopped::Answered(None))
             && matches!(
                 answer,
                 Poll::Ready(Ok(CallToolResponse::Complete(result))) if result.is_error != Some(true)
@@ -487,14 +491,7 @@ impl<'a> RunningTool<'a> {
         stopped: Stopped,
         answer: &mut AnswerSlot,
     ) -> Option<E> {
-        // Read in place: nothing writes the scope once the body is done.
-        let CallScope {
-            tool,
-            report,
-            job_call,
-            body_ran,
-            ..
-        } = &self.scope;
+        let tool = &self.scope.tool;
         // A body that answered was dropped where it answered; one still
         // here was cancelled, or panicked. Its drop is the tool's code: a
         // panic there is a fault of this call. Both are dropped outside the
@@ -515,12 +512,6 @@ impl<'a> RunningTool<'a> {
                 .unwrap_or_default();
             arguments::message(tool, &schema, arguments, Some(reason))
         };
-        let scope = ending::CallFacts {
-            tool,
-            report: report.get(),
-            job_call: job_call.get(),
-            body_ran: body_ran.get(),
-        };
-        ending::end_call(telemetry, started, scope, stopped, answer, explain)
+        ending::end_call(telemetry, started, tool, stopped, answer, explain)
     }
 }

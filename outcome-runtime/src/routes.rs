@@ -110,12 +110,6 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
                     Ok(future) => CatchPanic::new(future).await,
                     Err(payload) => Err(payload),
                 };
-                // The route parses its arguments and runs its body in one:
-                // only its refusal of the arguments says the body never ran.
-                if !matches!(&ended, Ok(Err(error)) if crate::rmcp_errors::is_argument_error(error))
-                {
-                    crate::scope::body_started();
-                }
                 ending::route_answer(&tool, ended)
             })
         });

@@ -1,43 +1,24 @@
-//! The request in flight: what a call's task knows about it while it runs
-//! (its tool, the boundary's report, whether the body started, how a job
-//! wants it logged), for the request log to read when the call ends.
+//! The request in flight: who is calling which tool, for the code that
+//! runs inside the call and that rmcp calls without saying (the boundary,
+//! a job, `ToolError`'s conversions).
 
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::sync::Arc;
 
 use rmcp::RoleServer;
 use rmcp::model::InitializeRequestParams;
 use rmcp::service::RequestContext;
-use tracing::Level;
 
-use crate::outcome::Outcome;
-
-/// What the boundary tells the request log about the call it ran.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Report {
-    pub(crate) outcome: Outcome,
-    pub(crate) level: Level,
-    pub(crate) error_type: Option<&'static str>,
-    pub(crate) protocol: bool,
-}
-
-/// The request in flight on this task: its tool name and, when a boundary
-/// ended the tool's own body with a `ToolError` (a panic's included), that
-/// error's report.
+/// The request in flight on this task: what identifies it to code that
+/// rmcp calls without it (the boundary, a job, `ToolError`'s conversions).
+/// How the call ends is not here: it travels in the answer (see
+/// [`report`](crate::report)).
 ///
 /// The name is the router's key, cloned: a name the router holds as a
 /// `&'static str`, as `#[tool]` writes it, costs no copy.
 #[derive(Default)]
 pub(crate) struct CallScope {
     pub(crate) tool: Cow<'static, str>,
-    pub(crate) report: Cell<Option<Report>>,
-    /// Set by a long-running tool's job machinery: how this call's answer
-    /// is to be logged.
-    pub(crate) job_call: Cell<Option<JobCall>>,
-    /// Whether a boundary started the tool's body: a call whose body never
-    /// ran and that ended in an `isError` result failed on its arguments.
-    pub(crate) body_ran: Cell<bool>,
     /// The session the call came from, read as the call starts: a job
     /// the call starts is bound to it.
     pub(crate) session: Session,
@@ -107,28 +88,6 @@ fn initialize_params(context: &RequestContext<RoleServer>) -> Option<Arc<Initial
     context.peer.peer_info()
 }
 
-/// How a call that is part of a job is logged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum JobCall {
-    /// The tool passed its deadline and answered with a job to poll; the
-    /// job logs the call's own lines when it ends.
-    Deferred,
-    /// A poll that handed over a finished job's answer: the poll succeeded,
-    /// whatever the answer says.
-    Replayed,
-}
-
-/// Notes that a boundary started the body of the call in flight.
-#[inline(always)]
-pub(crate) fn body_started() {
-    let _ = CALL.try_with(|call| call.body_ran.set(true));
-}
-
-/// Notes how the call in flight on this task is to be logged.
-pub(crate) fn job_call(part: JobCall) {
-    let _ = CALL.try_with(|call| call.job_call.set(Some(part)));
-}
-
 /// The scope of the call in flight on this thread, read as a task-local
 /// is: set while the call's future is polled (and while a call that was
 /// cancelled from outside drops its body), so that code running there, and
@@ -171,12 +130,6 @@ impl InFlight {
                 Ok(f(scope))
             }
         })
-    }
-
-    /// Runs `f` with the scope of the call in flight; panics outside one.
-    pub(crate) fn with<R>(&self, f: impl FnOnce(&CallScope) -> R) -> R {
-        self.try_with(f)
-            .expect("a call's scope is read only inside the call")
     }
 
     /// Runs `f` with `scope` as the call in flight.

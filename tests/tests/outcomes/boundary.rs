@@ -326,15 +326,14 @@ async fn tools_that_skip_the_boundary_still_end_in_an_outcome() {
         ["ERROR tool_failed", "ERROR tool_call_failed"]
     );
 
-    // A `ToolError` reaches the model; its outcome reaches no one, since
-    // only a boundary hands an error over: the call is a failure nobody
-    // classified, the sign of a tool to wrap.
+    // A `ToolError`'s answer carries its outcome, boundary or not: the
+    // call ends as the error says. What a boundary adds is a fault's record.
     let (result, records) = harness.call("bare_tool_error").await;
     assert_eq!(
         text(&result.unwrap()),
         "No note at 'x'. Find the path with search_notes."
     );
-    assert_eq!(events(&records), ["ERROR tool_call_failed"]);
+    assert_eq!(events(&records), ["INFO tool_call_failed"]);
 
     let (result, records) = harness.call("bare_error").await;
     let result = result.unwrap();
