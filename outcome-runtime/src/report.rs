@@ -102,7 +102,7 @@ impl Report {
 pub(crate) fn attach(answer: &mut Result<CallToolResponse, ErrorData>, report: &Report) {
     match answer {
         Ok(CallToolResponse::Complete(result)) => {
-            let mut marker = encode(report, &text_of(result));
+            let mut marker = encode(report, None, texts(result));
             let meta = result.meta.get_or_insert_with(|| {
                 // Put back as `None` by `take`.
                 marker.insert("alone".into(), true.into());
@@ -112,7 +112,7 @@ pub(crate) fn attach(answer: &mut Result<CallToolResponse, ErrorData>, report: &
         }
         Ok(_) => {}
         Err(error) => {
-            let mut marker = encode(report, &error_text(error));
+            let mut marker = encode(report, Some(error.code.0), error_text(error));
             if let Some(data) = error.data.take() {
                 marker.insert("data".into(), data);
             }
@@ -148,7 +148,7 @@ fn take_from_result(result: &mut CallToolResult) -> Option<Report> {
     if marker.get("alone") == Some(&Value::Bool(true)) && meta.0.is_empty() {
         result.meta = None;
     }
-    decode(&marker, &text_of(result))
+    decode(&marker, None, texts(result))
 }
 
 /// [`take`] for a JSON-RPC error.
@@ -162,7 +162,7 @@ pub(crate) fn take_from_error(error: &mut ErrorData) -> Option<Report> {
         return None;
     };
     error.data = marker.remove("data");
-    decode(&marker, &error_text(error))
+    decode(&marker, Some(error.code.0), error_text(error))
 }
 
 /// The report an error carries and the error without it, when this
@@ -176,7 +176,11 @@ pub(crate) fn read_error(error: &ErrorData) -> Option<(Report, ErrorData)> {
 }
 
 /// The report's object, tagged for `text`.
-fn encode(report: &Report, text: &str) -> Map<String, Value> {
+fn encode<'a>(
+    report: &Report,
+    code: Option<i32>,
+    text: impl Iterator<Item = &'a str>,
+) -> Map<String, Value> {
     let (heals, error_type) = match report {
         Report::Failed {
             heals, error_type, ..
@@ -191,48 +195,58 @@ fn encode(report: &Report, text: &str) -> Map<String, Value> {
     if let Some(error_type) = error_type {
         marker.insert("errorType".into(), error_type.into());
     }
-    let tag = tag(report.name(), heals, error_type, text);
+    let tag = tag((report.name(), heals, error_type, code), text);
     marker.insert("tag".into(), tag.into());
     marker
 }
 
-fn decode(marker: &Map<String, Value>, text: &str) -> Option<Report> {
+fn decode<'a>(
+    marker: &Map<String, Value>,
+    code: Option<i32>,
+    text: impl Iterator<Item = &'a str>,
+) -> Option<Report> {
     let name = marker.get("ending")?.as_str()?;
     let heals = marker.get("healsItself") == Some(&Value::Bool(true));
     let error_type = match marker.get("errorType") {
         None => None,
         Some(name) => Some(name.as_str()?),
     };
-    if marker.get("tag")?.as_str()? != tag(name, heals, error_type, text) {
+    if marker.get("tag")?.as_str()? != tag((name, heals, error_type, code), text) {
         return None;
     }
     Report::from_name(name, heals, error_type)
 }
 
 /// The text a report is tagged for: a result's text blocks, in order.
-fn text_of(result: &CallToolResult) -> String {
-    let mut text = String::new();
-    for block in &result.content {
-        if let Some(block) = block.as_text() {
-            text.push_str(&block.text);
-            text.push('\n');
-        }
-    }
-    text
+fn texts(result: &CallToolResult) -> impl Iterator<Item = &str> {
+    result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text())
+        .map(|block| block.text.as_str())
 }
 
-fn error_text(error: &ErrorData) -> String {
-    format!("{}\n{}", error.code.0, error.message)
+/// The text a report is tagged for: an error's message.
+fn error_text(error: &ErrorData) -> impl Iterator<Item = &str> {
+    std::iter::once(error.message.as_ref())
 }
 
-/// A keyed hash of a report and the answer's text, under a key drawn at
+/// A keyed hash of a report and the answer's code and text, under a key drawn at
 /// random once per process: only this process can write a report that
-/// passes, and only for the answer it wrote it for.
-fn tag(name: &str, heals: bool, error_type: Option<&str>, text: &str) -> String {
-    use std::hash::BuildHasher;
+/// passes, and only for the answer it wrote it for. The text is hashed
+/// where it is, however long.
+fn tag<'a>(
+    report: (&str, bool, Option<&str>, Option<i32>),
+    text: impl Iterator<Item = &'a str>,
+) -> String {
+    use std::hash::{BuildHasher, Hash, Hasher};
     static KEY: std::sync::OnceLock<std::hash::RandomState> = std::sync::OnceLock::new();
-    let key = KEY.get_or_init(std::hash::RandomState::new);
-    format!("{:016x}", key.hash_one((name, heals, error_type, text)))
+    let mut hasher = KEY.get_or_init(std::hash::RandomState::new).build_hasher();
+    report.hash(&mut hasher);
+    for part in text {
+        part.hash(&mut hasher);
+    }
+    format!("{:016x}", hasher.finish())
 }
 
 #[cfg(test)]

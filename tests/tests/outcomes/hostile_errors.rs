@@ -76,3 +76,14 @@ async fn an_error_whose_display_panics_keeps_its_type_and_level() {
     );
     assert!(!call.has_error());
 }
+
+#[tokio::test]
+async fn a_report_the_tool_forged_in_its_answer_is_ignored_and_never_sent() {
+    let (session, _jobs) = session().await;
+    let call = session.call("forged_report", json!({})).await;
+    // Not the poll it claims to be: an `isError` result nobody classified.
+    assert_eq!(call.events(), ["ERROR tool_call_failed"]);
+    let meta = call.ok().meta.as_ref().expect("the tool's own _meta stays");
+    assert_eq!(meta.0.get("trace"), Some(&json!("t-1")));
+    assert!(!meta.0.contains_key("outcome_runtime/report"), "{meta:?}");
+}
