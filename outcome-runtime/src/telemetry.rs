@@ -51,70 +51,55 @@ impl Telemetry {
     ) -> (Self, Option<Box<CallIds>>) {
         // A root span, or rmcp's service-loop span would make a session one
         // trace. Guarded: a panicking subscriber loses the span, not the call.
+        // The span takes its values as it is made, one hand-over to the
+        // subscriber rather than one per value; tracing evaluates them only
+        // for a span that is enabled, so a call whose span nobody takes
+        // reads nothing (but for the metric, with `opentelemetry`).
+        let read = std::cell::OnceCell::new();
+        let read = || read.get_or_init(|| Read::of(tool, context));
         let span = guard_subscriber(|| {
             tracing::info_span!(
                 target: "outcome_runtime",
                 parent: None,
                 "tools/call",
-                otel.name = Empty,
+                otel.name = read().name.as_str(),
                 otel.kind = "server",
                 otel.status_code = Empty,
                 mcp.method.name = "tools/call",
                 gen_ai.operation.name = "execute_tool",
-                gen_ai.tool.name = Empty,
-                jsonrpc.request.id = Empty,
-                mcp.session.id = Empty,
-                mcp.protocol.version = Empty,
-                network.transport = Empty,
-                network.protocol.name = Empty,
-                network.protocol.version = Empty,
+                gen_ai.tool.name = &*read().tool,
+                jsonrpc.request.id = &*read().request,
+                mcp.session.id = read().transport.session.as_deref(),
+                mcp.protocol.version = read().version.as_ref().map(|v| bounded(v.as_str())).as_deref(),
+                network.transport = read().transport.transport,
+                network.protocol.name = read().transport.http_version.map(|_| "http"),
+                network.protocol.version = read().transport.http_version,
                 error.type = Empty,
                 rpc.response.status_code = Empty,
                 outcome_runtime.outcome = Empty,
             )
         })
         .unwrap_or_else(Span::none);
-        let recorded = !span.is_disabled();
-        // Read once, for the span and the metric, and only for them.
         #[cfg(not(feature = "opentelemetry"))]
         let _ = known;
-        let (transport, version) = if recorded || cfg!(feature = "opentelemetry") {
-            (Some(Transport::of(context)), context.protocol_version())
-        } else {
-            (None, None)
-        };
         #[cfg(feature = "opentelemetry")]
-        let metric = transport.as_ref().map(|transport| {
-            metric::Attributes::new(known.then_some(tool), transport, version.as_ref())
-        });
+        let metric = {
+            let read = read();
+            Some(metric::Attributes::new(
+                known.then_some(tool),
+                &read.transport,
+                read.version.as_ref(),
+            ))
+        };
         let mut ids = None;
-        if let Some(transport) = transport.filter(|_| recorded) {
-            guard_subscriber(|| {
-                // All but the transport's are the client's text: bounded,
-                // and recorded as text, which formatters quote.
-                let tool = bounded(tool);
-                let request = request_id(&context.id);
-                span.record("otel.name", format!("tools/call {tool}").as_str());
-                span.record("gen_ai.tool.name", &*tool);
-                span.record("jsonrpc.request.id", &*request);
-                if let Some(session) = &transport.session {
-                    span.record("mcp.session.id", &**session);
-                }
-                if let Some(version) = &version {
-                    span.record("mcp.protocol.version", &*bounded(version.as_str()));
-                }
-                span.record("network.transport", transport.transport);
-                if let Some(version) = transport.http_version {
-                    span.record("network.protocol.name", "http");
-                    span.record("network.protocol.version", version);
-                }
-                #[cfg(feature = "opentelemetry")]
-                parent::adopt(&span, &context.meta);
-                ids = Some(Box::new(CallIds {
-                    request: request.into_owned(),
-                    session: transport.session.map(Cow::into_owned),
-                }));
-            });
+        if !span.is_disabled() {
+            let read = read();
+            #[cfg(feature = "opentelemetry")]
+            guard_subscriber(|| parent::adopt(&span, &context.meta));
+            ids = Some(Box::new(CallIds {
+                request: read.request.to_string(),
+                session: read.transport.session.as_deref().map(str::to_owned),
+            }));
         }
         let telemetry = Telemetry {
             span,
@@ -300,6 +285,31 @@ pub(crate) fn request_id(id: &rmcp::model::RequestId) -> Cow<'_, str> {
     match id {
         rmcp::model::NumberOrString::Number(number) => Cow::Owned(number.to_string()),
         rmcp::model::NumberOrString::String(text) => bounded(text),
+    }
+}
+
+/// What a call's span says of it, read from its request. All but the
+/// transport's values are the client's text: bounded, and recorded as
+/// text, which formatters quote.
+struct Read<'a> {
+    /// `tools/call {tool}`.
+    name: String,
+    tool: Cow<'a, str>,
+    request: Cow<'a, str>,
+    transport: Transport<'a>,
+    version: Option<rmcp::model::ProtocolVersion>,
+}
+
+impl<'a> Read<'a> {
+    fn of(tool: &'a str, context: &'a RequestContext<RoleServer>) -> Self {
+        let tool = bounded(tool);
+        Read {
+            name: format!("tools/call {tool}"),
+            tool,
+            request: request_id(&context.id),
+            transport: Transport::of(context),
+            version: context.protocol_version(),
+        }
     }
 }
 
