@@ -2,18 +2,23 @@
 # Requests per second under load: wrk, two threads and 32 connections,
 # posting one stateless `tools/call` of a tool that does nothing, over
 # rmcp's streamable HTTP, to the wrapped server and to bare rmcp writing an
-# equal log line by hand (the http_throughput bench's two servers).
+# equal log line by hand (the http_throughput bench's servers).
 #
-#   benches/throughput.sh [SECONDS] [ROUNDS]      (default 10 and 3)
+#   benches/throughput.sh [SECONDS] [ROUNDS]      (default 5 and 12)
 #
-# A round measures each server once, for SECONDS, each in a fresh process;
-# the order alternates from round to round (wrapped first, then bare first)
-# so that a machine slowing down or speeding up falls on both. Each round
-# prints both figures and wrapped / bare_timed: 1.000 means the boundary
-# and the request log cost nothing a hand-written line doesn't, 0.950 that
-# the wrapped server serves 5% fewer calls a second. Read the median of the
-# rounds' ratios, not one round: a round's figures move with whatever else
-# the machine runs, and the server, wrk and the log's writer share its
+# Two bare servers: `bare_spanned` opens by hand the span the request log
+# opens and writes the same line in it, so under `fmt` its line is equal to
+# the wrapped server's, span context and all; `bare_timed` writes the line
+# alone, with no span (what the span costs is the difference).
+#
+# A round measures each server once, for SECONDS, each in a fresh process,
+# in an order that turns from round to round, so that a machine slowing
+# down or speeding up falls on all. Each round prints the figures and
+# wrapped / bare: 1.000 means the boundary and the request log cost nothing
+# a hand-written equal line doesn't, 0.950 that the wrapped server serves
+# 5% fewer calls a second. Read the median of many short rounds, not one
+# round: on a shared machine a round's figures move by 10% or more with
+# whatever else runs, and the server, wrk and the log's writer share the
 # cores. Latencies are wrk's p50 and p99 over the round.
 #
 # Every call must succeed: a status other than 2xx, a socket error, or a
@@ -23,7 +28,7 @@
 # BENCH_LOG_FILTER (e.g. `info,rmcp=warn`) passes on to the server.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-seconds="${1:-10}" rounds="${2:-3}"
+seconds="${1:-5}" rounds="${2:-12}"
 command -v wrk > /dev/null || {
   echo "throughput.sh needs wrk (Debian's package wrk)" >&2
   exit 1
@@ -140,7 +145,11 @@ EOF
 
 results=()
 for round in $(seq "$rounds"); do
-  if [ $((round % 2)) -eq 1 ]; then order=(wrapped bare_timed); else order=(bare_timed wrapped); fi
+  case $((round % 3)) in
+    1) order=(wrapped bare_spanned bare_timed) ;;
+    2) order=(bare_spanned bare_timed wrapped) ;;
+    *) order=(bare_timed wrapped bare_spanned) ;;
+  esac
   for server in "${order[@]}"; do
     measure "$server"
     read -r rate p50 p99 < "$work/$server.result"
@@ -156,12 +165,15 @@ rates = {}
 for line in sys.argv[1:]:
     round_, server, rate = line.split()
     rates.setdefault(int(round_), {})[server] = float(rate)
-ratios = []
+ratios = {"bare_spanned": [], "bare_timed": []}
 print(f"\nRequests per second, {len(rates)} round(s):")
 for round_, by_server in sorted(rates.items()):
-    ratio = by_server["wrapped"] / by_server["bare_timed"]
-    ratios.append(ratio)
-    print(f"  round {round_}: wrapped {by_server['wrapped']:.0f}, bare_timed "
-          f"{by_server['bare_timed']:.0f}, wrapped / bare_timed = {ratio:.3f}")
-print(f"  median of the ratios: {statistics.median(ratios):.3f}")
+    line = f"  round {round_}: wrapped {by_server['wrapped']:.0f}"
+    for bare in ratios:
+        ratio = by_server["wrapped"] / by_server[bare]
+        ratios[bare].append(ratio)
+        line += f", {bare} {by_server[bare]:.0f} ({ratio:.3f})"
+    print(line)
+for bare, values in ratios.items():
+    print(f"  wrapped / {bare}, median of the rounds: {statistics.median(values):.3f}")
 EOF

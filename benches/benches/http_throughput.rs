@@ -4,8 +4,10 @@
 //! bare rmcp writing an equal log line by hand.
 //!
 //! `BENCH_SERVER` chooses the server: `wrapped` (the default; this crate's
-//! boundary and request log) or `bare_timed` (rmcp alone, its tool timing
-//! itself and writing the line the request log writes for a result).
+//! boundary and request log), `bare_timed` (rmcp alone, its tool timing
+//! itself and writing the line the request log writes for a result) or
+//! `bare_spanned` (the same, inside a span equal to the request log's,
+//! opened by hand: under `fmt`, a line equal to the wrapped server's).
 //! `BENCH_ADDR` is the address to listen on (default `127.0.0.1:0`, a free
 //! port); the first line on stdout is the endpoint's URL. `BENCH_LOG` is
 //! the file the log goes to (default `/dev/null`): both servers write
@@ -32,8 +34,10 @@ use tracing_subscriber::util::SubscriberInitExt;
 /// The two servers, each with one tool, `echo`, that takes no arguments.
 mod servers {
     use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
-    use rmcp::ServerHandler;
     use rmcp::handler::server::router::tool::ToolRouter;
+    use rmcp::model::NumberOrString;
+    use rmcp::service::RequestContext;
+    use rmcp::{RoleServer, ServerHandler};
 
     /// Wrapped in the boundary, served with the request log.
     #[derive(Clone)]
@@ -81,9 +85,71 @@ mod servers {
 
     #[rmcp::tool_handler(router = self.tool_router)]
     impl ServerHandler for BareTimed {}
+
+    /// rmcp alone, its tool opening by hand the span the request log opens
+    /// (the same name, fields and values) and writing the same line in it:
+    /// with a `fmt` subscriber, a line equal to the wrapped server's, span
+    /// and all.
+    #[derive(Clone)]
+    pub struct BareSpanned {
+        pub tool_router: ToolRouter<BareSpanned>,
+    }
+
+    #[rmcp::tool_router(vis = "pub")]
+    impl BareSpanned {
+        #[rmcp::tool(
+            description = "Return a number as text, and log a line with the call's real duration."
+        )]
+        pub fn echo(&self, context: RequestContext<RoleServer>) -> Result<String, ToolError> {
+            let started = std::time::Instant::now();
+            let parts = context.extensions.get::<http::request::Parts>();
+            let request = match &context.id {
+                NumberOrString::Number(number) => number.to_string(),
+                NumberOrString::String(text) => text.to_string(),
+            };
+            let version = context.protocol_version();
+            let span = tracing::info_span!(
+                target: "outcome_runtime",
+                parent: None,
+                "tools/call",
+                otel.name = "tools/call echo",
+                otel.kind = "server",
+                otel.status_code = tracing::field::Empty,
+                mcp.method.name = "tools/call",
+                gen_ai.operation.name = "execute_tool",
+                gen_ai.tool.name = "echo",
+                jsonrpc.request.id = request.as_str(),
+                mcp.session.id = parts
+                    .and_then(|parts| parts.headers.get("mcp-session-id"))
+                    .and_then(|value| value.to_str().ok()),
+                mcp.protocol.version = version.as_ref().map(|version| version.as_str()),
+                network.transport = if parts.is_some() { "tcp" } else { "pipe" },
+                network.protocol.name = parts.map(|_| "http"),
+                network.protocol.version = parts.map(|_| "1.1"),
+                error.type = tracing::field::Empty,
+                rpc.response.status_code = tracing::field::Empty,
+                outcome_runtime.outcome = tracing::field::Empty,
+            );
+            let _inside = span.enter();
+            let text = "42".to_owned();
+            let elapsed = started.elapsed();
+            tracing::info!(
+                target: "outcome_runtime",
+                tool = "echo",
+                outcome = "result",
+                duration_ms = elapsed.as_secs_f64() * 1000.0,
+                "tool_call_completed"
+            );
+            span.record("outcome_runtime.outcome", "result");
+            Ok(text)
+        }
+    }
+
+    #[rmcp::tool_handler(router = self.tool_router)]
+    impl ServerHandler for BareSpanned {}
 }
 
-use servers::{BareTimed, Wrapped};
+use servers::{BareSpanned, BareTimed, Wrapped};
 
 /// Serves `server` at `/mcp` on `listener`, statelessly, until the process
 /// is killed. Every request gets the same `Arc`: the factory runs per
@@ -148,7 +214,13 @@ fn main() {
                 let tool_router = BareTimed::tool_router();
                 serve(BareTimed { tool_router }, listener).await
             }
-            other => panic!("BENCH_SERVER: no server {other:?} (wrapped or bare_timed)"),
+            "bare_spanned" => {
+                let tool_router = BareSpanned::tool_router();
+                serve(BareSpanned { tool_router }, listener).await
+            }
+            other => {
+                panic!("BENCH_SERVER: no server {other:?} (wrapped, bare_timed or bare_spanned)")
+            }
         }
     });
 }

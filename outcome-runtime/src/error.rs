@@ -58,13 +58,33 @@ use outcome_rules::Rule;
 ///
 /// | code | outcome | what the model reads | log |
 /// |---|---|---|---|
-/// | -32021, missing client capability | [`Protocol`](Outcome::Protocol): passes through | nothing: the client receives the JSON-RPC error itself | INFO `tool_call_failed`, `outcome` `protocol`, `error.code` |
-/// | -32602, invalid params: what rmcp users write for "no such file", "not allowed" | 2, [`Invalid`](Outcome::Invalid) | the error's message made model-safe (one line of at most [`MESSAGE_LIMIT`](crate::message::MESSAGE_LIMIT) characters, without "Invalid params:", codes such as -32602 or JSON-RPC wording; a message that is only a code name, such as `invalid_args`, said in words; each sentence that names a path, a stack frame, a type, an environment variable, a log line's level or timestamp, a command or an error code left out, in quotes or not, since no compiler checked it ([`outcome_rules::leaks`]); "The request cannot be carried out as sent." when nothing is left), then "Correct the request, then call `<tool>` again." naming the tool called, unless the message's last sentence is already a step naming a tool by a `snake_case` name or the tool called ("Call list_directory to read it", "Call tree again with a depth of 3 or less" from `tree`); a last sentence that is a step naming no tool ("Set start_index to 0.") is joined by ", then call `<tool>` again." instead, so the message stays two sentences; never `data` | INFO `tool_call_failed`, `outcome` `invalid`, `error.type`; no `tool_failed` |
-/// | -32600, invalid request: what real servers write for "outside the root", "on the deny list", "too large", a request that can never succeed as sent | 2, [`Invalid`](Outcome::Invalid): the model must change the request, and retrying it unchanged only fails again | as -32602 | as -32602 |
-/// | -32002, resource not found (which MCP 2026-07-28 replaces by -32602) | 2, [`Invalid`](Outcome::Invalid): the model named something that is not there | as -32602, after "Not found: " when the message does not say so itself, and with the `uri` of its `data` (MCP's field for the URI asked for) quoted when the message leaves it out: `resource_not_found("resource_not_found", Some(json!({"uri": uri})))` reads "Resource not found: 'notes://todo'." | as -32602 |
-/// | -32602 or -32603 whose `data` carries the `"outcome"` this process wrote: a `ToolError` made into an `ErrorData` here, as rmcp does with a trait tool's error (see [`From<ToolError> for ErrorData`](#impl-From%3CToolError%3E-for-ErrorData)); an `"outcome"` in the `data` of an error from anywhere else (an upstream server, a library) is not trusted, and the error is read by its code | the outcome it carries, when the code agrees with it | the message as it is, bounded: it was written to these rules | as that outcome; a fault's `tool_failed` names its message, `error.type` `outcome_runtime::ToolError` |
-/// | -32602 from rmcp's `Extension` extractor ("missing extension ...") | 4, [`Fault`](Outcome::Fault): the server's setup, not the request | [`FAULT_MESSAGE`](crate::message::FAULT_MESSAGE) | as the next row |
-/// | -32603, internal error, and every other code: -32601, -32700, a server's own (-32000 to -32099 but those above) | 4, [`Fault`](Outcome::Fault): each says the server failed, or is the server author's own, whose meaning this crate cannot know | [`FAULT_MESSAGE`](crate::message::FAULT_MESSAGE) | ERROR `tool_failed` with the code, message and `data`, `error.type` `rmcp::model::ErrorData`; then ERROR `tool_call_failed` (WARNING for both when a type registered with [`recognize_transient`](crate::recognize_transient) says it heals itself) |
+/// | -32021, missing client capability | [`Protocol`](Outcome::Protocol): passes through | nothing: the client receives the JSON-RPC error itself | INFO `tool_call_failed`, `protocol`, `error.code` |
+/// | -32602, invalid params ("no such file", "not allowed") | 2, [`Invalid`](Outcome::Invalid) | the message made model-safe (below), never `data` | INFO `tool_call_failed`, `invalid`, `error.type` |
+/// | -32600, invalid request ("outside the root", "too large": never succeeds as sent) | 2, [`Invalid`](Outcome::Invalid) | as -32602 | as -32602 |
+/// | -32002, resource not found (replaced by -32602 in MCP 2026-07-28) | 2, [`Invalid`](Outcome::Invalid) | as -32602, after "Not found: " unless the message says so, with `data`'s `uri` quoted when the message leaves it out | as -32602 |
+/// | any code, with a report this process wrote in `data` (a trait tool's `ToolError`, see [`From<ToolError> for ErrorData`](#impl-From%3CToolError%3E-for-ErrorData)) | the outcome it carries | the message as it is, bounded | as that outcome; a fault's `tool_failed` names its message |
+/// | -32602 from rmcp's `Extension` extractor ("missing extension ...") | 4, [`Fault`](Outcome::Fault): the server's setup | [`FAULT_MESSAGE`](crate::message::FAULT_MESSAGE) | as the next row |
+/// | -32603 and every other code (-32601, -32700, a server's own) | 4, [`Fault`](Outcome::Fault) | [`FAULT_MESSAGE`](crate::message::FAULT_MESSAGE) | ERROR `tool_failed` (code, message, `data`), then ERROR `tool_call_failed`; WARNING for both when a type registered with [`recognize_transient`](crate::recognize_transient) heals itself |
+///
+/// A message made model-safe is one line of at most
+/// [`MESSAGE_LIMIT`](crate::message::MESSAGE_LIMIT) characters, without
+/// "Invalid params:", codes such as -32602 or JSON-RPC wording. A message
+/// that is only a code name (`invalid_args`) is said in words; each
+/// sentence that names a path, a stack frame, a type, an environment
+/// variable, a log line's level or timestamp, a command or an error code is
+/// left out, quoted or not, since no compiler checked it
+/// ([`outcome_rules::leaks`]); "The request cannot be carried out as sent."
+/// stands in when nothing is left. Then "Correct the request, then call
+/// `<tool>` again." names the tool called, unless the last sentence is
+/// already a step naming a tool ("Call list_directory to read it"); a last
+/// step that names no tool ("Set start_index to 0.") is joined by ", then
+/// call `<tool>` again." so the message stays two sentences. A data `uri`
+/// reads: `resource_not_found("resource_not_found", Some(json!({"uri":
+/// uri})))` becomes "Resource not found: 'notes://todo'."
+///
+/// An `ErrorData` from anywhere else (an upstream server, a library) is
+/// read by its code, whatever its `data` says: only a report whose tag this
+/// process made for that code and message is trusted.
 ///
 /// An `internal_error` whose reason is the model's to fix (an OS error such
 /// as "Directory not empty" for a delete the model asked for) is still a
