@@ -25,10 +25,10 @@ use tracing::Level;
 
 use crate::boundary::{self, caught_panic};
 use crate::error::ToolError;
-use crate::logging;
 use crate::outcome::{Ending, Outcome};
 use crate::records;
 use crate::report::Report;
+use crate::request_log;
 use crate::rmcp_errors::{argument_error, is_argument_error, passes_through};
 use crate::telemetry::Telemetry;
 
@@ -110,7 +110,7 @@ pub(crate) fn end_call<E: CallOutput>(
         Stopped::Answered(report) => report,
         // Cancelled: logged as such, not as a failure.
         Stopped::Cancelled => {
-            logging::call_cancelled(telemetry, tool, elapsed());
+            request_log::call_cancelled(telemetry, tool, elapsed());
             return Some(E::cancelled());
         }
         // The panic escaped the boundary: the tool is not wrapped, or
@@ -128,7 +128,7 @@ pub(crate) fn end_call<E: CallOutput>(
                 unreachable!("a refusal is rmcp's isError result");
             };
             let text = explain(argument_error(result).unwrap_or_default());
-            logging::call_failed(
+            request_log::call_failed(
                 telemetry,
                 Level::INFO,
                 tool,
@@ -149,11 +149,11 @@ pub(crate) fn end_call<E: CallOutput>(
     // A call that is part of a job is logged as the job says.
     match report {
         Some(Report::Deferred) => {
-            logging::call_deferred(telemetry, tool, Ending::Deferred, elapsed());
+            request_log::call_deferred(telemetry, tool, Ending::Deferred, elapsed());
             return None;
         }
         Some(Report::Replayed) => {
-            logging::call_completed(telemetry, tool, elapsed());
+            request_log::call_completed(telemetry, tool, elapsed());
             return None;
         }
         _ => {}
@@ -196,7 +196,7 @@ pub(crate) fn end_with(
         return Err(data.clone());
     }
     let (level, outcome) = (error.level(), error.outcome());
-    logging::call_failed(
+    request_log::call_failed(
         telemetry,
         level,
         tool,
@@ -233,7 +233,7 @@ pub(crate) fn log_answer(
                     error_type,
                     ..
                 },
-            ) => logging::call_failed(
+            ) => request_log::call_failed(
                 telemetry,
                 report.level(),
                 tool,
@@ -242,7 +242,7 @@ pub(crate) fn log_answer(
                 error_type.as_deref(),
                 None,
             ),
-            _ => logging::call_failed(
+            _ => request_log::call_failed(
                 telemetry,
                 Level::ERROR,
                 tool,
@@ -252,14 +252,16 @@ pub(crate) fn log_answer(
                 None,
             ),
         },
-        Ok(CallToolResponse::Complete(_)) => logging::call_completed(telemetry, tool, duration_ms),
+        Ok(CallToolResponse::Complete(_)) => {
+            request_log::call_completed(telemetry, tool, duration_ms)
+        }
         Ok(CallToolResponse::InputRequired(_)) => {
-            logging::call_deferred(telemetry, tool, Ending::InputRequired, duration_ms)
+            request_log::call_deferred(telemetry, tool, Ending::InputRequired, duration_ms)
         }
         Ok(CallToolResponse::Task(_)) => {
-            logging::call_deferred(telemetry, tool, Ending::Task, duration_ms)
+            request_log::call_deferred(telemetry, tool, Ending::Task, duration_ms)
         }
-        Ok(_) => logging::call_deferred(telemetry, tool, Ending::Deferred, duration_ms),
+        Ok(_) => request_log::call_deferred(telemetry, tool, Ending::Deferred, duration_ms),
         Err(error) => call_protocol(telemetry, tool, error.code.0, duration_ms),
     }
 }
@@ -267,7 +269,7 @@ pub(crate) fn log_answer(
 /// `tool_call_failed` for a JSON-RPC error that reaches the client as
 /// itself: INFO, outcome `protocol`, with its code.
 fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, duration_ms: f64) {
-    logging::call_failed(
+    request_log::call_failed(
         telemetry,
         Level::INFO,
         tool,

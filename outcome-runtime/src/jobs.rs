@@ -20,11 +20,11 @@ use crate::error::ToolError;
 use crate::job_store::{
     JobState, JobStore, MemoryStore, NewJob, Owner, StoreError, StoredAnswer, StoredJob,
 };
-use crate::logging;
 use crate::message::quote;
 use crate::panics::{CatchPanic, catch};
 use crate::records;
 use crate::report::{self, Report};
+use crate::request_log;
 use crate::scope::{CALL, CallScope, Session};
 use crate::telemetry::Telemetry;
 
@@ -609,7 +609,7 @@ impl JobFinisher {
             Recorded::Kept => concluded.log(&telemetry, &self.tool, duration_ms),
             Recorded::Lost(reason) => {
                 answer_lost(&self.tool, &self.id, &reason);
-                logging::call_failed(
+                request_log::call_failed(
                     &telemetry,
                     Level::WARN,
                     &self.tool,

@@ -8,9 +8,9 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
-use crate::logging;
 use crate::outcome::Outcome;
 use crate::records;
+use crate::request_log;
 use crate::telemetry::Telemetry;
 
 /// The answer to a `tools/call` whose params rmcp could not read (no
@@ -71,7 +71,7 @@ pub fn malformed_call(
               object of its arguments. Call the tool again with both."
             .to_owned(),
     };
-    logging::call_failed(
+    request_log::call_failed(
         &telemetry,
         Level::INFO,
         tool,

@@ -26,10 +26,10 @@ use crate::arguments;
 use crate::boundary::caught_panic;
 use crate::cancel::{Cancellation, ClientCancel, TaskCancel};
 use crate::ending::{self, AnswerSlot, CallOutput, Stopped, take_answer};
-use crate::logging;
 use crate::panics::{catch, catch_inline};
 use crate::records;
 use crate::report;
+use crate::request_log;
 use crate::routes::{self, RouteFuture, RouterFacts, Routes};
 use crate::scope::{self, CallScope, Session};
 use crate::telemetry::Telemetry;
@@ -307,7 +307,7 @@ fn start<'a, S: MaybeSend + 'static>(
     let Some(request) = call.as_mut() else {
         unreachable!("the call is handed over on the first poll only");
     };
-    logging::check_filter_once();
+    request_log::check_filter_once();
     let found = find(router, none_disabled, &request.name);
     let (span, ids) = Telemetry::call(&request.name, found.is_some(), &request.request_context);
     *telemetry = span;
@@ -450,7 +450,11 @@ impl<'a> RunningTool<'a> {
             // No await from here on: the guard is never held across one.
             let _inside = telemetry.enter();
             if self.plainly_answered(&stopped, answer) {
-                logging::call_completed(telemetry, &self.scope.tool, records::duration_ms(started));
+                request_log::call_completed(
+                    telemetry,
+                    &self.scope.tool,
+                    records::duration_ms(started),
+                );
                 None
             } else {
                 self.log_end(telemetry, started, arguments, router, stopped, answer)
