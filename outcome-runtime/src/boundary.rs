@@ -90,17 +90,14 @@ fn fail(mut error: ToolError, tool: &'static str) -> ToolError {
     error
 }
 
-/// Writes the `tool_failed` record of `error`'s fault, if it has one left:
-/// the step between a tool's error and its answer, taken where the error
-/// leaves the tool's code (the boundary of a body or a route, a job's
-/// end). The record moves out of the error as it is written, so an error
-/// that crosses two boundaries (a tool calling another's method) is
-/// recorded once. How the error ends the call travels in its answer (see
-/// [`report`](crate::report)): an error that a body recovers from ends
-/// nothing, and the success path does no bookkeeping.
+/// Writes the `tool_failed` record of `error`'s fault, if one is left,
+/// where the error leaves the tool's code (a body's or a route's boundary,
+/// a job's end). Writing moves the record out, so an error that crosses two
+/// boundaries (a tool calling another's method) is recorded once. The
+/// ending travels in the answer ([`report`](crate::report)), so an error a
+/// body recovers from ends nothing.
 ///
-/// The record names `tool`, or else the call's tool (`unknown` outside a
-/// call).
+/// Names `tool`, else the call's tool (`unknown` outside a call).
 pub(crate) fn record_fault(error: &mut ToolError, tool: Option<&str>) {
     let Some(record) = error.take_record() else {
         return;
@@ -197,9 +194,8 @@ pub fn assert_send<F: Future + Send>(future: F) -> F {
 }
 
 pin_project_lite::pin_project! {
-    /// An async tool body inside the boundary: each poll goes through
-    /// [`poll_async`], so that of the boundary's code only this forwarding
-    /// is compiled for each tool.
+    /// An async tool body inside the boundary; per tool, only this
+    /// forwarding to [`poll_async`] is compiled.
     struct AsyncBody<F> {
         tool: &'static str,
         #[pin]
@@ -221,11 +217,9 @@ where
     }
 }
 
-/// One poll of an async tool body, guarded. The body is a `dyn Future`, so
-/// the boundary's code (its guard against panics, its handling of the
-/// result) is compiled once for each return type, not once for each tool,
-/// and a crate of many tools compiles about as much as under rmcp's own
-/// `#[tool]`. The dynamic call costs a few nanoseconds a poll.
+/// One guarded poll of an async body. As a `dyn Future`, the boundary is
+/// compiled once per return type, not per tool (about what rmcp's own
+/// `#[tool]` compiles), for a few nanoseconds a poll.
 fn poll_async<R: ToolReturn>(
     tool: &'static str,
     body: Pin<&mut (dyn Future<Output = R> + '_)>,

@@ -79,9 +79,8 @@ pub(crate) enum Stopped {
     Cancelled,
 }
 
-/// Where a call's answer is kept from its body's last poll to the end of
-/// the call: one slot, written once (by the body's poll itself) and read
-/// once, rather than a value handed back through each layer between.
+/// A call's answer, from its body's last poll to the call's end: written
+/// once, by that poll, and read once, not handed back through each layer.
 pub(crate) type AnswerSlot = Poll<Result<CallToolResponse, ErrorData>>;
 
 /// The answer in `slot`, taken out.
@@ -93,10 +92,9 @@ pub(crate) fn take_answer(slot: &mut AnswerSlot) -> Result<CallToolResponse, Err
     }
 }
 
-/// Ends a call of `tool` whose body stopped as `stopped`, by the table of
-/// this module: writes the call's lines, and gives its answer, or `None`
-/// when the answer is the one in `answer`, to be taken out where it goes.
-/// `explain` says what is wrong with the arguments, given serde's reason.
+/// Ends a call by this module's table: writes its lines and gives its
+/// answer, or `None` to leave it in `answer` for the caller. `explain`
+/// turns serde's reason into what is wrong with the arguments.
 pub(crate) fn end_call<E: CallOutput>(
     telemetry: &Telemetry,
     started: Instant,
@@ -108,7 +106,6 @@ pub(crate) fn end_call<E: CallOutput>(
     let elapsed = || records::duration_ms(started);
     let report = match stopped {
         Stopped::Answered(report) => report,
-        // Cancelled: logged as such, not as a failure.
         Stopped::Cancelled => {
             request_log::call_cancelled(telemetry, tool, elapsed());
             return Some(E::cancelled());
@@ -158,12 +155,10 @@ pub(crate) fn end_call<E: CallOutput>(
         }
         _ => {}
     }
-    // A protocol error from inside a tool call (a failed extractor, a
-    // result that did not serialize, a tool that skipped the boundary)
-    // means what its code means when a body raises it with `?`: invalid
-    // params is the model's to fix, the rest a fault. Only an unknown
-    // tool, a missing capability and `ToolError::protocol` stay JSON-RPC
-    // errors.
+    // A protocol error from inside the call (a failed extractor, a result
+    // that did not serialize, an unwrapped tool) ends as `?` on it would:
+    // invalid params is outcome 2, the rest a fault. Only an unknown tool,
+    // a missing capability and `ToolError::protocol` stay JSON-RPC errors.
     if let Err(error) = &*ended
         && !(passes_through(error) || report.as_ref().is_some_and(Report::is_protocol))
     {
@@ -181,9 +176,9 @@ pub(crate) fn end_call<E: CallOutput>(
     None
 }
 
-/// Ends a call as `error` says, after the call's scope has closed: a fault
-/// logged once, the call logged at the error's level, its message sent with
-/// the fallback step naming the tool.
+/// Ends a call as `error` says, after its scope closed: the fault recorded
+/// once, the call logged at the error's level, the fallback step naming
+/// the tool.
 pub(crate) fn end_with(
     telemetry: &Telemetry,
     tool: &str,
@@ -209,15 +204,9 @@ pub(crate) fn end_with(
     Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
 }
 
-/// The line of a call that ended in `answer`, which carried `report` if a
-/// `ToolError` made it: how the request log and a job log an answer alike.
-///
-/// - an `isError` result: as its `ToolError` says, or, with no report, a
-///   result a tool built by hand, whose failure nobody classified: an
-///   operator's to look at (ERROR `fault`);
-/// - a complete result: `tool_call_completed`; an input request or a task:
-///   `tool_call_deferred`, as the call is answered later;
-/// - a JSON-RPC error: `protocol`, with its code.
+/// Writes the final line of a call that answered `answer` (with `report`,
+/// if a `ToolError` made it) by this module's table, for the request log
+/// and jobs alike.
 pub(crate) fn log_answer(
     telemetry: &Telemetry,
     tool: &str,
@@ -266,8 +255,7 @@ pub(crate) fn log_answer(
     }
 }
 
-/// `tool_call_failed` for a JSON-RPC error that reaches the client as
-/// itself: INFO, outcome `protocol`, with its code.
+/// `tool_call_failed` for a JSON-RPC error the client gets as is.
 fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, duration_ms: f64) {
     request_log::call_failed(
         telemetry,
@@ -280,10 +268,9 @@ fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, duration_ms: f64)
     );
 }
 
-/// What a route inside the boundary ([`wrap_route`](crate::handler::wrap_route))
-/// answers for a call of `tool` that ended as `ended`: its answer, or the
-/// panic that escaped it. Its lines are the request log's; this hands a
-/// `ToolError` over as every boundary does.
+/// The answer of a wrapped route ([`wrap_route`](crate::handler::wrap_route))
+/// whose call ended as `ended`, an answer or a panic. The request log
+/// writes the lines; this hands a `ToolError` over as every boundary does.
 pub(crate) fn route_answer(
     tool: &str,
     ended: Result<Result<CallToolResponse, ErrorData>, Box<dyn Any + Send>>,

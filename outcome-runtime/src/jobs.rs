@@ -316,8 +316,7 @@ impl Jobs {
             runs_for: self.max_run.saturating_sub(started.elapsed()),
             keep: self.keep,
         };
-        // Unrecorded, the job could never be polled: its work stops here,
-        // with the call, which answers the store's fault.
+        // Unrecorded, no poll could read it: `?` drops `work`, aborting it.
         self.stored(self.store.start(id.as_str(), job))
             .await
             .map_err(StoreError::into_fault)?;
@@ -446,15 +445,11 @@ impl Jobs {
         }
     }
 
-    /// What a poll of a job id that the store does not hold, or holds for
-    /// another session, reads.
-    ///
-    /// The server cannot tell a job whose answer expired, or that the store
-    /// lost (evicted, flushed, restarted without persistence), from one of
-    /// another session: in each, the work may have taken effect, so the
-    /// model is not sent to run it again. It is a fault that heals itself
-    /// (WARNING): nothing the model changes would help, and an operator
-    /// reads `job_answer_lost` where the server lost an answer it had.
+    /// What a poll reads of a job the store does not hold, or holds for
+    /// another session. Expired, lost and foreign jobs look alike, and the
+    /// work may have taken effect, so the model is not sent to run it again:
+    /// a fault that heals itself (WARNING), as nothing the model changes
+    /// helps; `job_answer_lost` tells an operator of a lost answer.
     fn unknown(&self, job: &str) -> Result<CallToolResponse, ErrorData> {
         let lost = ToolError::retry_later(format_args!(
             "No result is kept for job {}: a result is kept for {} after its work ends, \
@@ -470,10 +465,10 @@ impl Jobs {
         answer(lost, None)
     }
 
-    /// Settles a job found running past its deadline as the fault it is:
-    /// whatever should have answered it (its bookkeeping, or the replica
-    /// that ran it) is gone. Only one settling wins, and only the winner
-    /// logs the job's lines; the others read the winner's answer.
+    /// Settles a job found running past its deadline as a fault: whatever
+    /// should have answered it (its bookkeeping, or the replica that ran
+    /// it) is gone. Only the one settling that wins logs the job's lines;
+    /// the others read its answer.
     async fn overdue(&self, job: &str, tool: &str) -> Result<Option<StoredAnswer>, StoreError> {
         let now = Instant::now();
         let failed = || {
@@ -504,9 +499,8 @@ impl Jobs {
         }))
     }
 
-    /// Records a finished job's answer; a store that fails loses it, and
-    /// says so in the log: the job's polls then read the store's fault, or,
-    /// once it is back, the fault of a job past its deadline.
+    /// Records a finished job's answer; if the store fails, logs the loss
+    /// and forgets the job.
     async fn keep_answer(&self, id: &str, tool: &str, answer: StoredAnswer) {
         if let Err(error) = self.stored(self.store.finish(id, answer, self.keep)).await {
             answer_lost(tool, id, &crate::classify::chain_text(&error));
@@ -514,11 +508,10 @@ impl Jobs {
         }
     }
 
-    /// Drops the record of a job whose answer was lost, so that its polls
-    /// read what a job the store does not hold reads, not "still running"
-    /// until its deadline. A store that fails here too leaves the record,
-    /// and its polls read the store's fault, then, once it is back, "still
-    /// running" until the job's deadline settles it as a fault.
+    /// Drops the record of a job whose answer was lost, so its polls read
+    /// an unknown job, not "still running" until its deadline. If this
+    /// fails too, they read the store's fault, then "still running" until
+    /// the deadline settles the job as a fault.
     async fn forget(&self, id: &str) {
         let _ = self.stored(self.store.forget(id)).await;
     }
@@ -559,15 +552,13 @@ enum Recorded {
 
 impl JobFinisher {
     /// Ends the job as `ended` says, once: records its answer, then writes
-    /// the call's final line by what the store did with it. An answer the
-    /// store kept gets the lines the inline call would have had; one it
-    /// lost is the server's fault, never the model's: `job_answer_lost` and
-    /// a `tool_call_failed` fault at WARNING; one that came after a poll
-    /// settled the job gets `job_answer_lost` only, since that poll wrote
-    /// the call's final line.
+    /// the call's final line by what the store did with it. Kept: the inline
+    /// call's lines. Lost: `job_answer_lost` and a WARNING fault (the
+    /// server's, never the model's). Settled first by a poll:
+    /// `job_answer_lost` only, as that poll wrote the final line.
     ///
-    /// The span stays with `self` until the store has answered: bookkeeping
-    /// dropped while it waits (a runtime shutting down) still writes a final
+    /// The span stays in `self` until the store answers, so bookkeeping
+    /// dropped while waiting (a runtime shutting down) still writes a final
     /// line, from the drop.
     async fn settle<T: IntoCallToolResult>(&mut self, ended: Result<T, ToolError>) {
         let Some(telemetry) = &self.telemetry else {
@@ -665,7 +656,7 @@ impl Drop for JobFinisher {
     }
 }
 
-/// A job id: 128 bits from the operating system's random source.
+/// A fresh [`JobId`], from the operating system's random source.
 fn new_id() -> Result<JobId, ToolError> {
     let mut bytes = [0_u8; 16];
     getrandom::fill(&mut bytes)
@@ -678,9 +669,7 @@ fn new_id() -> Result<JobId, ToolError> {
     Ok(JobId(id))
 }
 
-/// Ends a job's call as the inline call would have ended: its answer, and
-/// its log lines, once. Whatever the value or the error do while they turn
-/// into an answer (fail to serialize, panic), the job ends.
+/// [`conclude`], logged: the job's answer, and its call's lines, once.
 fn end_job<T: IntoCallToolResult>(
     telemetry: &Telemetry,
     tool: &str,
@@ -725,8 +714,8 @@ impl JobEnding {
         );
     }
 
-    /// The answer a poll reads, for the store, while this stays to be
-    /// logged by what the store does with it.
+    /// The answer a poll reads, cloned: this is logged once the store says
+    /// what became of it.
     fn answer(&self) -> StoredAnswer {
         Self::poll_answer(self.response.clone())
     }

@@ -39,9 +39,8 @@ fn catch_dyn(f: &mut dyn FnMut()) -> Result<(), Box<dyn Any + Send>> {
     caught
 }
 
-/// [`catch`] inlined, for the request log's guard around every poll: the
-/// dynamic call would keep the answer from being written in place. One copy
-/// per server type, not per tool.
+/// [`catch`] inlined, for the request log's guard around every poll, so the
+/// answer is written in place; one copy per server type, not per tool.
 #[inline(always)]
 pub(crate) fn catch_inline<R>(f: impl FnOnce() -> R) -> Result<R, Box<dyn Any + Send>> {
     install_panic_hook();
@@ -165,15 +164,14 @@ pub(crate) fn drop_quietly(payload: Box<dyn Any + Send>) {
     }
 }
 
-/// Installs, once, a hook that keeps panics inside a boundary off stderr
-/// and keeps their location (and backtrace, per `RUST_BACKTRACE`) for
-/// `tool_failed`.
+/// Installs, once, a hook that keeps a boundary's panics off stderr and
+/// their location (and backtrace, per `RUST_BACKTRACE`) for `tool_failed`.
 ///
 /// Other panics go to the previous hook: outside a boundary, in a
 /// subscriber, and those no boundary can catch (while unwinding, or under
-/// `panic = "abort"`), which first show the pending ones so that an abort
-/// never hides its root cause. So does a boundary's panic when nothing
-/// would record `tool_failed`: it is never silent.
+/// `panic = "abort"`), which first show the pending ones so an abort never
+/// hides its root cause. So does a boundary's panic that nothing would
+/// record, so it is never silent.
 #[inline(always)]
 fn install_panic_hook() {
     static HOOK: Once = Once::new();

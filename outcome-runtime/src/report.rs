@@ -165,9 +165,8 @@ pub(crate) fn take_from_error(error: &mut ErrorData) -> Option<Report> {
     decode(&marker, Some(error.code.0), error_text(error))
 }
 
-/// The report an error carries and the error without it, when this
-/// process wrote one for it; `None`, at the cost of one lookup, for any
-/// other error.
+/// The report this process wrote into an error, and the error without it;
+/// one lookup for any other error.
 pub(crate) fn read_error(error: &ErrorData) -> Option<(Report, ErrorData)> {
     error.data.as_ref()?.as_object()?.get(KEY)?;
     let mut error = error.clone();
@@ -231,10 +230,9 @@ fn error_text(error: &ErrorData) -> impl Iterator<Item = &str> {
     std::iter::once(error.message.as_ref())
 }
 
-/// A keyed hash of a report and the answer's code and text, under a key drawn at
-/// random once per process: only this process can write a report that
-/// passes, and only for the answer it wrote it for. The text is hashed
-/// where it is, however long.
+/// A hash of the report and the answer's code and text, keyed at random
+/// once per process: only this process can write a report that passes, and
+/// only for its own answer. The text is hashed in place, however long.
 fn tag<'a>(
     report: (&str, bool, Option<&str>, Option<i32>),
     text: impl Iterator<Item = &'a str>,

@@ -1,12 +1,10 @@
-//! The future of one `tools/call`, from its first poll to its end: the
-//! request log that `#[tool_handler]` generates.
+//! The future of one `tools/call`: the `call_tool` that
+//! `#[outcome_runtime::tool_handler]` generates, as rmcp has no middleware.
 //!
-//! rmcp has no middleware, so this is the `call_tool` that
-//! `#[outcome_runtime::tool_handler]` generates. On its first poll a call
-//! opens its span and scope and finds its route; each poll runs the body in
-//! the scope, under the panic guard, racing the cancel; the poll that sees
-//! the body stop ends the call by the table of [`ending`](crate::ending),
-//! which writes its lines and gives its answer.
+//! The first poll opens the call's span and scope and finds its route; each
+//! poll runs the body in the scope, under the panic guard, racing the
+//! cancel; the poll that sees the body stop ends the call by the table of
+//! [`ending`](crate::ending).
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -93,9 +91,8 @@ where
     )
 }
 
-/// Calls a tool through `router` until `cancelled` completes, and logs how
-/// the call ended. `None` when it was cancelled: the body is dropped and the
-/// call is logged as `tool_call_cancelled`.
+/// [`call_tool`], ended by `cancelled`: `None` then, the body dropped and
+/// the call logged as `tool_call_cancelled`.
 // Only tasks end a call by their own token, and there are none under `local`.
 #[cfg_attr(feature = "local", allow(dead_code))]
 pub(crate) fn call_until<'a, S, C>(
@@ -121,16 +118,13 @@ where
 }
 
 pin_project_lite::pin_project! {
-    /// The future of a tool call, written out by hand. rmcp moves the
-    /// future of every request into a task of its own, several times over;
-    /// an `async fn` would hold the request and its context twice (as its
-    /// arguments and as the locals they move to) and rmcp's
-    /// `ToolRouter::call` future a third time, and move them between its
-    /// states. Here each part has one place, written once.
+    /// The future of a tool call, written by hand: rmcp moves every
+    /// request's future several times, and an `async fn` would hold the
+    /// request and its context two or three times over and move them
+    /// between states. Here each part has one place.
     ///
-    /// What the call holds is dropped by the poll that ends it (`parts`
-    /// becomes `None`), or with the future, for a call dropped before it
-    /// ended.
+    /// `parts` is dropped by the poll that ends the call, else with the
+    /// future.
     pub(crate) struct ToolCall<'a, S, C, E> {
         router: &'a ToolRouter<S>,
         known: RouterFacts<'a>,
@@ -146,14 +140,11 @@ pin_project_lite::pin_project! {
 
 /// What a call holds until it ends.
 struct CallState<'a, S> {
-    // What the tool's route is called with, until the first poll hands it
-    // over.
+    // Handed to the route by the first poll.
     call: Option<ToolCallContext<'a, S>>,
-    // Everything the call does, its body and its log lines, happens in its
-    // span, entered by hand on every poll.
+    // The span the body and its lines run in, entered on every poll.
     telemetry: Telemetry,
-    // Kept to explain arguments that fail to deserialize; the tool takes
-    // the request's own copy.
+    // A copy, to explain arguments that fail to deserialize.
     arguments: Option<JsonObject>,
     tool: RunningTool<'a>,
 }
@@ -190,7 +181,7 @@ where
     }
 }
 
-/// The tool's side of a call: the scope it runs in, and its body.
+/// The tool's side of a call.
 struct RunningTool<'a> {
     scope: CallScope,
     body: Body<'a>,
@@ -218,10 +209,9 @@ impl Drop for RunningTool<'_> {
 }
 
 impl RunningTool<'_> {
-    /// Drops the body of a call whose future is dropped from outside
-    /// before the call ended: in the call's scope, with a panic of its drop
-    /// kept from unwinding into the caller's drop and written as a fault of
-    /// a call whose tool is no longer known.
+    /// Drops the body of a call dropped before it ended, in its scope; a
+    /// panic there is caught, not unwound into the caller's drop, and
+    /// logged under `unknown`.
     #[cold]
     fn drop_body_from_outside(&mut self) {
         if let Body::Running(body) = std::mem::replace(&mut self.body, Body::Gone) {
@@ -272,8 +262,7 @@ where
             let _inside = parts.telemetry.enter();
             match parts.tool.poll(route, &mut parts.call, &mut answer, cx) {
                 Poll::Ready(stopped) => stopped,
-                // Polling the call first keeps the cancellation off the
-                // path of a call that is ready.
+                // Polled first: a ready call never touches the cancel.
                 Poll::Pending => match this.cancelled.as_mut().poll(cx) {
                     Poll::Ready(()) => Stopped::Cancelled,
                     Poll::Pending => return Poll::Pending,
@@ -294,8 +283,8 @@ where
     }
 }
 
-/// A call's first steps, on its first poll: its span, the scope the request
-/// log reads, and the route to call, if the router has the tool.
+/// The first poll's work: the span, the scope, and the route (`None` for a
+/// tool the router lacks).
 fn start<'a, S: MaybeSend + 'static>(
     router: &'a ToolRouter<S>,
     none_disabled: bool,
@@ -329,9 +318,8 @@ fn start<'a, S: MaybeSend + 'static>(
     }
 }
 
-/// The route of `name`, with the router's own copy of the name, as rmcp's
-/// `ToolRouter::call` finds it: a disabled tool is not found. With
-/// `none_disabled`, the router is known to have no tool disabled.
+/// The route of `name` and the router's copy of the name; a disabled tool
+/// is not found, as in rmcp's `ToolRouter::call`.
 #[inline(always)]
 fn find<'a, S: MaybeSend + 'static>(
     router: &'a ToolRouter<S>,
@@ -350,9 +338,8 @@ fn find_enabled<'a, S: MaybeSend + 'static>(
     router: &'a ToolRouter<S>,
     name: &str,
 ) -> Option<(&'a Cow<'static, str>, &'a ToolRoute<S>)> {
-    // Only `get` knows which tools are disabled. The tool it answers with
-    // is its route's: among a few routes, finding that one by address costs
-    // less than hashing the name a second time.
+    // Only `get` knows which tools are disabled; among a few routes,
+    // finding its answer's route by address beats hashing the name again.
     const FEW: usize = 16;
     let tool = router.get(name)?;
     let found = if router.map.len() <= FEW {
@@ -367,9 +354,8 @@ fn find_enabled<'a, S: MaybeSend + 'static>(
 }
 
 impl<'a> RunningTool<'a> {
-    /// Polls the body of the call, calling `route` with `call` first on
-    /// the first poll, in the call's scope, catching a panic. An answer
-    /// goes to `answer`.
+    /// Polls the body in the call's scope, under the panic guard, calling
+    /// `route` first on the first poll; an answer goes to `answer`.
     fn poll<S: MaybeSend + 'static>(
         &mut self,
         route: Option<&'a ToolRoute<S>>,
@@ -390,13 +376,10 @@ impl<'a> RunningTool<'a> {
                     Body::Running(future) => {
                         *answer = future.as_mut().poll(cx);
                         if answer.is_ready() {
-                            // A body that answered is dropped under the
-                            // same guard: its drop is the tool's code too.
-                            // It is taken out first, so that a drop that
-                            // panics leaves nothing to drop twice, and
-                            // dropped outside the call's scope, which
-                            // holds what the request log reads of the call
-                            // that answered.
+                            // Dropped under the guard (its drop is tool
+                            // code), taken out first so a panicking drop
+                            // leaves nothing to drop twice, and outside
+                            // the scope, which the request log still reads.
                             let answered = std::mem::replace(body, Body::Gone);
                             scope::in_scope(None, || drop(answered));
                         }
@@ -412,18 +395,16 @@ impl<'a> RunningTool<'a> {
             Ok(()) if answer.is_pending() => return Poll::Pending,
             Err(payload) if answer.is_pending() => return Poll::Ready(Stopped::Panicked(payload)),
             Ok(()) => {}
-            // The body answered, and its drop panicked: a fault of this
-            // call, logged where it is caught; the answer stands.
+            // The body answered, then its drop panicked: logged here; the
+            // answer stands.
             Err(payload) => drop(caught_panic(&scope.tool, payload)),
         }
         let Poll::Ready(answered) = answer else {
             unreachable!("the body answered");
         };
         let report = report::take(answered);
-        // What rmcp's `ToolRouter::call` makes of the route's error:
-        // arguments that did not deserialize become an `isError` result
-        // with rmcp's text. No body made it: every error a body returns
-        // through a boundary carries its report.
+        // An argument error with no report is rmcp's (a boundary's errors
+        // carry one): as its `ToolRouter::call` does, an `isError` result.
         if let Err(error) = answered
             && report.is_none()
             && crate::rmcp_errors::is_argument_error(error)
@@ -435,8 +416,7 @@ impl<'a> RunningTool<'a> {
         Poll::Ready(Stopped::Answered(report))
     }
 
-    /// Ends the call: drops its body and logs how it ended, and gives its
-    /// answer, from `answer` when it answered.
+    /// Ends the call: drops its body, logs the ending, gives the answer.
     fn end<S: MaybeSend + 'static, E: CallOutput>(
         &mut self,
         telemetry: &Telemetry,
@@ -460,16 +440,14 @@ impl<'a> RunningTool<'a> {
                 self.log_end(telemetry, started, arguments, router, stopped, answer)
             }
         };
-        // The answer leaves its slot only now, after the span is left, so
-        // that it is moved once, straight to where the caller wants it.
+        // Taken out only after the span is left, so the answer moves once,
+        // straight to the caller.
         ended.unwrap_or_else(|| E::answered(take_answer(answer)))
     }
 
-    /// Whether the call ended the way nearly every call ends: its body
-    /// answered with a result that is not an error and carried no report. Such a call is logged as completed, as
-    /// [`log_end`](Self::log_end) would log it, without the code of every
-    /// other ending in the way. (A body that answered was dropped where it
-    /// answered.)
+    /// Whether the body answered a result that is not an error, with no
+    /// report, as nearly every call does: logged as completed, as
+    /// [`log_end`](Self::log_end) would.
     #[inline(always)]
     fn plainly_answered(&self, stopped: &Stopped, answer: &AnswerSlot) -> bool {
         matches!(stopped, Stopped::Answered(None))
@@ -479,11 +457,10 @@ impl<'a> RunningTool<'a> {
             )
     }
 
-    /// What [`end`](Self::end) does in the call's span: everything but
-    /// taking the answer out of its slot, which is the call's answer when
-    /// this gives `None`.
-    // Out of line and kept apart, so that a call that plainly answered runs
-    // through a few lines of code, not past every other ending's.
+    /// [`end`](Self::end) in the span, but for taking out the answer:
+    /// `None` means the slot's.
+    // Out of line, so a plainly answered call runs a few lines, not past
+    // every other ending's.
     #[cold]
     #[inline(never)]
     fn log_end<S: MaybeSend + 'static, E: CallOutput>(
@@ -496,12 +473,9 @@ impl<'a> RunningTool<'a> {
         answer: &mut AnswerSlot,
     ) -> Option<E> {
         let tool = &self.scope.tool;
-        // A body that answered was dropped where it answered; one still
-        // here was cancelled, or panicked. Its drop is the tool's code: a
-        // panic there is a fault of this call. Both are dropped outside the
-        // call's scope, which holds what the request log reads. (A call's
-        // future dropped from outside before it ended drops its body in the
-        // scope: see `drop_body_from_outside`.)
+        // A body still here was cancelled or panicked. Its drop is tool code
+        // (a panic is this call's fault), run outside the scope, which the
+        // request log reads.
         if let Body::Running(body) = std::mem::replace(&mut self.body, Body::Gone)
             && let Err(payload) = catch(|| scope::in_scope(None, || drop(body)))
         {

@@ -117,10 +117,9 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
     route.call = call;
 }
 
-/// Whether a handler still exists. `Send` where the registry is shared by
-/// every thread; under `local`, where handlers are neither `Send` nor
-/// `Sync` and a router never leaves its thread, the registry is the
-/// thread's own.
+/// Whether a handler still exists. `Send`, as the registry is shared,
+/// except under `local`, whose handlers are not and whose registry is per
+/// thread.
 #[cfg(not(feature = "local"))]
 type Alive = Box<dyn Fn() -> bool + Send>;
 #[cfg(feature = "local")]
@@ -128,7 +127,6 @@ type Alive = Box<dyn Fn() -> bool>;
 
 /// What the registry knows of a route handler.
 struct Entry {
-    /// Whether the handler still exists.
     alive: Alive,
     /// Whether the handler runs its body whole when it is called, and
     /// returns a future that is ready at its first poll.
@@ -206,9 +204,8 @@ pub(crate) fn mark<S: 'static>(call: &Arc<DynCallToolHandler<S>>) {
     register(call, Flags::INSIDE);
 }
 
-/// Records a route handler as inside the boundary, with what else is known
-/// of it. What is known of a live handler is kept: marking it again does
-/// not forget that it runs whole.
+/// Records `flags` for a handler, adding to what is known of a live one:
+/// marking it again keeps that it runs whole.
 fn register<S: 'static>(call: &Arc<DynCallToolHandler<S>>, flags: Flags) {
     registry(|wrapped| register_in(wrapped.get_or_insert_with(HashMap::new), call, flags));
 }

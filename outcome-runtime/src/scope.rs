@@ -9,21 +9,18 @@ use rmcp::RoleServer;
 use rmcp::model::InitializeRequestParams;
 use rmcp::service::RequestContext;
 
-/// The request in flight on this task: what identifies it to code that
-/// rmcp calls without it (the boundary, a job, `ToolError`'s conversions).
-/// How the call ends is not here: it travels in the answer (see
-/// [`report`](crate::report)).
+/// The call in flight. How it ends is not here: that travels in the answer
+/// (see [`report`](crate::report)).
 ///
-/// The name is the router's key, cloned: a name the router holds as a
-/// `&'static str`, as `#[tool]` writes it, costs no copy.
+/// `tool` is the router's key, cloned: free for a `&'static str` name, as
+/// `#[tool]` writes it.
 #[derive(Default)]
 pub(crate) struct CallScope {
     pub(crate) tool: Cow<'static, str>,
-    /// The session the call came from, read as the call starts: a job
-    /// the call starts is bound to it.
+    /// The session a job the call starts is bound to.
     pub(crate) session: Session,
-    /// The call's request and session ids, when its span is recorded: a job
-    /// the call starts carries them.
+    /// The call's ids, when its span is recorded; a job it starts carries
+    /// them.
     pub(crate) ids: Option<Box<crate::telemetry::CallIds>>,
     /// Set only on the stand-in that hides the call in flight: see
     /// [`in_scope`].
@@ -36,24 +33,18 @@ pub(crate) struct Session {
     /// The client's `initialize` parameters, when the request belongs to a
     /// session: their allocation stands for the session in this process.
     pub(crate) params: Option<Arc<InitializeRequestParams>>,
-    /// The `Mcp-Session-Id` header, over streamable HTTP: a shared handle on
-    /// the request's bytes, what stands for the session in a store outside
-    /// the process.
+    /// The `Mcp-Session-Id` header over streamable HTTP (a shared handle on
+    /// the request's bytes): the session, in memory as in an outside store.
     pub(crate) id: Option<http::HeaderValue>,
 }
 
 impl Session {
-    /// The session of the request of `context`.
-    ///
-    /// Over HTTP the session is its `Mcp-Session-Id` alone, in memory as in
-    /// a store outside the process: rmcp's stateless mode serves each
-    /// request with fresh client parameters and no session id, so a job
-    /// started there is bound to no session, and its id is the capability.
-    /// On any other transport (stdio) the connection is the session, and
-    /// its client's `initialize` parameters stand for it.
-    /// A request of the stateless lifecycle belongs to no session, whatever
-    /// header it carries: rmcp serves it on its own and checks no session
-    /// id.
+    /// The session of `context`'s request: over HTTP its `Mcp-Session-Id`
+    /// alone (none in rmcp's stateless mode, whose client parameters are
+    /// fresh each request); on stdio the connection, by its `initialize`
+    /// parameters. A stateless-lifecycle request has none, whatever header
+    /// it carries, as rmcp checks no session id for it. With no session, a
+    /// job's id is the capability.
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
         match context.extensions.get::<http::request::Parts>() {
             Some(_) if stateless_lifecycle(context) => Session::default(),
@@ -76,11 +67,9 @@ fn stateless_lifecycle(context: &RequestContext<RoleServer>) -> bool {
     context.meta.0.0.contains_key(PROTOCOL_VERSION)
 }
 
-/// The session a request belongs to, by its client's `initialize`
-/// parameters; `None` for a request of the stateless lifecycle (protocol
-/// 2026-07-28), which carries its protocol version in its own `_meta`: rmcp
-/// makes fresh client parameters for each such request, so they stand for
-/// no session, and a job it starts must be readable from the next request.
+/// The client's `initialize` parameters; `None` for a stateless-lifecycle
+/// request, whose parameters rmcp makes afresh, so a job it starts stays
+/// readable from the next request.
 fn initialize_params(context: &RequestContext<RoleServer>) -> Option<Arc<InitializeRequestParams>> {
     if stateless_lifecycle(context) {
         return None;
@@ -88,14 +77,13 @@ fn initialize_params(context: &RequestContext<RoleServer>) -> Option<Arc<Initial
     context.peer.peer_info()
 }
 
-/// The scope of the call in flight on this thread, read as a task-local
-/// is: set while the call's future is polled (and while a call that was
-/// cancelled from outside drops its body), so that code running there, and
-/// only there, sees it.
+/// The scope of the call in flight on this thread: set while its future is
+/// polled (or drops its body from outside), so only code running there
+/// sees it.
 ///
-/// A scoped thread-local, lent the scope the call's future owns for each
-/// poll, not tokio's `task_local!`: that one moves the whole scope into its
-/// slot and back on every poll, and takes a `RefCell` borrow on every read.
+/// A scoped thread-local lent the scope for each poll, not tokio's
+/// `task_local!`, which moves the whole scope in and out on every poll and
+/// borrows a `RefCell` on every read.
 pub(crate) static CALL: InFlight = InFlight;
 
 scoped_tls::scoped_thread_local!(static IN_FLIGHT: CallScope);
@@ -138,9 +126,8 @@ impl InFlight {
     }
 }
 
-/// Runs `f` with `scope` as the call in flight on this thread (`None`: with
-/// no call in flight), and puts back the one there was before, also when
-/// `f` panics.
+/// Runs `f` with `scope` (or none) as the call in flight, restoring the
+/// previous one even if `f` panics.
 #[inline(always)]
 pub(crate) fn in_scope<R>(scope: Option<&CallScope>, f: impl FnOnce() -> R) -> R {
     match scope {
