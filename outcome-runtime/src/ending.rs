@@ -29,7 +29,7 @@ use crate::outcome::{Ending, Outcome};
 use crate::records;
 use crate::report::Report;
 use crate::request_log;
-use crate::rmcp_errors::{argument_error, is_argument_error, passes_through};
+use crate::rmcp_errors::{argument_reason, is_argument_error, passes_through};
 use crate::telemetry::Telemetry;
 
 /// What a call's future gives: its answer, or what a cancelled call gives.
@@ -71,7 +71,7 @@ pub(crate) enum Stopped {
     /// it carried taken out of it.
     Answered(Option<Report>),
     /// rmcp refused the arguments before the body ran; the slot holds
-    /// rmcp's `isError` result with serde's reason.
+    /// rmcp's error, with serde's reason.
     Refused,
     /// A panic escaped it.
     Panicked(Box<dyn Any + Send>),
@@ -121,10 +121,10 @@ pub(crate) fn end_call<E: CallOutput>(
             )));
         }
         Stopped::Refused => {
-            let Poll::Ready(Ok(CallToolResponse::Complete(result))) = &*answer else {
-                unreachable!("a refusal is rmcp's isError result");
+            let Poll::Ready(Err(error)) = &*answer else {
+                unreachable!("a refusal is rmcp's error");
             };
-            let text = explain(argument_error(result).unwrap_or_default());
+            let text = explain(argument_reason(&error.message).unwrap_or_default());
             request_log::call_failed(
                 telemetry,
                 Level::INFO,

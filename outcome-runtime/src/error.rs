@@ -422,11 +422,7 @@ impl ToolError {
     /// The log level that matches who must act: INFO for the model,
     /// WARNING when the fault heals itself, ERROR for an operator.
     pub fn level(&self) -> Level {
-        match self.inner.kind {
-            Kind::Invalid | Kind::Stale | Kind::PassThrough(_) => Level::INFO,
-            Kind::Fault { heals: true } => Level::WARN,
-            Kind::Fault { heals: false } => Level::ERROR,
-        }
+        crate::outcome::level_of(self.outcome(), self.heals_itself())
     }
 
     /// Whether this is a fault that goes away by itself.

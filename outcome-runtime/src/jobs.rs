@@ -753,13 +753,15 @@ fn conclude<T: IntoCallToolResult>(tool: &str, ended: Result<T, ToolError>) -> J
         };
         let mut report = report::take(&mut response);
         // The value did not become an answer: a fault of this call.
-        if response.is_err() && !report.as_ref().is_some_and(Report::is_protocol) {
-            let Err(error) = response else {
-                unreachable!("just matched");
-            };
-            response = answer(ToolError::from(error), Some(tool));
-            report = report::take(&mut response);
-        }
+        let protocol = report.as_ref().is_some_and(Report::is_protocol);
+        response = match response {
+            Err(error) if !protocol => {
+                let mut fault = answer(ToolError::from(error), Some(tool));
+                report = report::take(&mut fault);
+                fault
+            }
+            kept => kept,
+        };
         // A job hands over a result or an error; an answer that asks the
         // client for input or makes a task has no one to go to, and the
         // job ends as a fault.

@@ -2,6 +2,18 @@
 //! message rules need it too) and, for records, [`Ending`].
 
 pub use outcome_rules::Outcome;
+use tracing::Level;
+
+/// The level of a call that ended in `outcome`, by who must act: INFO for
+/// the model (and the client, for a protocol error), WARNING for a fault
+/// that heals itself, ERROR for an operator.
+pub(crate) fn level_of(outcome: Outcome, heals: bool) -> Level {
+    match outcome {
+        Outcome::Fault if heals => Level::WARN,
+        Outcome::Fault => Level::ERROR,
+        _ => Level::INFO,
+    }
+}
 
 /// How a call ended, as its record's `outcome` field and its span say it:
 /// one of the outcomes, or an answer that is not the result yet.

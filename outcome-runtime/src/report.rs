@@ -15,7 +15,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, MetaObject};
 use serde_json::{Map, Value};
 use tracing::Level;
 
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, level_of};
 
 /// The key a report sits under.
 pub(crate) const KEY: &str = "outcome_runtime/report";
@@ -42,18 +42,8 @@ impl Report {
     /// The level of the call's line.
     pub(crate) fn level(&self) -> Level {
         match self {
-            Report::Failed {
-                outcome: Outcome::Fault,
-                heals,
-                ..
-            } => {
-                if *heals {
-                    Level::WARN
-                } else {
-                    Level::ERROR
-                }
-            }
-            _ => Level::INFO,
+            Report::Failed { outcome, heals, .. } => level_of(*outcome, *heals),
+            Report::Deferred | Report::Replayed => Level::INFO,
         }
     }
 

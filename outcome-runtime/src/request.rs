@@ -14,9 +14,7 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use rmcp::handler::server::tool::{ToolCallContext, ToolRoute, ToolRouter};
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, JsonObject,
-};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, JsonObject};
 use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 
@@ -403,14 +401,12 @@ impl<'a> RunningTool<'a> {
             unreachable!("the body answered");
         };
         let report = report::take(answered);
-        // An argument error with no report is rmcp's (a boundary's errors
-        // carry one): as its `ToolRouter::call` does, an `isError` result.
+        // An argument error with no report is rmcp's refusal, before any
+        // body ran: a boundary's errors carry one.
         if let Err(error) = answered
             && report.is_none()
             && crate::rmcp_errors::is_argument_error(error)
         {
-            let text = std::mem::take(&mut error.message);
-            *answered = Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
             return Poll::Ready(Stopped::Refused);
         }
         Poll::Ready(Stopped::Answered(report))

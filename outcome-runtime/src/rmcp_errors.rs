@@ -3,7 +3,7 @@
 //! that changes one fails here first.
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, ErrorCode};
+use rmcp::model::ErrorCode;
 
 /// What rmcp writes before serde's reason when arguments do not deserialize.
 pub(crate) const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters:";
@@ -25,16 +25,11 @@ pub(crate) fn is_argument_error(error: &ErrorData) -> bool {
     error.code == ErrorCode::INVALID_PARAMS && error.message.starts_with(ARGUMENT_ERROR_PREFIX)
 }
 
-/// serde's reason in rmcp's `isError` answer to arguments that do not
-/// deserialize.
-pub(crate) fn argument_error(result: &CallToolResult) -> Option<&str> {
-    match result.content.as_slice() {
-        [only] => only
-            .as_text()
-            .and_then(|text| text.text.strip_prefix(ARGUMENT_ERROR_PREFIX))
-            .map(str::trim),
-        _ => None,
-    }
+/// serde's reason in rmcp's message for arguments that do not
+/// deserialize (the error's, or the text of the `isError` result its
+/// router makes of it).
+pub(crate) fn argument_reason(message: &str) -> Option<&str> {
+    message.strip_prefix(ARGUMENT_ERROR_PREFIX).map(str::trim)
 }
 
 /// `text` without a leading [`ARGUMENT_ERROR_PREFIX`], in any case, colon
@@ -129,7 +124,11 @@ mod tests {
             .await
             .expect("arguments serde refuses are a result");
         assert_eq!(refused.is_error, Some(true));
-        let reason = argument_error(&refused).expect("rmcp's prefix");
+        let [text] = refused.content.as_slice() else {
+            panic!("one text block: {refused:?}");
+        };
+        let text = &text.as_text().expect("text").text;
+        let reason = argument_reason(text).expect("rmcp's prefix");
         assert!(reason.starts_with("invalid type"), "{reason}");
 
         let missing = call("needs", serde_json::json!({})).await;

@@ -55,8 +55,8 @@ impl Telemetry {
         // subscriber rather than one per value; tracing evaluates them only
         // for a span that is enabled, so a call whose span nobody takes
         // reads nothing (but for the metric, with `opentelemetry`).
-        let read = std::cell::OnceCell::new();
-        let read = || read.get_or_init(|| Read::of(tool, context));
+        let once = std::cell::OnceCell::new();
+        let read = || once.get_or_init(|| Read::of(tool, context));
         let span = guard_subscriber(|| {
             tracing::info_span!(
                 target: "outcome_runtime",
