@@ -19,10 +19,10 @@ use crate::panics::{catch, described, drop_quietly, panic_message, poll_caught, 
 use crate::{records, scope};
 
 /// What a tool body can return for the boundary to report through:
-/// `Result<T, ToolError>`.
+/// `Result<T, ToolError>`, or rmcp's `Result<T, McpError>`.
 #[diagnostic::on_unimplemented(
-    message = "a `#[tool]` must return `Result<T, ToolError>`, not `{Self}`",
-    label = "the boundary reports every failure through `ToolError`",
+    message = "a `#[tool]` must return `Result<T, ToolError>` or `Result<T, McpError>`, not `{Self}`",
+    label = "the boundary reports every failure through the `Result`'s error",
     note = "change the return type to `Result<{Self}, outcome_runtime::ToolError>` (or \
             `Result<T, ToolError>` for the value `T` the tool returns) and end the body with `Ok(..)`"
 )]
@@ -33,21 +33,29 @@ pub trait ToolReturn: Sized {
     fn from_fault(error: ToolError) -> Self;
 }
 
-/// The error type of a tool's `Result`: only [`ToolError`].
+/// The error type of a tool's `Result`: [`ToolError`], or rmcp's
+/// `ErrorData` (`McpError`), which keeps the meaning its code gives it.
 ///
 /// `ToolReturn` is implemented for every `Result<T, E>` with `E` of this
-/// trait, rather than for `Result<T, ToolError>` alone, so that a `Result`
+/// trait, rather than for the two `Result`s alone, so that a `Result`
 /// with another error type fails on `E`, with a message about the error
 /// type, and not on the whole `Result`, whose message would tell the user
 /// to wrap it in another `Result`. Being a type check, it sees through
 /// aliases (`type McpResult<T> = Result<T, McpError>`).
+///
+/// A tool that returns `McpError` keeps every `?` its body has: an error
+/// type of the server's that converts into `McpError` (`impl From<MyError>
+/// for McpError`) converts as it did, so the code that conversion picks
+/// decides the outcome, as the [table](ToolError#rmcps-errordata) says.
+/// The boundary reads the error once, inside the call, and hands rmcp the
+/// `McpError` of the `ToolError` it made, which the request log answers
+/// as that `ToolError`.
 #[diagnostic::on_unimplemented(
-    message = "the error type of a `#[tool]` must be `ToolError`, not `{Self}`",
+    message = "the error type of a `#[tool]` must be `ToolError` or `McpError`, not `{Self}`",
     label = "replace this error type with `outcome_runtime::ToolError`",
-    note = "change only the return type: an `McpError` (rmcp's `ErrorData`) passes through \
-            `?` or `.into()` and keeps its code's meaning (`invalid_params` asks the model to \
-            change the request); so does any other error, as a fault; a `Box<dyn Error>` \
-            takes `.map_err(ToolError::from_boxed)?`, and an `Err(String)` is \
+    note = "an error type of the server's that converts into `McpError` keeps its meaning when \
+            the tool returns `Result<T, McpError>`; with `ToolError`, a `Box<dyn Error>` takes \
+            `.map_err(ToolError::from_boxed)?`, and an `Err(String)` is \
             `Err(ToolError::invalid(problem, next_step))`"
 )]
 pub trait ToolErrorType: Sized {
@@ -66,6 +74,16 @@ impl ToolErrorType for ToolError {
     #[inline(always)]
     fn from_tool_error(error: ToolError) -> Self {
         error
+    }
+}
+
+impl ToolErrorType for ErrorData {
+    fn into_tool_error(self) -> ToolError {
+        ToolError::from(self)
+    }
+
+    fn from_tool_error(error: ToolError) -> Self {
+        ErrorData::from(error)
     }
 }
 

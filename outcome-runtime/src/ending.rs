@@ -165,12 +165,13 @@ pub(crate) fn end_call<E: CallOutput>(
         let Err(error) = take_answer(answer) else {
             unreachable!("the answer was just matched");
         };
-        return Some(E::answered(end_with(
-            telemetry,
-            tool,
-            ToolError::from(error),
-            elapsed(),
-        )));
+        // A `#[tool]` that returns `McpError` answered its `ToolError`
+        // this way, its fault recorded by the boundary.
+        let error = match report {
+            Some(report @ Report::Failed { .. }) => ToolError::from_report(report, error),
+            _ => ToolError::from(error),
+        };
+        return Some(E::answered(end_with(telemetry, tool, error, elapsed())));
     }
     log_answer(telemetry, tool, ended, report.as_ref(), elapsed());
     None

@@ -585,12 +585,31 @@ impl ToolError {
             outcome: self.outcome(),
             heals: self.heals_itself(),
             error_type: self.inner.error_type.map(Cow::Borrowed),
+            // A fault whose record was made has no cause left to make it.
+            recorded: matches!(self.inner.kind, Kind::Fault { .. }) && self.inner.cause.is_none(),
         }
+    }
+
+    /// The error an answer's trusted report describes, read where the
+    /// call ends: an `ErrorData` a `#[tool]` returned, made from a
+    /// `ToolError` by its boundary.
+    pub(crate) fn from_report(report: Report, data: ErrorData) -> Self {
+        let error_type = match &report {
+            Report::Failed {
+                error_type: Some(name),
+                ..
+            } if name == std::any::type_name::<ErrorData>() => {
+                Some(std::any::type_name::<ErrorData>())
+            }
+            _ => Some("outcome_runtime::ToolError"),
+        };
+        Self::reported(report, data, error_type)
     }
 
     /// The error a report read from an `ErrorData` describes: a
     /// `ToolError` of this process's that travelled as JSON.
     fn reported(report: Report, data: ErrorData, error_type: Option<&'static str>) -> Self {
+        let recorded = matches!(report, Report::Failed { recorded: true, .. });
         let kind = match report {
             Report::Failed {
                 outcome: Outcome::Invalid,
@@ -620,7 +639,10 @@ impl ToolError {
             fallback: None,
         };
         let mut error = Self::model_facing(kind, built);
-        error.inner.error_type = Some("outcome_runtime::ToolError");
+        error.inner.error_type = error_type;
+        if recorded {
+            error.inner.cause = None;
+        }
         error
     }
 
@@ -786,7 +808,7 @@ impl ToolError {
             // A `ToolError` that travelled as an `ErrorData`: its message
             // was written to the rules, so only its bound is checked again.
             if let Some((report, data)) = report::read_error(data) {
-                return Self::reported(report, data, error_type);
+                return Self::reported(report, data, Some("outcome_runtime::ToolError"));
             }
             match code_meaning(data) {
                 Meaning::PassThrough => {
@@ -795,18 +817,29 @@ impl ToolError {
                 }
                 Meaning::Invalid => {
                     // The tool called, so that a step naming it is kept as
-                    // the step; an error made outside a call names none.
-                    let called = scope::CALL.try_with(|call| call.tool.clone()).ok();
-                    let tool = called.as_deref();
-                    let built = if data.code == ErrorCode::RESOURCE_NOT_FOUND {
-                        // The URI is MCP's own field of this error: the
-                        // model's value, which its text may leave out.
-                        let uri = data.data.as_ref().and_then(|data| data.get("uri"));
-                        let uri = uri.and_then(serde_json::Value::as_str);
-                        sentences::resource_not_found(&data.message, uri, tool)
-                    } else {
-                        sentences::invalid_params(&data.message, tool)
+                    // the step, and what the model sent, so that it reads
+                    // its own values back; an error made outside a call
+                    // knows neither.
+                    let read = |tool: Option<&str>, sent: sentences::Sent<'_>| {
+                        if data.code == ErrorCode::RESOURCE_NOT_FOUND {
+                            // The URI is MCP's own field of this error: the
+                            // model's value, which its text may leave out.
+                            let uri = data.data.as_ref().and_then(|data| data.get("uri"));
+                            let uri = uri.and_then(serde_json::Value::as_str);
+                            sentences::resource_not_found(&data.message, uri, tool, sent)
+                        } else {
+                            let reason = sentences::data_reason(data.data.as_ref());
+                            sentences::invalid_params(&data.message, reason, tool, sent)
+                        }
                     };
+                    let built = scope::CALL
+                        .try_with(|call| {
+                            read(
+                                Some(&call.tool),
+                                sentences::Sent::new(call.arguments.as_ref()),
+                            )
+                        })
+                        .unwrap_or_else(|_| read(None, sentences::Sent::default()));
                     let mut error = Self::model_facing(Kind::Invalid, built);
                     error.inner.error_type = error_type;
                     return error;

@@ -29,6 +29,10 @@ pub(crate) enum Report {
         heals: bool,
         /// The `error.type` log field.
         error_type: Option<Cow<'static, str>>,
+        /// Whether the fault's `tool_failed` record was written already,
+        /// where it left the tool's code: whoever reads the report writes
+        /// none.
+        recorded: bool,
     },
     /// The tool passed its deadline and answered with a job to poll; the
     /// job logs the call's own lines when it ends.
@@ -67,7 +71,12 @@ impl Report {
         }
     }
 
-    fn from_name(name: &str, heals: bool, error_type: Option<&str>) -> Option<Self> {
+    fn from_name(
+        name: &str,
+        heals: bool,
+        recorded: bool,
+        error_type: Option<&str>,
+    ) -> Option<Self> {
         let outcome = match name {
             "deferred" => return Some(Report::Deferred),
             "replayed" => return Some(Report::Replayed),
@@ -81,6 +90,7 @@ impl Report {
             outcome,
             heals: heals && outcome == Outcome::Fault,
             error_type: error_type.map(|name| Cow::Owned(name.to_owned())),
+            recorded: recorded && outcome == Outcome::Fault,
         })
     }
 }
@@ -170,21 +180,27 @@ fn encode<'a>(
     code: Option<i32>,
     text: impl Iterator<Item = &'a str>,
 ) -> Map<String, Value> {
-    let (heals, error_type) = match report {
+    let (heals, recorded, error_type) = match report {
         Report::Failed {
-            heals, error_type, ..
-        } => (*heals, error_type.as_deref()),
-        _ => (false, None),
+            heals,
+            recorded,
+            error_type,
+            ..
+        } => (*heals, *recorded, error_type.as_deref()),
+        _ => (false, false, None),
     };
     let mut marker = Map::new();
     marker.insert("ending".into(), report.name().into());
     if heals {
         marker.insert("healsItself".into(), true.into());
     }
+    if recorded {
+        marker.insert("recorded".into(), true.into());
+    }
     if let Some(error_type) = error_type {
         marker.insert("errorType".into(), error_type.into());
     }
-    let tag = tag((report.name(), heals, error_type, code), text);
+    let tag = tag((report.name(), heals, recorded, error_type, code), text);
     marker.insert("tag".into(), tag.into());
     marker
 }
@@ -196,14 +212,15 @@ fn decode<'a>(
 ) -> Option<Report> {
     let name = marker.get("ending")?.as_str()?;
     let heals = marker.get("healsItself") == Some(&Value::Bool(true));
+    let recorded = marker.get("recorded") == Some(&Value::Bool(true));
     let error_type = match marker.get("errorType") {
         None => None,
         Some(name) => Some(name.as_str()?),
     };
-    if marker.get("tag")?.as_str()? != tag((name, heals, error_type, code), text) {
+    if marker.get("tag")?.as_str()? != tag((name, heals, recorded, error_type, code), text) {
         return None;
     }
-    Report::from_name(name, heals, error_type)
+    Report::from_name(name, heals, recorded, error_type)
 }
 
 /// The text a report is tagged for: a result's text blocks, in order.
@@ -224,7 +241,7 @@ fn error_text(error: &ErrorData) -> impl Iterator<Item = &str> {
 /// once per process: only this process can write a report that passes, and
 /// only for its own answer. The text is hashed in place, however long.
 fn tag<'a>(
-    report: (&str, bool, Option<&str>, Option<i32>),
+    report: (&str, bool, bool, Option<&str>, Option<i32>),
     text: impl Iterator<Item = &'a str>,
 ) -> String {
     use std::hash::{BuildHasher, Hash, Hasher};
@@ -248,6 +265,7 @@ mod tests {
             outcome,
             heals: false,
             error_type: Some("std::io::Error".into()),
+            recorded: false,
         }
     }
 
@@ -306,6 +324,7 @@ mod tests {
             outcome: Outcome::Fault,
             heals: true,
             error_type: None,
+            recorded: false,
         };
         assert_eq!(heals.level(), Level::WARN);
         assert_eq!(failed(Outcome::Stale).level(), Level::INFO);

@@ -14,7 +14,7 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use rmcp::handler::server::tool::{ToolCallContext, ToolRoute, ToolRouter};
-use rmcp::model::{CallToolRequestParams, CallToolResponse, JsonObject};
+use rmcp::model::{CallToolRequestParams, CallToolResponse};
 use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 
@@ -142,8 +142,6 @@ struct CallState<'a, S> {
     call: Option<ToolCallContext<'a, S>>,
     // The span the body and its lines run in, entered on every poll.
     telemetry: Telemetry,
-    // A copy, to explain arguments that fail to deserialize.
-    arguments: Option<JsonObject>,
     tool: RunningTool<'a>,
 }
 
@@ -167,7 +165,6 @@ where
             parts: Some(CallState {
                 call: Some(ToolCallContext::new(service, request, context)),
                 telemetry: Telemetry::none(),
-                arguments: None,
                 tool: RunningTool {
                     scope: CallScope::default(),
                     body: Body::Gone,
@@ -244,7 +241,6 @@ where
                     this.known.none_disabled,
                     &mut parts.call,
                     &mut parts.telemetry,
-                    &mut parts.arguments,
                     &mut parts.tool,
                 );
                 if let (Some(route), Some(call)) = (route, parts.call.as_ref())
@@ -267,14 +263,9 @@ where
                 },
             }
         };
-        let ended = parts.tool.end(
-            &parts.telemetry,
-            started,
-            parts.arguments.as_ref(),
-            this.router,
-            stopped,
-            &mut answer,
-        );
+        let ended = parts
+            .tool
+            .end(&parts.telemetry, started, this.router, stopped, &mut answer);
         // Ends the span, and drops what else the call held.
         *this.parts = None;
         Poll::Ready(ended)
@@ -288,7 +279,6 @@ fn start<'a, S: MaybeSend + 'static>(
     none_disabled: bool,
     call: &mut Option<ToolCallContext<'a, S>>,
     telemetry: &mut Telemetry,
-    arguments: &mut Option<JsonObject>,
     tool: &mut RunningTool<'a>,
 ) -> Option<&'a ToolRoute<S>> {
     let Some(request) = call.as_mut() else {
@@ -298,8 +288,8 @@ fn start<'a, S: MaybeSend + 'static>(
     let found = find(router, none_disabled, &request.name);
     let (span, ids) = Telemetry::call(&request.name, found.is_some(), &request.request_context);
     *telemetry = span;
-    *arguments = request.arguments.clone();
     let scope = &mut tool.scope;
+    scope.arguments = request.arguments.clone();
     scope.session = Session::of(&request.request_context);
     scope.ids = ids;
     match found {
@@ -417,7 +407,6 @@ impl<'a> RunningTool<'a> {
         &mut self,
         telemetry: &Telemetry,
         started: Instant,
-        arguments: Option<&JsonObject>,
         router: &ToolRouter<S>,
         stopped: Stopped,
         answer: &mut AnswerSlot,
@@ -433,7 +422,7 @@ impl<'a> RunningTool<'a> {
                 );
                 None
             } else {
-                self.log_end(telemetry, started, arguments, router, stopped, answer)
+                self.log_end(telemetry, started, router, stopped, answer)
             }
         };
         // Taken out only after the span is left, so the answer moves once,
@@ -463,12 +452,12 @@ impl<'a> RunningTool<'a> {
         &mut self,
         telemetry: &Telemetry,
         started: Instant,
-        arguments: Option<&JsonObject>,
         router: &ToolRouter<S>,
         stopped: Stopped,
         answer: &mut AnswerSlot,
     ) -> Option<E> {
         let tool = &self.scope.tool;
+        let arguments = self.scope.arguments.as_ref();
         // A body still here was cancelled or panicked. Its drop is tool code
         // (a panic is this call's fault), run outside the scope, which the
         // request log reads.

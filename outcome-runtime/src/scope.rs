@@ -19,6 +19,9 @@ pub(crate) struct CallScope {
     pub(crate) tool: Cow<'static, str>,
     /// The session a job the call starts is bound to.
     pub(crate) session: Session,
+    /// The arguments the client sent: what the model wrote is its own to
+    /// read back, and explains arguments that fail to deserialize.
+    pub(crate) arguments: Option<rmcp::model::JsonObject>,
     /// The call's ids, when its span is recorded; a job it starts carries
     /// them.
     pub(crate) ids: Option<Box<crate::telemetry::CallIds>>,

@@ -12,6 +12,9 @@ use outcome_rules::{Rule, Step};
 
 use crate::message::{MESSAGE_LIMIT, RETRY_MESSAGE, one_line};
 
+mod passed_on;
+pub(crate) use passed_on::{Sent, data_reason};
+
 /// The longest next step, in characters: the step is the part the model
 /// acts on, so it is kept whole before the problem is.
 const STEP_LIMIT: usize = 400;
@@ -98,8 +101,8 @@ impl Parts {
     /// compiler checked only the literal words; quotes mark the model's
     /// values, as [`crate::quote`] writes them.
     pub(crate) fn withheld(&self, waives: impl Fn(Rule) -> bool) -> Option<Parts> {
-        let problem = without_leaks(&self.problem, Quotes::Values, &waives);
-        let step = without_leaks(&self.step, Quotes::Values, &waives);
+        let problem = without_leaks(&self.problem, &waives);
+        let step = without_leaks(&self.step, &waives);
         if problem.is_none() && step.is_none() {
             return None;
         }
@@ -157,8 +160,13 @@ fn invalid(problem: &dyn Display, step: &dyn Display) -> Built {
 /// Outcome 2 from a JSON-RPC invalid-params text, written for a protocol,
 /// not the model: without the protocol's words, then the step it ends with
 /// (which may name `tool`, the tool called) or, as a rule, the fallback.
-pub(crate) fn invalid_params(message: &str, tool: Option<&str>) -> Built {
-    let text = params_text(message);
+pub(crate) fn invalid_params(
+    message: &str,
+    reason: Option<&str>,
+    tool: Option<&str>,
+    sent: Sent<'_>,
+) -> Built {
+    let text = params_text(message, reason, sent);
     let step = last_step(&text, tool);
     let problem = step.as_ref().map_or(text.as_str(), |step| step.problem);
     with_step(problem, step)
@@ -167,9 +175,14 @@ pub(crate) fn invalid_params(message: &str, tool: Option<&str>) -> Built {
 /// Outcome 2 from a resource-not-found error (-32002), read as
 /// [`invalid_params`] reads one, prefixed "Not found" unless it says so,
 /// with the error's URI, quoted, when the text leaves it out.
-pub(crate) fn resource_not_found(message: &str, uri: Option<&str>, tool: Option<&str>) -> Built {
+pub(crate) fn resource_not_found(
+    message: &str,
+    uri: Option<&str>,
+    tool: Option<&str>,
+    sent: Sent<'_>,
+) -> Built {
     const NOT_FOUND: &str = "Not found";
-    let text = params_text(message);
+    let text = params_text(message, None, sent);
     let step = last_step(&text, tool);
     let problem = step.as_ref().map_or(text.as_str(), |step| step.problem);
     let problem = problem.trim_end();
@@ -178,8 +191,10 @@ pub(crate) fn resource_not_found(message: &str, uri: Option<&str>, tool: Option<
         Some(stripped) if !problem.ends_with("...") => stripped,
         _ => problem,
     };
-    // Written by whoever answered: a path of theirs is not the model's.
-    let uri = uri.filter(|uri| outcome_rules::leaks(uri).is_empty());
+    // Written by whoever answered: a path of theirs is not the model's,
+    // unless the model sent it.
+    let uri =
+        uri.filter(|uri| outcome_rules::leaks(uri).is_empty() || sent.value_in(uri) == Some(*uri));
     let quoted = uri
         .filter(|uri| !uri.is_empty())
         .map(|uri| format!(": {}", crate::message::quote(uri)))
@@ -284,8 +299,10 @@ fn invalid_then_call(problem: &str, step: &str) -> Built {
 }
 
 /// An error's problem for the model: one bounded line without the
-/// protocol's words, a code name in words; empty without letter or digit.
-fn params_text(message: &str) -> String {
+/// protocol's words or an OS error's number, a code name in words (with
+/// `reason`, from the error's `data`, after it), its leaks dealt with as
+/// [`passed_on::read_back`] says; empty without letter or digit.
+fn params_text(message: &str, reason: Option<&str>, sent: Sent<'_>) -> String {
     // Bounded first, so a megabyte of text costs no more than a line.
     let line = one_line(message, MESSAGE_LIMIT);
     // A `ToolError` made into an `ErrorData` outside a call ends with a
@@ -299,7 +316,7 @@ fn params_text(message: &str) -> String {
             None => line,
         },
     };
-    let text = without_jargon(&line);
+    let text = passed_on::without_os_error_numbers(&without_jargon(&line));
     // Escaped, an invisible character reads as letters (`\u{feff}`): what
     // counts is the text as sent, as far as the line reaches.
     let shows_something = message
@@ -309,28 +326,24 @@ fn params_text(message: &str) -> String {
     if !shows_something || !text.chars().any(char::is_alphanumeric) {
         return String::new();
     }
-    let text = code_in_words(&text).unwrap_or(text);
+    let text = match code_in_words(&text) {
+        // Only a code: the reason, if `data` gives one, says the rest.
+        Some(code) => match reason.map(|reason| one_line(reason, MESSAGE_LIMIT)) {
+            Some(reason) => format!("{code}: {}", without_jargon(&reason)),
+            None => code,
+        },
+        None => text,
+    };
     // From elsewhere: no compiler checked it, and its quotes mark no value.
-    without_leaks(&text, Quotes::Words, &|_| false).unwrap_or(text)
-}
-
-/// Whether the quotes of a text mark the model's values.
-#[derive(Clone, Copy)]
-enum Quotes {
-    /// The model's values, quoted as [`crate::quote`] does.
-    Values,
-    /// The text came from elsewhere: its quotes mark nothing.
-    Words,
+    passed_on::read_back(&text, sent).unwrap_or(text)
 }
 
 /// `text` without its sentences that tell what the server is made of (a
-/// path, stack frame, type, env variable, log line, command), by a rule
-/// `waives` does not allow; `None` when it has none.
-fn without_leaks(text: &str, quotes: Quotes, waives: &dyn Fn(Rule) -> bool) -> Option<String> {
-    let leaks = match quotes {
-        Quotes::Values => outcome_rules::leaks_outside_values(text),
-        Quotes::Words => outcome_rules::leaks(text),
-    };
+/// path, stack frame, type, env variable, log line, command) outside the
+/// values it quotes, by a rule `waives` does not allow; `None` when it has
+/// none.
+fn without_leaks(text: &str, waives: &dyn Fn(Rule) -> bool) -> Option<String> {
+    let leaks = outcome_rules::leaks_outside_values(text);
     let leaks: Vec<_> = leaks
         .into_iter()
         .filter(|leak| !waives(leak.rule))

@@ -2,6 +2,15 @@
 
 use super::*;
 
+/// An error's text read outside a call: no arguments to read values from.
+fn invalid_params(message: &str, tool: Option<&str>) -> Built {
+    super::invalid_params(message, None, tool, Sent::default())
+}
+
+fn resource_not_found(message: &str, uri: Option<&str>, tool: Option<&str>) -> Built {
+    super::resource_not_found(message, uri, tool, Sent::default())
+}
+
 fn stale(problem: &dyn Display, refresh: &dyn Display) -> Built {
     Parts::stale(problem, refresh).stale_message()
 }

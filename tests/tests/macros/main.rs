@@ -6,6 +6,7 @@
 
 mod handler_metadata;
 mod migration;
+mod migration_error_type;
 mod migration_handlers;
 mod tool_annotations;
 mod tool_arguments;

@@ -360,15 +360,14 @@ async fn invalid_request_stays_the_models_to_change() {
     let (before, after) = both().await;
     let cases = [
         (
-            // An absolute path in a text the crate did not build may be the
-            // server's own: that sentence is not sent.
+            // The path the model sent is its own to read back, quoted.
             "/etc/passwd",
-            "The request cannot be carried out as sent. \
+            "Access denied - path outside allowed directories: '/etc/passwd'. \
              Correct the request, then call read_file again.",
         ),
         (
             "secrets.env",
-            "Access denied - secrets.env is on the deny list. \
+            "Access denied - 'secrets.env' is on the deny list. \
              Correct the request, then call read_file again.",
         ),
         (
@@ -429,7 +428,7 @@ async fn a_step_the_server_wrote_is_not_said_twice() {
     let new = after.call("read_file", json!({ "path": "notes/" })).await;
     assert_invalid(
         &new,
-        "notes/ is a directory. Call list_directory to read it.",
+        "'notes/' is a directory. Call list_directory to read it.",
     );
     // A tool whose name has no underscore, named as the step.
     let new = after
