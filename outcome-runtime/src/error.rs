@@ -17,7 +17,8 @@ use outcome_rules::Rule;
 /// A tool call that did not produce its result, and what the model reads
 /// about it.
 ///
-/// Every `#[tool]` returns `Result<T, ToolError>`. Build one for outcomes 2
+/// A `#[tool]` returns `Result<T, ToolError>` (or rmcp's `Result<T,
+/// McpError>`, read by [its code](#rmcps-errordata)). Build one for outcomes 2
 /// and 3 at the place where the tool knows what went wrong, with
 /// [`invalid`](Self::invalid) or [`stale`](Self::stale); both need the next
 /// step the model must take. Anything else is a fault: `?` on any
@@ -68,13 +69,16 @@ use outcome_rules::Rule;
 ///
 /// A message made model-safe is one line of at most
 /// [`MESSAGE_LIMIT`](crate::message::MESSAGE_LIMIT) characters, without
-/// "Invalid params:", codes such as -32602 or JSON-RPC wording. A message
-/// that is only a code name (`invalid_args`) is said in words; each
-/// sentence that names a path, a stack frame, a type, an environment
-/// variable, a log line's level or timestamp, a command or an error code is
-/// left out, quoted or not, since no compiler checked it
-/// ([`outcome_rules::leaks`]); "The request cannot be carried out as sent."
-/// stands in when nothing is left. Then "Correct the request, then call
+/// "Invalid params:", codes such as -32602, an OS error's number ("(os
+/// error 17)") or JSON-RPC wording. A value the model sent in the call's
+/// arguments is read back, quoted; a path it did not send is the server's,
+/// masked where it stands ("a path on the server"). A message that is only
+/// a code name (`invalid_args`) is said in words, followed by the reason
+/// its `data` gives, if any. Each sentence that names a stack frame, a
+/// type, an environment variable, a log line's level or timestamp, a
+/// command or an error code is left out, quoted or not, since no compiler
+/// checked it ([`outcome_rules::leaks`]); "The request cannot be carried
+/// out as sent." stands in when nothing is left. Then "Correct the request, then call
 /// `<tool>` again." names the tool called, unless the last sentence is
 /// already a step naming a tool ("Call list_directory to read it"); a last
 /// step that names no tool ("Set start_index to 0.") is joined by ", then

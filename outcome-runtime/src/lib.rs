@@ -8,7 +8,9 @@
 //! | 4 | the server failed | nobody (it heals itself) / an operator | the request was fine; retry later, or tell the user | WARNING / ERROR |
 //!
 //! Swap rmcp's `tool`, `tool_router` and `tool_handler` for this crate's,
-//! and have each tool return `Result<T, ToolError>`:
+//! and have each tool return `Result<T, ToolError>` (a tool that returns
+//! rmcp's `Result<T, McpError>` keeps it: its errors keep the meaning their
+//! codes give them):
 //!
 //! ```
 //! use outcome_runtime::{ToolError, quote, tool, tool_handler, tool_router};

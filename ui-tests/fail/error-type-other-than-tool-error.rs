@@ -1,34 +1,13 @@
 use std::error::Error;
 
 use outcome_runtime::{ToolError, tool, tool_router};
-use rmcp::ErrorData as McpError;
-use rmcp::handler::server::wrapper::Json;
-use rmcp::schemars;
-
-#[derive(serde::Serialize, schemars::JsonSchema)]
-struct Time {
-    hour: u8,
-}
-
-type McpResult<T> = Result<T, McpError>;
+type TextResult<T> = Result<T, String>;
 
 struct Server;
 
 // Each tool is reported once, at its error type, with what replaces it.
 #[tool_router]
 impl Server {
-    /// Return the time of day.
-    #[tool]
-    fn now(&self) -> Result<String, McpError> {
-        Ok("12:00".to_owned())
-    }
-
-    /// Return the hour of the day.
-    #[tool]
-    fn hour(&self) -> Result<Json<Time>, rmcp::ErrorData> {
-        Ok(Json(Time { hour: 12 }))
-    }
-
     /// Return the date.
     #[tool]
     async fn today(&self) -> Result<String, String> {
@@ -50,7 +29,7 @@ impl Server {
     /// Return the year; an alias hides the error type, and the type is
     /// still checked.
     #[tool]
-    async fn year(&self) -> McpResult<String> {
+    async fn year(&self) -> TextResult<String> {
         Ok("2026".to_owned())
     }
 

@@ -133,6 +133,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
             std::process::exit(2);
         }
     };
+    // Stdout is the MCP channel of a stdio server: a log line there is a
+    // broken message to the client. The log goes to stderr.
     let fmt = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(false);
