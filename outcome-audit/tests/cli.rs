@@ -119,7 +119,7 @@ fn a_fastmcp_server_is_reported_with_pydantic_s_wording() {
     // call is one defect for each rule it breaks.
     for expected in [
         "\nby rule, defects (findings): names-tool 1 (13), ",
-        "\nnot run (not annotated read-only, so called only with arguments that break the schema): read_note, search_notes, list_notes\n",
+        "\nnot run (not annotated read-only, so called only with arguments that break the schema; to run them too, audit a disposable copy of the server with --run-every-tool): read_note, search_notes, list_notes\n",
         "] names-tool: the step \"For further information visit https://errors.pydantic.dev/2.14/v/missing\" names no tool",
         "  in:     13 calls of read_note, search_notes, list_notes\n  e.g.:   read_note: the required argument path left out\n  sent:   {\"arguments\":{},\"name\":\"read_note\"}\n  read:   Error executing tool read_note: 1 validation error for read_noteArguments\n",
         "Field required [type=missing",

@@ -398,7 +398,8 @@ impl fmt::Display for AuditReport {
             writeln!(
                 f,
                 "not run (not annotated read-only, so called only with arguments that break \
-                 the schema): {}{}",
+                 the schema; to run them too, audit a disposable copy of the server with \
+                 --run-every-tool): {}{}",
                 tools.join(", "),
                 if self.not_run.len() > tools.len() {
                     ", ..."

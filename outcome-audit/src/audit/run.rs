@@ -162,11 +162,13 @@ pub(crate) async fn run(
                 Ok(answer) => {
                     let logged = logs.as_mut().map(|logs| logs());
                     let call = serde_json::json!({ "name": tool.name, "arguments": arguments });
+                    let parameters = parameters_of(tool);
                     judge(
                         Call {
                             tool: &tool.name,
                             probe: None,
                             baseline: &plan.baseline,
+                            parameters: &parameters,
                             call,
                         },
                         &answer,
@@ -230,6 +232,7 @@ pub(crate) async fn run(
                     tool: &tool.name,
                     probe: Some(probe),
                     baseline: &plan.baseline,
+                    parameters: &[],
                     call,
                 },
                 &answer,
@@ -432,6 +435,8 @@ pub(crate) struct Call<'a> {
     probe: Option<&'a Probe>,
     /// The arguments every call of the tool starts from.
     baseline: &'a JsonObject,
+    /// The names of the tool's parameters, sent or not.
+    parameters: &'a [String],
     /// The call sent, as JSON.
     call: Value,
 }
@@ -586,6 +591,28 @@ pub(crate) fn judge(
             ),
         }
     }
+    if call.probe.is_none()
+        && let Some(sent) = call.call.get("arguments").and_then(Value::as_object)
+        && !sent.is_empty()
+        && !call
+            .parameters
+            .iter()
+            .any(|name| contains_word(&text, name))
+        && !sent
+            .values()
+            .any(|value| value.is_string() && quotes(&text, value))
+    {
+        let mut names: Vec<&str> = sent.keys().map(String::as_str).collect();
+        names.truncate(5);
+        found(
+            Expectation::NamesArgument,
+            format!(
+                "the refusal names none of the call's arguments ({}) and quotes none of its \
+                 values: the model cannot tell which one to change",
+                names.join(", ")
+            ),
+        );
+    }
     if let Some(probe) = call.probe {
         if !contains_word(&text, &probe.argument) {
             found(
@@ -634,6 +661,15 @@ pub(crate) fn judge(
         };
         found(Expectation::Rule(b.rule), detail);
     }
+}
+
+/// The names of `tool`'s parameters, as its input schema lists them.
+fn parameters_of(tool: &Tool) -> Vec<String> {
+    tool.input_schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 /// The text of a result: its text contents, one per line.

@@ -597,3 +597,83 @@ async fn descriptions_are_checked_as_their_own_defects() {
         "{text}"
     );
 }
+
+/// A server that refuses the call that keeps to the schema: `vague` with a
+/// text that names none of its arguments and quotes none of its values,
+/// `precise` with one that quotes the value; every other call both answer
+/// well.
+struct Refusing;
+
+impl ServerHandler for Refusing {
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(vec![
+            Tool::new("vague", "Open a note.", path_schema()),
+            Tool::new("precise", "Open a note.", path_schema()),
+        ]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let path = request
+            .arguments
+            .as_ref()
+            .and_then(|arguments| arguments.get("path"))
+            .and_then(Value::as_str);
+        let text = match (path, &*request.name) {
+            (Some(path), "precise") => format!(
+                "No note at {}. Call precise again with another path.",
+                outcome_runtime::quote(path)
+            ),
+            (Some(_), _) => format!(
+                "The request cannot be carried out as sent. Correct the request, then call {} \
+                 again.",
+                request.name
+            ),
+            (None, _) => format!(
+                "The argument path is missing. Call {} again with path set.",
+                request.name
+            ),
+        };
+        Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}
+
+#[tokio::test]
+async fn a_refusal_that_says_nothing_of_the_call_is_a_finding() {
+    let report = audit(Refusing).await;
+    let valid_call = |tool: &str| {
+        report
+            .findings
+            .iter()
+            .filter(|finding| {
+                finding.tool == tool
+                    && finding.mistake
+                        == "a call that keeps to the input schema, its strings naming nothing"
+            })
+            .map(|finding| finding.broken.name())
+            .collect::<Vec<_>>()
+    };
+    assert!(valid_call("vague").contains(&"names-argument"), "{report}");
+    assert!(
+        !valid_call("precise").contains(&"names-argument"),
+        "{report}"
+    );
+    assert!(
+        report.to_string().contains(
+            "the refusal names none of the call's arguments (path) and quotes none of its \
+             values"
+        ),
+        "{report}"
+    );
+}
