@@ -12,6 +12,9 @@ pub(crate) struct Scan<'t> {
     /// How many names were looked up among the known ones for the closest:
     /// at most [`CLOSEST_LOOKUPS`] a text.
     pub(crate) lookups: std::cell::Cell<usize>,
+    /// Whether only the sure readings apply: the compiler's check, which
+    /// must be right or silent (see [`check_part`]).
+    pub(crate) sure_only: bool,
 }
 
 /// How many names of one text are compared with the server's tools and
@@ -97,6 +100,7 @@ impl<'t> Scan<'t> {
             masked,
             words,
             lookups: std::cell::Cell::new(0),
+            sure_only: false,
         }
     }
 
@@ -175,10 +179,118 @@ impl<'t> Scan<'t> {
             if word_rule(self.word(word)).is_some() {
                 continue;
             }
+            if !self.sure_only
+                && let Some((rule, message)) = self.unsure_word_rule(index)
+            {
+                broken.push(self.broken(rule, word.at.clone(), message));
+                continue;
+            }
             self.command(index, broken);
         }
-        self.fields(tools, broken);
+        if !self.sure_only {
+            self.fields(tools, broken);
+        }
         self.names(tools, broken);
+    }
+
+    /// The readings that are useful but not sure, so that only the
+    /// run-time check and the audit apply them: an exception's repr
+    /// (`ConnectError('...')`), a qualified function (`strconv.Atoi:`,
+    /// `pkg.Client.get()`), an operating system's error name (`ENOENT`)
+    /// or number (`(os error 13)`), and the model named in "validation
+    /// error for X".
+    pub(crate) fn unsure_word_rule(&self, index: usize) -> Option<(Rule, String)> {
+        let text = self.word(&self.words[index]);
+        if let Some((name, _)) = text.split_once('(')
+            && is_repr(name)
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{name}` is an exception's type, which means nothing to the model; say in \
+                     words what went wrong"
+                ),
+            ));
+        }
+        if is_qualified_function(text, self.words[index].followed_by) {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a function of the server's code, which means nothing to the \
+                     model; say in words what went wrong"
+                ),
+            ));
+        }
+        if ERRNO_NAMES.contains(&text) {
+            return Some((
+                Rule::NoLookup,
+                format!(
+                    "`{text}` is an operating system's error code, which the model cannot look \
+                     up; say in words what went wrong"
+                ),
+            ));
+        }
+        let before = |back: usize| index.checked_sub(back).and_then(|i| self.lower(i));
+        // "Set NOTES_SYNC=true": a variable, given its value.
+        if let Some((name, _)) = text.split_once('=')
+            && is_capital_snake(name)
+            && name.split('_').filter(|part| !part.is_empty()).count() >= 2
+            && (before(1).is_some_and(|word| matches!(word.as_str(), "set" | "export"))
+                || ENV_SUFFIXES.iter().any(|suffix| name.ends_with(suffix)))
+        {
+            return Some((
+                Rule::NoEnvVar,
+                format!(
+                    "`{name}` is an environment variable, which the model cannot set; say what \
+                     the model can do instead"
+                ),
+            ));
+        }
+        // "(code: 6)": a number the text gives as a code.
+        if before(1).is_some_and(|word| word.trim_matches(MARKS).trim_end_matches(':') == "code")
+            && self.words[index - 1].followed_by == Some(':')
+            && text.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Some((
+                Rule::NoLookup,
+                format!(
+                    "`code: {text}` is an error code, which the model cannot look up; say in \
+                     words what went wrong"
+                ),
+            ));
+        }
+        // "(os error 13)": the number after the words.
+        if before(1).as_deref() == Some("error")
+            && before(2).is_some_and(|word| word.trim_start_matches('(') == "os")
+            && text
+                .trim_end_matches(')')
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        {
+            return Some((
+                Rule::NoLookup,
+                format!(
+                    "`os error {}` is an operating system's error code, which the model cannot \
+                     look up; say in words what went wrong",
+                    text.trim_end_matches(')')
+                ),
+            ));
+        }
+        // "1 validation error for ReadNote": the type validated.
+        if before(1).as_deref() == Some("for")
+            && before(2).is_some_and(|word| word == "error" || word == "errors")
+            && before(3).as_deref() == Some("validation")
+            && text.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is the type the arguments were read into, which means nothing to \
+                     the model; name the argument that was wrong"
+                ),
+            ));
+        }
+        None
     }
 
     /// The rule word `index` breaks, if any, read in its sentence: a URL
@@ -197,6 +309,22 @@ impl<'t> Scan<'t> {
                 .any(|word| words.contains(&word.trim_matches(MARKS)))
         };
         match rule {
+            // Codes, pages and log lines are read from words that as often
+            // say something the model can use: the compiler leaves them.
+            Rule::NoLookup if self.sure_only => None,
+            // A log line's head, a timestamp then a level, is sure; either
+            // alone is as often a time the model can use, or a label.
+            Rule::NoLogLine if self.sure_only => {
+                let word = |i: usize| self.words.get(i).map(|w| self.word(w));
+                let head = match is_timestamp(text) {
+                    true => word(index + 1).is_some_and(|next| LEVELS.contains(&next)),
+                    false => index
+                        .checked_sub(1)
+                        .and_then(word)
+                        .is_some_and(is_timestamp),
+                };
+                head.then_some((rule, message))
+            }
             Rule::NoLookup if text.contains("://") => before(REFERRING).then_some((rule, message)),
             // "a whole number from -32768 to 32767": a bound, not a code.
             Rule::NoLookup if text.starts_with('-') => {
@@ -208,6 +336,8 @@ impl<'t> Scan<'t> {
                         .is_some_and(|word| BOUNDS.contains(&word.trim_matches(MARKS)));
                 (!bound).then_some((rule, message))
             }
+            // "Expected format: /owner/repo": the form of a value, shown.
+            Rule::NoPath if before(EXAMPLE_WORDS) => None,
             Rule::NoEnvVar if is_capital_snake(text) => {
                 let after = self.lower(index + 1).is_some_and(|next| {
                     matches!(next.as_str(), "environment" | "env" | "variable")
@@ -217,7 +347,7 @@ impl<'t> Scan<'t> {
                     return Some((rule, message));
                 }
                 // Not a variable: perhaps a code to look up (`ERR_404`).
-                is_code(text).then(|| {
+                (!self.sure_only && is_code(text)).then(|| {
                     let message = format!(
                         "`{text}` is an error code, which the model cannot look up; say in \
                          words what went wrong"
@@ -278,7 +408,7 @@ impl<'t> Scan<'t> {
                 from = end;
                 let starts_word = start == 0 || !is_word_byte(lower.as_bytes()[start - 1]);
                 let ends_word = end == lower.len() || !is_word_byte(lower.as_bytes()[end]);
-                if starts_word && ends_word {
+                if starts_word && ends_word && !(self.sure_only && *why == CODE) {
                     let message = format!("\"{}\" {why}", &self.text[start..end]);
                     broken.push(self.broken(*rule, start..end, message));
                 }

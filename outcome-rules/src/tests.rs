@@ -75,10 +75,16 @@ fn a_step_names_a_tool() {
         rules(&check_part(Part::NextStep, "Use a shorter path", &notes())),
         [Rule::NamesTool]
     );
+    // With the server's tools unknown, whether a name reads as a tool is a
+    // guess: the compiler checks the step inside a router only.
     assert_eq!(
-        rules(&check_part(
-            Part::Refresh,
-            "Read it again",
+        check_part(Part::Refresh, "Read it again", &Tools::unknown()),
+        []
+    );
+    assert_eq!(
+        rules(&check_message(
+            Outcome::Stale,
+            "It changed. Read it again.",
             &Tools::unknown()
         )),
         [Rule::NamesTool]
@@ -184,12 +190,6 @@ fn words_the_model_cannot_use_are_refused() {
             "as documented",
         ),
         (
-            "The request failed with error code 7",
-            Rule::NoLookup,
-            "error code",
-        ),
-        ("Invalid params -32602", Rule::NoLookup, "-32602"),
-        (
             "FileNotFoundError: no such note",
             Rule::NoTypeName,
             "FileNotFoundError",
@@ -224,12 +224,6 @@ fn words_the_model_cannot_use_are_refused() {
             Rule::NoStackFrame,
             "Traceback",
         ),
-        (
-            "2026-01-31T12:00:00Z the store failed",
-            Rule::NoLogLine,
-            "2026-01-31T12:00:00Z",
-        ),
-        ("ERROR the store failed", Rule::NoLogLine, "ERROR"),
         ("NOTES_DIR is not set", Rule::NoEnvVar, "NOTES_DIR"),
         ("Set $HOME first", Rule::NoEnvVar, "$HOME"),
         (
@@ -251,16 +245,6 @@ fn words_the_model_cannot_use_are_refused() {
         ),
         ("ValueError: bad path", Rule::NoTypeName, "ValueError"),
         (
-            "Field required [type=missing",
-            Rule::NoLogLine,
-            "type=missing",
-        ),
-        (
-            "Visit https://errors.example.dev/v/missing",
-            Rule::NoLookup,
-            "https://errors.example.dev/v/missing",
-        ),
-        (
             "For further information, ask",
             Rule::NoLookup,
             "For further information",
@@ -270,6 +254,115 @@ fn words_the_model_cannot_use_are_refused() {
         assert_eq!(rules(&broken), [rule], "{text}: {broken:?}");
         assert_eq!(broken[0].words, words, "{text}");
     }
+    // Readings that are useful but not sure: the run-time check and the
+    // audit apply them, the compiler does not.
+    for (text, rule, words) in [
+        (
+            "The request failed with error code 7.",
+            Rule::NoLookup,
+            "error code",
+        ),
+        ("Invalid params -32602.", Rule::NoLookup, "-32602"),
+        (
+            "2026-01-31T12:00:00Z the store failed.",
+            Rule::NoLogLine,
+            "2026-01-31T12:00:00Z",
+        ),
+        ("ERROR the store failed.", Rule::NoLogLine, "ERROR"),
+        (
+            "Field required [type=missing, input_type=dict].",
+            Rule::NoLogLine,
+            "type=missing",
+        ),
+        (
+            "Visit https://errors.example.dev/v/missing.",
+            Rule::NoLookup,
+            "https://errors.example.dev/v/missing",
+        ),
+        (
+            "Failed: ConnectError('[Errno -2] Name or service not known').",
+            Rule::NoTypeName,
+            "ConnectError('[Errno",
+        ),
+        (
+            "1 validation error for ReadNote.",
+            Rule::NoTypeName,
+            "ReadNote",
+        ),
+        (
+            "Failed: net::ERR_NAME_NOT_RESOLVED.",
+            Rule::NoLookup,
+            "net::ERR_NAME_NOT_RESOLVED",
+        ),
+        (
+            "invalid id: strconv.Atoi: parsing \"x\": invalid syntax.",
+            Rule::NoTypeName,
+            "strconv.Atoi",
+        ),
+        (
+            "ENOENT: no such file or directory.",
+            Rule::NoLookup,
+            "ENOENT",
+        ),
+        ("Permission denied (os error 13).", Rule::NoLookup, "13"),
+        (
+            "Search is off: set VECTOR_SYNC_ENABLED=true to turn it on.",
+            Rule::NoEnvVar,
+            "VECTOR_SYNC_ENABLED=true",
+        ),
+        ("No issue (code: 6).", Rule::NoLookup, "6"),
+    ] {
+        assert_eq!(check_part(Part::Problem, text, &notes()), [], "{text}");
+        let broken = check_message(Outcome::Fault, text, &notes());
+        assert!(
+            broken
+                .iter()
+                .any(|b| b.rule == rule && b.words.starts_with(words)),
+            "{text}: {broken:?}"
+        );
+    }
+}
+
+#[test]
+fn a_log_lines_head_is_sure_and_its_parts_alone_are_not() {
+    let line = "2026-01-31T12:00:00Z ERROR the store failed";
+    let broken = check_part(Part::Problem, line, &notes());
+    assert_eq!(rules(&broken), [Rule::NoLogLine, Rule::NoLogLine]);
+    for alone in [
+        "The quota resets at 2026-01-31T12:00:00Z",
+        "ERROR: the store failed",
+    ] {
+        assert_eq!(check_part(Part::Problem, alone, &notes()), [], "{alone}");
+    }
+}
+
+#[test]
+fn a_validated_call_is_no_type() {
+    let text = "1 validation error for call[retrieve_jobs].";
+    assert_eq!(check_message(Outcome::Fault, text, &notes()), []);
+}
+
+#[test]
+fn an_example_of_a_values_form_is_no_path() {
+    let text = "Invalid library ID. Expected format: /username/library or /username/library/tag";
+    assert_eq!(check_message(Outcome::Fault, text, &notes()), []);
+    // A path the text names as a path stays one.
+    let text = "Could not open /srv/notes/plan.md, such as it is";
+    assert_eq!(
+        rules(&check_message(Outcome::Fault, text, &notes())),
+        [Rule::NoPath]
+    );
+}
+
+#[test]
+fn a_program_named_alone_is_no_command() {
+    let text = "Tool execution failed: spawnSync kubectl failed.";
+    assert_eq!(check_message(Outcome::Fault, text, &notes()), []);
+    let text = "Run kubectl get pods to see them.";
+    assert_eq!(
+        rules(&check_message(Outcome::Fault, text, &notes())),
+        [Rule::NoCommand]
+    );
 }
 
 #[test]
@@ -488,8 +581,10 @@ fn a_field_is_a_log_line_only_in_company_or_brackets() {
         "Field required type=missing input_type=dict",
         "Field required [type=missing",
     ] {
-        let broken = check_part(Part::Problem, text, &notes());
+        let broken = check_message(Outcome::Fault, text, &notes());
         assert!(broken.iter().any(|b| b.rule == Rule::NoLogLine), "{text}");
+        // Not sure enough for the compiler.
+        assert_eq!(check_part(Part::Problem, text, &notes()), [], "{text}");
     }
 }
 
@@ -571,6 +666,6 @@ fn a_negative_bound_is_no_code() {
                 -9223372036854775808 to 9223372036854775807. Call search_notes again with offset \
                 as a whole number from -32768 to 32767.";
     assert_eq!(check_message(Outcome::Invalid, text, &notes()), []);
-    let broken = check_part(Part::Problem, "Failed with -32602", &notes());
+    let broken = check_message(Outcome::Fault, "Failed with -32602", &notes());
     assert_eq!(rules(&broken), [Rule::NoLookup]);
 }

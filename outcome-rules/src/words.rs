@@ -71,7 +71,13 @@ pub(crate) const COMMANDS: &[(&str, &[&str])] = &[
         "docker",
         &["run", "exec", "compose", "restart", "start", "stop"],
     ),
-    ("kubectl", &[]),
+    (
+        "kubectl",
+        &[
+            "get", "apply", "delete", "describe", "logs", "exec", "create", "scale", "rollout",
+            "config", "edit", "patch",
+        ],
+    ),
     ("systemctl", &[]),
     ("chmod", &[]),
     ("chown", &[]),
@@ -223,7 +229,12 @@ pub(crate) const SOURCE_EXTENSIONS: &[&str] = &[
 pub(crate) fn is_type_name(word: &str) -> bool {
     if word.contains("::") {
         let segments: Vec<&str> = word.split("::").collect();
-        return segments.len() > 1
+        // `net::ERR_NAME_NOT_RESOLVED`: a constant, a code, not a type.
+        let constant = segments.last().is_some_and(|last| {
+            last.contains('_') && !last.bytes().any(|b| b.is_ascii_lowercase())
+        });
+        return !constant
+            && segments.len() > 1
             && segments.iter().all(|s| {
                 !s.is_empty()
                     && s.bytes()
@@ -295,6 +306,90 @@ pub(crate) const BOUNDS: &[&str] = &[
     "above", "is", "was", "be", "of", "=", "and",
 ];
 
+/// Words before a path-shaped text that make it the form of a value, not a
+/// path: "Expected format: /owner/repo".
+pub(crate) const EXAMPLE_WORDS: &[&str] = &[
+    "format", "formats", "form", "like", "e.g", "eg", "example", "pattern", "shape", "syntax",
+];
+
+/// The error names of POSIX and of Node.js's network layer: codes the
+/// model would have to look up.
+pub(crate) const ERRNO_NAMES: &[&str] = &[
+    "ENOENT",
+    "EACCES",
+    "EPERM",
+    "EEXIST",
+    "ENOTDIR",
+    "EISDIR",
+    "ENOTEMPTY",
+    "EBUSY",
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "ETIMEDOUT",
+    "EPIPE",
+    "EMFILE",
+    "ENFILE",
+    "ENOSPC",
+    "EROFS",
+    "EAGAIN",
+    "EINVAL",
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "EADDRINUSE",
+    "EHOSTUNREACH",
+    "ENETUNREACH",
+    "ELOOP",
+    "EXDEV",
+    "ENAMETOOLONG",
+    "ENOTCONN",
+    "ENOMEM",
+    "EIO",
+];
+
+/// The name before a repr's bracket (`ConnectError('..')`,
+/// `ReadTimeout('')`): a type name, or a name of two capitalised words.
+pub(crate) fn is_repr(name: &str) -> bool {
+    let name = name.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+    let capitals = name.bytes().filter(u8::is_ascii_uppercase).count();
+    is_type_name(name)
+        || (name.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+            && name.bytes().all(|b| b.is_ascii_alphanumeric())
+            && name.bytes().any(|b| b.is_ascii_lowercase())
+            && capitals >= 2)
+}
+
+/// A function named by its module or type: `strconv.Atoi` before a colon,
+/// `tb.APIClient.get_pipe_data()`.
+pub(crate) fn is_qualified_function(word: &str, followed_by: Option<char>) -> bool {
+    let (name, called) = match word.strip_suffix("()") {
+        Some(name) => (name, true),
+        None => (word, false),
+    };
+    let segments: Vec<&str> = name.split('.').collect();
+    let identifiers = segments.len() >= 2
+        && segments.iter().all(|segment| {
+            segment
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic())
+                && segment
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        });
+    let capitalised = |segment: &&str| {
+        segment
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_uppercase())
+    };
+    // A package in lowercase, then an exported name: Go's `pkg.Func`.
+    let go = segments.len() == 2
+        && segments[0].bytes().all(|b| b.is_ascii_lowercase())
+        && capitalised(&segments[1])
+        && followed_by == Some(':');
+    identifiers && (go || (called && segments.iter().any(capitalised)))
+}
+
 /// Words before a URL that send the model to read it.
 pub(crate) const REFERRING: &[&str] = &[
     "see",
@@ -354,7 +449,8 @@ pub(crate) fn is_code(word: &str) -> bool {
     let lettered = word.len() >= 5
         && word.as_bytes()[0] == b'E'
         && word[1..].bytes().all(|b| b.is_ascii_digit());
-    let err = word.starts_with("ERR_") && word.len() > 4;
+    let last = word.rsplit("::").next().unwrap_or(word);
+    let err = last.starts_with("ERR_") && last.len() > 4;
     let hex = word.starts_with("0x")
         && word.len() >= 6
         && word[2..].bytes().all(|b| b.is_ascii_hexdigit());

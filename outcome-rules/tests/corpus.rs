@@ -379,6 +379,9 @@ fn the_compiler_flags_no_text_the_labels_call_fine() {
         "the audit's view (whole messages, the server's tools)",
         &audit,
     );
+    // The blind corpus too, its held-aside third included.
+    let mut corpus = corpus;
+    corpus.extend(blind());
     let (router, router_fp) = score(&corpus, |text| compile_view(text, &text.router()));
     print("the compiler's view, inside a router", &router);
     let (outside, outside_fp) = score(&corpus, |text| compile_view(text, &text.unknown()));
@@ -397,11 +400,11 @@ fn the_compiler_flags_no_text_the_labels_call_fine() {
     );
 }
 
-/// The compiler and the run-time check read the same: a literal, made
-/// into the message the model reads (its placeholders filled with quoted
-/// values, as `quote` writes them), breaks the same rules for
-/// `check_message`, which `testing::check` and the audit call, as it did
-/// for the compiler. The one exception is by design: a placeholder where a
+/// The compiler's reading is part of the run-time check's: a literal,
+/// made into the message the model reads (its placeholders filled with
+/// quoted values, as `quote` writes them), breaks for `check_message`,
+/// which `testing::check` and the audit call, every rule it broke for the
+/// compiler. The one exception is by design: a placeholder where a
 /// tool's name can stand in the step, whose value only the run-time check
 /// reads.
 #[test]
@@ -438,7 +441,9 @@ fn the_compiler_and_the_run_time_check_agree() {
         checked.sort();
         checked.dedup();
         compared += 1;
-        if compiled != checked {
+        // The compiler applies the sure readings only: what it flags, the
+        // run-time check flags too.
+        if !compiled.iter().all(|rule| checked.contains(rule)) {
             disagree.push(format!(
                 "{}: compiled {compiled:?}, checked {checked:?}: {message}",
                 text.id
@@ -464,11 +469,17 @@ fn every_view_on_every_corpus() {
         ("blind, all", blind.iter().collect()),
         (
             "blind, tune",
-            blind.iter().filter(|t| t.set.as_deref() == Some("tune")).collect(),
+            blind
+                .iter()
+                .filter(|t| t.set.as_deref() == Some("tune"))
+                .collect(),
         ),
         (
             "blind, aside",
-            blind.iter().filter(|t| t.set.as_deref() == Some("aside")).collect(),
+            blind
+                .iter()
+                .filter(|t| t.set.as_deref() == Some("aside"))
+                .collect(),
         ),
     ];
     let views: [(&str, &dyn Fn(&Text) -> Option<Vec<Rule>>); 4] = [
@@ -490,8 +501,10 @@ fn every_view_on_every_corpus() {
             // The held-aside third is counted, never shown.
             for text in own.iter().chain(blind.iter().filter(|t| !t.is_aside())) {
                 if let Some(flagged) = view(text) {
-                    let wrong: Vec<&Rule> =
-                        flagged.iter().filter(|r| !text.breaks.contains(r)).collect();
+                    let wrong: Vec<&Rule> = flagged
+                        .iter()
+                        .filter(|r| !text.breaks.contains(r))
+                        .collect();
                     if !wrong.is_empty() {
                         println!("  {}: {wrong:?}: {}", text.id, text.text);
                     }
@@ -514,9 +527,14 @@ fn false_positives_per_rule() {
         ("message, tools unknown", &message_view),
         ("message, tools known", &audit_view),
     ];
-    println!("\n{:<16} {:>8} {:>8} {:>8} {:>8}", "rule", "c-unk", "c-known", "m-unk", "m-known");
-    let scores: Vec<BTreeMap<Rule, Score>> =
-        views.iter().map(|(_, view)| score(&texts, view).0).collect();
+    println!(
+        "\n{:<16} {:>8} {:>8} {:>8} {:>8}",
+        "rule", "c-unk", "c-known", "m-unk", "m-known"
+    );
+    let scores: Vec<BTreeMap<Rule, Score>> = views
+        .iter()
+        .map(|(_, view)| score(&texts, view).0)
+        .collect();
     for rule in Rule::ALL {
         let fp: Vec<String> = scores
             .iter()
@@ -547,6 +565,26 @@ fn show_false_positives_of_a_rule() {
         for broken in check_message(text.outcome, &text.text, &text.unknown()) {
             if broken.rule.name() == name && !text.breaks.contains(&broken.rule) {
                 println!("{}: {:?} :: {}", text.id, broken.words, broken.message);
+            }
+        }
+    }
+}
+
+/// `CORPUS_MISSES=<rule>`: every text whose labels say it breaks that
+/// rule and whose message view, with the server's tools, does not flag
+/// it; the held-aside third is never shown.
+#[test]
+fn show_misses_of_a_rule() {
+    let Ok(name) = std::env::var("CORPUS_MISSES") else {
+        return;
+    };
+    let mut texts = corpus();
+    texts.extend(blind().into_iter().filter(|t| !t.is_aside()));
+    for text in &texts {
+        let flagged = audit_view(text).unwrap_or_default();
+        for rule in &text.breaks {
+            if rule.name() == name && !flagged.contains(rule) {
+                println!("{}: {}", text.id, text.text.replace('\n', " | "));
             }
         }
     }
