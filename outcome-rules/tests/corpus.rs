@@ -315,10 +315,25 @@ fn message_view(text: &Text) -> Option<Vec<Rule>> {
     )
 }
 
+/// A view of the checker: what it flags in a text, `None` for a text it
+/// does not read.
+type View = fn(&Text) -> Option<Vec<Rule>>;
+
+/// The four views: the compiler's and the run-time check's, each with the
+/// server's tools unknown and known.
+fn views() -> [(&'static str, View); 4] {
+    [
+        ("compile, tools unknown", |t| compile_view(t, &t.unknown())),
+        ("compile, tools known", |t| compile_view(t, &t.router())),
+        ("message, tools unknown", message_view),
+        ("message, tools known", audit_view),
+    ]
+}
+
 /// Texts a view flags for a rule the labels say they keep, and texts in
 /// which it misses a rule the labels say they break: one each per text,
 /// however many rules.
-fn per_text(corpus: &[&Text], view: &dyn Fn(&Text) -> Option<Vec<Rule>>) -> (usize, usize, usize) {
+fn per_text(corpus: &[&Text], view: View) -> (usize, usize, usize) {
     let (mut read, mut false_positive, mut missed) = (0, 0, 0);
     for text in corpus {
         let Some(flagged) = view(text) else { continue };
@@ -482,19 +497,14 @@ fn every_view_on_every_corpus() {
                 .collect(),
         ),
     ];
-    let views: [(&str, &dyn Fn(&Text) -> Option<Vec<Rule>>); 4] = [
-        ("compile, tools unknown", &|t| compile_view(t, &t.unknown())),
-        ("compile, tools known", &|t| compile_view(t, &t.router())),
-        ("message, tools unknown", &message_view),
-        ("message, tools known", &audit_view),
-    ];
+    let views = views();
     println!(
         "\n{:<24} {:<14} {:>5} {:>7} {:>7}",
         "view", "corpus", "read", "false+", "missed"
     );
     for (view_name, view) in &views {
         for (set_name, texts) in &sets {
-            let (read, false_positive, missed) = per_text(texts, view);
+            let (read, false_positive, missed) = per_text(texts, *view);
             println!("{view_name:<24} {set_name:<14} {read:>5} {false_positive:>7} {missed:>7}");
         }
         if std::env::var("CORPUS_FALSE").is_ok_and(|v| v == *view_name) {
@@ -521,12 +531,7 @@ fn every_view_on_every_corpus() {
 fn false_positives_per_rule() {
     let mut texts = corpus();
     texts.extend(blind());
-    let views: [(&str, &dyn Fn(&Text) -> Option<Vec<Rule>>); 4] = [
-        ("compile, tools unknown", &|t| compile_view(t, &t.unknown())),
-        ("compile, tools known", &|t| compile_view(t, &t.router())),
-        ("message, tools unknown", &message_view),
-        ("message, tools known", &audit_view),
-    ];
+    let views = views();
     println!(
         "\n{:<16} {:>8} {:>8} {:>8} {:>8}",
         "rule", "c-unk", "c-known", "m-unk", "m-known"
