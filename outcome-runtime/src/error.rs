@@ -263,17 +263,23 @@ impl ToolError {
     /// tool called. An empty literal is a compile error inside a `#[tool]`.
     ///
     /// The compiler checks a part's literal words, not what a placeholder
-    /// or a `String` built elsewhere puts in it: a sentence of a part that
-    /// names a path, a stack frame, a type, an environment variable, a log
-    /// line's level or timestamp, a command or an error code outside
-    /// quotes is left out of what the model reads (an empty problem reads
-    /// "The request cannot be carried out as sent.", an empty step the
-    /// fallback step), unless [`waive`](Self::waive) allows its rule.
+    /// or a `String` built elsewhere puts in it. Outside quotes, a value
+    /// the model sent in the call's arguments stays, quoted; a path it did
+    /// not send is masked where it stands ("a path on the server"); a
+    /// sentence that names a stack frame, a type, an environment variable,
+    /// a log line's level or timestamp, a command or an error code is left
+    /// out of what the model reads (an empty problem reads "The request
+    /// cannot be carried out as sent.", an empty step the fallback step),
+    /// unless [`waive`](Self::waive) allows its rule.
     ///
     /// ```
     /// # use outcome_runtime::{ToolError, quote};
     /// let root = "/srv/notes";
     /// let error = ToolError::invalid(format_args!("No note under {root}"), "Call list_notes");
+    /// assert_eq!(error.message(), "No note under a path on the server. Call list_notes.");
+    /// let error = ToolError::invalid(format_args!("Read {root}/.env"), "Call list_notes");
+    /// assert_eq!(error.message(), "Read a path on the server. Call list_notes.");
+    /// let error = ToolError::invalid("Set NOTES_ROOT first", "Call list_notes");
     /// assert_eq!(error.message(), "The request cannot be carried out as sent. Call list_notes.");
     /// ```
     pub fn invalid(problem: impl Display, next_step: impl Display) -> Self {
@@ -526,7 +532,10 @@ impl ToolError {
     /// allowed; the parts are kept when words were left out, so that a
     /// waiver chained to the builder can bring them back.
     fn from_parts_waiving(kind: Kind, parts: sentences::Parts, waived: u16) -> Self {
-        let fewer = parts.withheld(|rule| waived & rule_bit(rule) != 0);
+        let waives = |rule| waived & rule_bit(rule) != 0;
+        let fewer = scope::CALL
+            .try_with(|call| parts.withheld(waives, sentences::Sent::new(call.arguments.as_ref())))
+            .unwrap_or_else(|_| parts.withheld(waives, sentences::Sent::default()));
         let said = fewer.as_ref().unwrap_or(&parts);
         let built = match kind {
             Kind::Stale => said.stale_message(),

@@ -100,9 +100,13 @@ impl Parts {
     /// of, by a rule `waives` does not allow; `None` when none does. The
     /// compiler checked only the literal words; quotes mark the model's
     /// values, as [`crate::quote`] writes them.
-    pub(crate) fn withheld(&self, waives: impl Fn(Rule) -> bool) -> Option<Parts> {
-        let problem = without_leaks(&self.problem, &waives);
-        let step = without_leaks(&self.step, &waives);
+    ///
+    /// A value the model sent in this call's arguments (`sent`), written
+    /// into a part without [`crate::quote`], is still the model's: it
+    /// stays, quoted; a path it did not send is masked where it stands.
+    pub(crate) fn withheld(&self, waives: impl Fn(Rule) -> bool, sent: Sent<'_>) -> Option<Parts> {
+        let problem = without_leaks(&self.problem, &waives, sent);
+        let step = without_leaks(&self.step, &waives, sent);
         if problem.is_none() && step.is_none() {
             return None;
         }
@@ -338,32 +342,20 @@ fn params_text(message: &str, reason: Option<&str>, sent: Sent<'_>) -> String {
     passed_on::read_back(&text, sent).unwrap_or(text)
 }
 
-/// `text` without its sentences that tell what the server is made of (a
-/// path, stack frame, type, env variable, log line, command) outside the
-/// values it quotes, by a rule `waives` does not allow; `None` when it has
-/// none.
-fn without_leaks(text: &str, waives: &dyn Fn(Rule) -> bool) -> Option<String> {
-    let leaks = outcome_rules::leaks_outside_values(text);
-    let leaks: Vec<_> = leaks
+/// `text` without what tells what the server is made of (a path, stack
+/// frame, type, env variable, log line, command) outside the values it
+/// quotes, by a rule `waives` does not allow: a value the model sent kept,
+/// quoted; a path masked; any other such word left out with its sentence.
+/// `None` when it has none.
+fn without_leaks(text: &str, waives: &dyn Fn(Rule) -> bool, sent: Sent<'_>) -> Option<String> {
+    let leaks: Vec<_> = outcome_rules::leaks_outside_values(text)
         .into_iter()
         .filter(|leak| !waives(leak.rule))
         .collect();
     if leaks.is_empty() {
         return None;
     }
-    let mut kept = String::new();
-    for sentence in outcome_rules::sentences(text) {
-        let leaks = leaks
-            .iter()
-            .any(|leak| leak.at.start < sentence.end && sentence.start < leak.at.end);
-        if !leaks {
-            if !kept.is_empty() {
-                kept.push(' ');
-            }
-            kept.push_str(&text[sentence]);
-        }
-    }
-    Some(kept)
+    passed_on::amended(text, leaks, sent, false)
 }
 
 /// Words that make a lone lowercase name an error's code rather than a

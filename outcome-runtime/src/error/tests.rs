@@ -333,13 +333,13 @@ fn only_a_marker_this_process_wrote_is_trusted() {
 }
 
 #[test]
-fn a_helpers_text_that_tells_the_servers_make_is_not_sent() {
+fn a_helpers_text_keeps_its_sentence_and_masks_the_servers_path() {
     // Built in a helper, out of the compiler's reach.
     let helper = format!("cannot lint {}: IO error", "/srv/rules/missing.yml");
     let error = ToolError::invalid(&helper, "Call list_rules for the rule sets there are");
     assert_eq!(
         error.message(),
-        "The request cannot be carried out as sent. Call list_rules for the rule sets there are."
+        "cannot lint a path on the server: IO error. Call list_rules for the rule sets there are."
     );
     // The model's own value, quoted, is the model's to read.
     let error = ToolError::invalid(

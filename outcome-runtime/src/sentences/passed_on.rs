@@ -96,9 +96,21 @@ fn visit<'a>(
 /// type, a frame, a command, an environment variable, a log line) left out
 /// with its sentence. `None` when nothing changes.
 pub(crate) fn read_back(text: &str, sent: Sent<'_>) -> Option<String> {
+    amended(text, outcome_rules::leaks(text), sent, true)
+}
+
+/// `text` with `leaks` dealt with as [`read_back`] says; the model's values
+/// that are no leak quoted too when `quote_values`. `None` when nothing
+/// changes.
+pub(crate) fn amended(
+    text: &str,
+    leaks: Vec<outcome_rules::Broken>,
+    sent: Sent<'_>,
+    quote_values: bool,
+) -> Option<String> {
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     let mut dropped: Vec<Range<usize>> = Vec::new();
-    for leak in outcome_rules::leaks(text) {
+    for leak in leaks {
         let at = leak.at.clone();
         // Two rules on the same words: the first reading stands.
         if edits.iter().any(|(edit, _)| overlaps(edit, &at)) {
@@ -108,13 +120,17 @@ pub(crate) fn read_back(text: &str, sent: Sent<'_>) -> Option<String> {
         match sent.value_in(word) {
             Some(value) if value == word && is_quoted(text, &at) => {}
             Some(value) => edits.push((at, crate::message::quote(value).to_string())),
+            // The mask is no value: the quotes around the path go too.
+            None if leak.rule == Rule::NoPath && is_quoted(text, &at) => {
+                edits.push((at.start - 1..at.end + 1, SERVER_PATH.to_owned()));
+            }
             None if leak.rule == Rule::NoPath => edits.push((at, SERVER_PATH.to_owned())),
             None => dropped.push(at),
         }
     }
     // The model's other values, where the text says them as they were sent.
     sent.each(&mut |value| {
-        if value.chars().count() < VALUE_MIN {
+        if !quote_values || value.chars().count() < VALUE_MIN {
             return false;
         }
         for (start, _) in text.match_indices(value) {

@@ -603,11 +603,86 @@ async fn an_upstreams_text_that_breaks_the_rules_is_not_sent() {
         "The request cannot be carried out as sent. Correct the request, then call \
          upstream_leak again.",
     );
-    // Only the sentence that breaks them goes; quotes do not make a path
-    // the model's value in a text this crate did not build.
+    // A path the model did not send is masked where it stands, quotes and
+    // all: quotes do not make it the model's value in a text this crate
+    // did not build.
     assert_invalid(
         &call("helper_leak").await,
-        "The rule set 'missing' does not exist. Correct the request, then call helper_leak \
-         again.",
+        "cannot lint a path on the server: IO error. The rule set 'missing' does not exist. \
+         Correct the request, then call helper_leak again.",
     );
+}
+
+/// A part built at run time, and a passed-on text, that echo the model's
+/// own path: the model reads it, quoted; the server's own stays masked.
+mod the_models_own_values {
+    use outcome_runtime::{ToolError, tool, tool_handler, tool_router};
+    use outcome_tests::Session;
+    use rmcp::handler::server::router::tool::ToolRouter;
+    use rmcp::handler::server::wrapper::Parameters;
+    use rmcp::{ErrorData as McpError, ServerHandler, schemars};
+    use serde_json::json;
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct PathArgs {
+        /// The file's path.
+        path: String,
+    }
+
+    struct Files {
+        router: ToolRouter<Files>,
+    }
+
+    #[tool_router(router = tools)]
+    impl Files {
+        /// Read a file.
+        #[tool]
+        fn read_file(&self, Parameters(args): Parameters<PathArgs>) -> Result<String, ToolError> {
+            // Built at run time: the compiler never saw the path.
+            let problem = format!("No file at {} under /srv/share", args.path);
+            Err(ToolError::invalid(
+                problem,
+                "Call open_file to check it is there",
+            ))
+        }
+
+        /// Open a file.
+        #[tool]
+        fn open_file(&self, Parameters(args): Parameters<PathArgs>) -> Result<String, McpError> {
+            Err(McpError::invalid_request(
+                format!("Access denied: {} is outside /srv/share", args.path),
+                None,
+            ))
+        }
+    }
+
+    #[tool_handler(router = self.router)]
+    impl ServerHandler for Files {}
+
+    #[tokio::test]
+    async fn are_read_back_quoted() {
+        let session = Session::connect(
+            Files {
+                router: Files::tools(),
+            },
+            (),
+        )
+        .await;
+        let read = session
+            .call("read_file", json!({ "path": "/etc/passwd" }))
+            .await;
+        assert_eq!(
+            read.text(),
+            "No file at '/etc/passwd' under a path on the server. Call open_file to check it is \
+             there."
+        );
+        let open = session
+            .call("open_file", json!({ "path": "/etc/passwd" }))
+            .await;
+        assert_eq!(
+            open.text(),
+            "Access denied: '/etc/passwd' is outside a path on the server. Correct the request, \
+             then call open_file again."
+        );
+    }
 }
