@@ -196,9 +196,11 @@ impl Jobs {
     /// job is bound to the session that started it. Without (`false`, for
     /// `legacy_session_mode = false`), the header names nothing rmcp
     /// checks, and no job is bound to it: whoever holds a job's id reads
-    /// it, whatever header a request sends. A request of protocol
-    /// 2026-07-28's stateless lifecycle is bound to no session either way.
-    /// On stdio the connection is the session, whatever this says.
+    /// it, whatever header a request sends. A server in rmcp's stateless
+    /// mode need not say so: a request rmcp serves without a session is
+    /// read as one (see the [jobs guide](crate::guide::jobs)), and so is a
+    /// request of protocol 2026-07-28's stateless lifecycle. On stdio the
+    /// connection is the session, whatever this says.
     pub fn with_http_sessions(mut self, http_sessions: bool) -> Self {
         self.http_sessions = http_sessions;
         self

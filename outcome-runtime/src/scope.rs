@@ -50,7 +50,9 @@ impl Session {
     /// job's id is the capability.
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
         match context.extensions.get::<http::request::Parts>() {
-            Some(_) if stateless_lifecycle(context) => Session::default(),
+            Some(_) if stateless_lifecycle(context) || stateless_http(context) => {
+                Session::default()
+            }
             Some(parts) => Session {
                 params: None,
                 id: parts.headers.get("mcp-session-id").cloned(),
@@ -68,6 +70,23 @@ impl Session {
 fn stateless_lifecycle(context: &RequestContext<RoleServer>) -> bool {
     const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
     context.meta.0.0.contains_key(PROTOCOL_VERSION)
+}
+
+/// Whether rmcp serves the request without a session (its stateless
+/// streamable HTTP mode, `legacy_session_mode = false`): rmcp then checks
+/// no `Mcp-Session-Id`, so the header names nothing, and hands the tool
+/// client parameters it made for this request alone, which no client's
+/// `initialize` holds: rmcp's own name and version, no capability, no
+/// `_meta`. A client that sends exactly those over a session (an rmcp
+/// client left with its defaults) has its jobs read by their ids alone, as
+/// in stateless mode: they still work, bound to no session.
+fn stateless_http(context: &RequestContext<RoleServer>) -> bool {
+    use rmcp::model::{ClientCapabilities, Implementation};
+    context.peer.peer_info().is_some_and(|params| {
+        params.meta.is_none()
+            && params.capabilities == ClientCapabilities::default()
+            && params.client_info == Implementation::default()
+    })
 }
 
 /// The client's `initialize` parameters; `None` for a stateless-lifecycle

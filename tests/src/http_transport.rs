@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use outcome_runtime::testing::LogCapture;
-use rmcp::model::ClientJsonRpcMessage;
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, Implementation};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::common::client_side_sse::BoxedSseResponse;
 use rmcp::transport::streamable_http_client::{
@@ -155,6 +155,19 @@ struct NotingClient {
 
 type Sent<T> = Result<T, StreamableHttpError<reqwest::Error>>;
 
+/// The client's `initialize`, under a name of its own, as every real
+/// client sends it: rmcp's default name and version are what rmcp's
+/// stateless mode makes up for a request, which the runtime reads as a
+/// request of no session.
+fn named(mut message: ClientJsonRpcMessage) -> ClientJsonRpcMessage {
+    if let ClientJsonRpcMessage::Request(request) = &mut message
+        && let ClientRequest::InitializeRequest(initialize) = &mut request.request
+    {
+        initialize.params.client_info = Implementation::new("outcome-tests", "0.1.0");
+    }
+    message
+}
+
 impl NotingClient {
     fn note(&self, session_id: &Option<Arc<str>>) {
         if let Some(id) = session_id {
@@ -176,7 +189,7 @@ impl StreamableHttpClient for NotingClient {
     ) -> Sent<StreamableHttpPostResponse> {
         self.note(&session_id);
         self.http
-            .post_message(uri, message, session_id, auth_header, custom_headers)
+            .post_message(uri, named(message), session_id, auth_header, custom_headers)
             .await
     }
 
@@ -193,7 +206,7 @@ impl StreamableHttpClient for NotingClient {
         self.http
             .post_message_with_response_limits(
                 uri,
-                message,
+                named(message),
                 session_id,
                 auth_header,
                 custom_headers,

@@ -190,6 +190,26 @@ async fn in_rmcps_stateless_mode_a_jobs_id_alone_reads_it_whatever_the_header() 
 }
 
 #[tokio::test]
+async fn in_rmcps_stateless_mode_the_default_jobs_read_a_job_by_its_id_alone() {
+    // Built as the guide shows, told nothing of the transport's mode.
+    let server = HttpServer::start_stateless(slow(Jobs::new())).await;
+    let started = call(&server.url, Some("from-a-proxy"), false, "slow", json!({})).await;
+    let job = job_in(&started);
+    tokio::time::sleep(WORK * 2).await;
+    for header in [None, Some("another")] {
+        let poll = call(
+            &server.url,
+            header,
+            false,
+            "job_status",
+            json!({ "job": job }),
+        )
+        .await;
+        assert_eq!(poll, "slow", "with the header {header:?}");
+    }
+}
+
+#[tokio::test]
 async fn a_request_of_the_stateless_lifecycle_binds_no_job_to_its_header() {
     // A server with sessions (rmcp's default): a request of protocol
     // 2026-07-28 is still served on its own, and rmcp checks no session id.

@@ -152,21 +152,58 @@ fn events(capture: &LogCapture) -> Vec<String> {
         .collect()
 }
 
+/// A session of a server with sessions: its `initialize`, then its
+/// `initialized`; the session id the server chose.
+async fn open_session(url: &str) -> String {
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": { "name": "a-client", "version": "1.0" }
+        }
+    });
+    let (status, _, session) = post(url, None, initialize).await;
+    assert_eq!(status, 200);
+    let session = session.expect("a session id");
+    let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    let (status, _, _) = post(url, Some(&session), initialized).await;
+    assert_eq!(status, 202);
+    session
+}
+
 #[tokio::test]
 async fn a_job_in_redis_keeps_a_key_of_its_session_not_the_header() {
     let redis = RedisServer::start();
+    let jobs = Jobs::redis(&redis.url()).unwrap();
+    let url = serve(slow(jobs), false, None).await;
+    let (owner, other) = (open_session(&url).await, open_session(&url).await);
+    let job = job_in(&call(&url, Some(&owner), "slow", json!({})).await);
+    let key = format!("outcome:job:{job}");
+    assert_eq!(redis.command(&["HSTRLEN", &key, "owner"]), ":32");
+    // The session that started the job reads it; another does not.
+    tokio::time::sleep(WORK * 2).await;
+    let poll = call(&url, Some(&owner), "job_status", json!({ "job": job })).await;
+    assert_eq!(poll, "slow");
+    let other = call(&url, Some(&other), "job_status", json!({ "job": job })).await;
+    assert!(other.starts_with("No result is kept"), "{other}");
+}
+
+#[tokio::test]
+async fn in_rmcps_stateless_mode_a_job_in_redis_keeps_no_owner_whatever_the_header() {
+    let redis = RedisServer::start();
+    // As the guide builds it: nothing said of the transport's mode.
     let jobs = Jobs::redis(&redis.url()).unwrap();
     let url = serve(slow(jobs), true, None).await;
     let huge = "s".repeat(256 << 10);
     let job = job_in(&call(&url, Some(&huge), "slow", json!({})).await);
     let key = format!("outcome:job:{job}");
-    assert_eq!(redis.command(&["HSTRLEN", &key, "owner"]), ":32");
-    // The header that started the job reads it; another does not.
+    assert_eq!(redis.command(&["HSTRLEN", &key, "owner"]), ":0");
     tokio::time::sleep(WORK * 2).await;
-    let poll = call(&url, Some(&huge), "job_status", json!({ "job": job })).await;
-    assert_eq!(poll, "slow");
-    let other = call(&url, Some("another"), "job_status", json!({ "job": job })).await;
-    assert!(other.starts_with("No result is kept"), "{other}");
+    for header in [Some(huge.as_str()), Some("another"), None] {
+        let poll = call(&url, header, "job_status", json!({ "job": job })).await;
+        assert_eq!(poll, "slow");
+    }
 }
 
 #[tokio::test]
