@@ -171,9 +171,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
         None => (max_run.is_some() || stateless).then(outcome_runtime::Jobs::new),
     };
     if let Some(jobs) = jobs {
-        // Without sessions rmcp checks no `Mcp-Session-Id`: a job is bound
-        // to none, and its id alone reads it.
-        let jobs = jobs.with_http_sessions(!stateless);
+        // Without sessions (`--stateless`) a job is bound to none, and its
+        // id alone reads it: the runtime reads the mode from each request.
         notes = notes.with_jobs(match max_run {
             Some(max_run) => jobs.with_max_run(max_run),
             None => jobs,

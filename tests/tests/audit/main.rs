@@ -6,3 +6,4 @@
 
 mod audit;
 mod audit_hostile;
+mod audit_issue42;
