@@ -441,6 +441,48 @@ mod architecture {
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
         assert!(layers.len() >= 20, "the table was not read: {layers:?}");
     }
+
+    /// What the runtime reads of another's text has one home each: rmcp's
+    /// argument error in `rmcp_errors`, the reading of sentences (the last
+    /// step, abbreviations) in `outcome_rules`, which `sentences` calls.
+    #[test]
+    fn each_reading_has_one_home() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        let mut folders = vec![root.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("tests.rs")
+                {
+                    files.push(path);
+                }
+            }
+        }
+        for (needle, home) in [
+            ("deserialize parameters", "rmcp_errors.rs"),
+            ("outcome_rules::last_step", "sentences.rs"),
+            ("outcome_rules::sentences", "sentences/passed_on.rs"),
+        ] {
+            let found: Vec<String> = files
+                .iter()
+                .filter(|file| {
+                    let text = std::fs::read_to_string(file).unwrap();
+                    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+                    code.lines()
+                        .filter(|line| !line.trim_start().starts_with("//"))
+                        .any(|line| {
+                            line.to_ascii_lowercase()
+                                .contains(&needle.to_ascii_lowercase())
+                        })
+                })
+                .map(|file| file.strip_prefix(&root).unwrap().display().to_string())
+                .collect();
+            assert_eq!(found, [home], "{needle}");
+        }
+    }
 }
 
 /// The README's examples, compiled and run as doctests.
