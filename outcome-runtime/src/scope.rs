@@ -82,10 +82,14 @@ fn stateless_lifecycle(context: &RequestContext<RoleServer>) -> bool {
 /// in stateless mode: they still work, bound to no session.
 fn stateless_http(context: &RequestContext<RoleServer>) -> bool {
     use rmcp::model::{ClientCapabilities, Implementation};
+    // Made once: rmcp's default names are allocated strings.
+    static MADE_UP: std::sync::OnceLock<(Implementation, ClientCapabilities)> =
+        std::sync::OnceLock::new();
+    let (client_info, capabilities) = MADE_UP.get_or_init(Default::default);
     context.peer.peer_info().is_some_and(|params| {
         params.meta.is_none()
-            && params.capabilities == ClientCapabilities::default()
-            && params.client_info == Implementation::default()
+            && params.capabilities == *capabilities
+            && params.client_info == *client_info
     })
 }
 

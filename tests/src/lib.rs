@@ -1,4 +1,4 @@
-//! What the end-to-end tests and the tour share: a way to call a server
+//! What the end-to-end tests share: a way to call a server
 //! (the notes server of the `notes` crate, or a test's own) through a real
 //! rmcp client while capturing the log, in memory or, with
 //! [`http_transport`], over rmcp's streamable HTTP transport, and the

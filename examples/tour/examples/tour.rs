@@ -8,9 +8,57 @@ use std::fmt::Write;
 
 use std::time::Duration;
 
-use outcome_tests::{Call, Session};
-use rmcp::service::ServiceError;
+use outcome_runtime::testing::{LogCapture, Record, connect};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
 use serde_json::{Value, json};
+
+/// The notes server in memory, and a real rmcp client connected to it; the
+/// capture holds the log records of the call in flight.
+struct Session {
+    client: RunningService<RoleClient, ()>,
+    capture: LogCapture,
+    /// Keeps the capture the thread's subscriber while the tour runs.
+    _guard: tracing::subscriber::DefaultGuard,
+}
+
+/// One call: what the client got back, and the log records it left.
+struct Call {
+    result: Result<CallToolResult, ServiceError>,
+    records: Vec<Record>,
+}
+
+impl Session {
+    async fn start() -> Session {
+        let capture = LogCapture::new();
+        let guard = capture.set_default();
+        let client = connect(notes::Notes::new(false), ())
+            .await
+            .expect("the client connects to the in-memory server");
+        client
+            .list_all_tools()
+            .await
+            .expect("the server lists its tools");
+        capture.take();
+        Session {
+            client,
+            capture,
+            _guard: guard,
+        }
+    }
+
+    async fn call(&self, tool: &'static str, arguments: Value) -> Call {
+        let mut params = CallToolRequestParams::new(tool);
+        if let Value::Object(arguments) = arguments {
+            params = params.with_arguments(arguments);
+        }
+        let result = self.client.call_tool(params).await;
+        Call {
+            result,
+            records: self.capture.take(),
+        }
+    }
+}
 
 struct Row {
     tool: &'static str,
@@ -107,7 +155,7 @@ fn rows() -> Vec<Row> {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let session = Session::start(false).await;
+    let session = Session::start().await;
     println!("The notes server, in memory, called by a real rmcp client.\n");
     let mut number = 0;
     let mut job = String::new();
