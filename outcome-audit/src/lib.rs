@@ -4,14 +4,19 @@
 //! It lists the server's tools and, from each input schema, makes the calls
 //! that break it in one way each: a required argument left out or sent as
 //! `null`, an argument of the wrong JSON type, a value outside its `enum`,
-//! its `minimum`/`maximum` or its `minLength`/`maxLength`, and a key the
-//! schema does not declare when `additionalProperties` is `false`. Every
-//! answer must be a result with `isError` true, not the message of a server
-//! failure, name the argument, quote the value sent, end with a next step
-//! that names a tool of the server, and keep to the writing rules of
-//! `outcome-rules`. Each answer that does not is a [`Finding`]; what the
-//! audit could not call is [`NotProbed`]; the [`AuditReport`] holds both
-//! and prints as the `outcome-audit` command prints it.
+//! its `minimum`/`maximum`, its `exclusiveMinimum`/`exclusiveMaximum` or its
+//! `minLength`/`maxLength`, a string outside its `pattern` or its `format`,
+//! and a key the schema does not declare when `additionalProperties` is
+//! `false`; a tool that takes no arguments cannot be called wrong, and gets
+//! none of these. Every answer must be a result with `isError` true, not
+//! the message of a server failure, name the argument, quote the value
+//! sent, end with a next step that names a tool of the server, and keep to
+//! the writing rules of `outcome-rules`. Each answer that does not is a
+//! [`Finding`]; what the audit could not call is [`NotProbed`]; each tool
+//! of the tool list is under one [`Heading`] of [`AuditReport::by_tool`];
+//! the [`AuditReport`] holds them all, says
+//! [why it is not clean](AuditReport::why_not_clean), and prints as the
+//! `outcome-audit` command prints it.
 //!
 //! This crate is the audit's core, with no server side: `outcome-runtime`'s
 //! `testing::audit` runs it against a server in the same process (and
@@ -54,7 +59,8 @@ use rmcp::service::{Peer, RoleClient, ServiceError};
 mod audit;
 
 pub use audit::{
-    AuditReport, Defect, Expectation, Finding, NotJudged, NotProbed, ValidCalls, shown_line,
+    AuditReport, Defect, Expectation, Finding, Heading, NotJudged, NotProbed, ToolSummary,
+    ValidCalls, shown_line,
 };
 
 /// The level a log record was written at.

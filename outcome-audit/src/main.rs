@@ -16,8 +16,9 @@ use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use serde_json::{Value, json};
 use tokio::time::Instant;
+
+mod json;
 
 const HELP: &str = "\
 usage: outcome-audit [<option>..] -- <command> [<argument>..]
@@ -31,10 +32,12 @@ https://mcp.example.com/mcp.
 
 The calls, derived from each tool's input schema, one mistake each: a
 required argument left out, or sent as null; an argument of the wrong JSON
-type; a value outside its enum, its minimum or maximum, its minLength or
-maxLength; and a key the schema does not declare, when the schema sets
-additionalProperties to false. A server refuses these before the tool
-runs. Besides, each tool annotated read-only (readOnlyHint) gets one call
+type; a value outside its enum, its minimum or maximum, its
+exclusiveMinimum or exclusiveMaximum, its minLength or maxLength; a string
+outside its pattern or its format; and a key the schema does not declare,
+when the schema sets additionalProperties to false. A server refuses these
+before the tool runs. A tool that takes no arguments cannot be called
+wrong: it gets none of these. Besides, each tool annotated read-only (readOnlyHint) gets one call
 its schema accepts, its strings sent as no-such-audit-value: a path, an
 id, a name the server does not hold. That call runs the tool and reaches
 its author's own words; a result is a fine answer, a failure must be
@@ -68,9 +71,11 @@ wrong (the server refused the audit's baseline value), a client capability
 the audit does not offer (-32021), or a fault that heals itself. A tool
 that answers -32601 (one that must run as a task) is not probed further.
 
-The report starts with a header line with the counts, then a summary by
-rule and by tool, then a line for each thing the audit did not probe, run
-or judge, with why, then one block per defect: findings of one rule whose
+The report starts with a header line with the counts, a line for each
+reason it is not clean, then a summary by rule, by tool and by heading
+(every tool of the tool list is under exactly one: run, not run, not
+probed, not judged), then a line for each thing the audit did not probe,
+run or judge, with why, then one block per defect: findings of one rule whose
 texts share one template (a validator's message over many calls and
 tools) are one defect, shown with the calls and tools that show it and one
 example: the tool and its mistake, the call sent as JSON, the text the
@@ -81,7 +86,10 @@ the README): its fields may be added to, never renamed or removed.
 
 Not probed: a tool or argument the audit makes no call for, because its
 schema cannot be read (not an object, a $ref outside it or in a loop with
-no way out, a pattern with no example), asks for more than the audit
+no way out, a pattern the audit builds no string for), holds itself with
+no object or list between (an untagged enum with a variant of itself,
+which a server's reader may go round until its stack overflows: it is
+sent no value), asks for more than the audit
 builds (a string past 100,000 characters, a list past 1,000 items,
 arguments past 256 KiB, nesting past 32 levels, more than 100,000 steps to
 walk), or has a name past 128 characters; tools past the first 1,000, or
@@ -136,10 +144,6 @@ mod status {
     pub const UNREACHABLE: u8 = 4;
     pub const INTERRUPTED: u8 = 130;
 }
-
-/// The version of `--format json`'s document: a new version only for a
-/// change that is not an added field.
-const JSON_FORMAT: u32 = 1;
 
 /// Headers the HTTP transport sets itself.
 const RESERVED_HEADERS: [&str; 4] = [
@@ -367,7 +371,7 @@ fn finish(options: &Options, ended: Ended) -> ExitCode {
     };
     let text = match options.format {
         Format::Text => report.to_string(),
-        Format::Json => json(&report),
+        Format::Json => json::json(&report),
     };
     // A reader that stops early (`| head`) is no failure of the audit.
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
@@ -504,109 +508,6 @@ fn chain(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
-}
-
-/// The report as `--format json` prints it (format 1): the counts, every
-/// defect with an example, every finding, and everything not probed, not
-/// run or not judged, from the report's fields. The
-/// strings are the server's words as it wrote them, with every character
-/// that does not show as itself written as a `\u` escape, so the document
-/// is safe to print and reads back to the same text.
-fn json(report: &AuditReport) -> String {
-    let findings: Vec<Value> = report
-        .findings
-        .iter()
-        .map(|finding| {
-            json!({
-                "tool": finding.tool,
-                "mistake": finding.mistake,
-                "rule": finding.broken.name(),
-                "call": finding.call,
-                "answer": finding.text,
-                "detail": finding.detail,
-            })
-        })
-        .collect();
-    let not_probed: Vec<Value> = report
-        .not_probed
-        .iter()
-        .map(|not| {
-            json!({
-                "tool": not.tool,
-                "argument": not.argument,
-                "why": not.why,
-            })
-        })
-        .collect();
-    let defects: Vec<Value> = report
-        .defects()
-        .iter()
-        .map(|defect| {
-            let example = defect.findings[0];
-            json!({
-                "rule": defect.broken.name(),
-                "detail": example.detail,
-                "template": defect.template,
-                "tools": defect.tools,
-                "calls": defect.calls(),
-                "findings": defect.findings.len(),
-                "example": {
-                    "tool": example.tool,
-                    "mistake": example.mistake,
-                    "call": example.call,
-                    "answer": example.text,
-                },
-            })
-        })
-        .collect();
-    let not_judged: Vec<Value> = report
-        .not_judged
-        .iter()
-        .map(|not| {
-            json!({
-                "tool": not.tool,
-                "mistake": not.mistake,
-                "call": not.call,
-                "answer": not.text,
-                "why": not.why,
-            })
-        })
-        .collect();
-    let document = json!({
-        "format": JSON_FORMAT,
-        "clean": report.is_clean(),
-        "counts": {
-            "tools": report.tools,
-            "calls": report.calls,
-            "judged": report.judged,
-            "defects": defects.len(),
-            "findings": report.findings.len(),
-            "not_probed": report.not_probed.len(),
-            "not_run": report.not_run.len(),
-            "not_judged": report.not_judged.len(),
-        },
-        "defects": defects,
-        "findings": findings,
-        "not_probed": not_probed,
-        "not_run": report.not_run,
-        "not_judged": not_judged,
-    });
-    let text = serde_json::to_string_pretty(&document).unwrap_or_default();
-    // JSON escapes the controls below U+0020 inside a string already, and
-    // a newline outside one is the layout's.
-    let mut out = String::with_capacity(text.len() + 1);
-    for c in text.chars() {
-        if c != '\n' && outcome_rules::is_invisible(c) {
-            let mut units = [0; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\n');
-    out
 }
 
 /// The process group of the server started with `--`: its pid, which with

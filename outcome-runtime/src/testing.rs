@@ -441,7 +441,8 @@ pub fn assert_records_kept() {
 }
 
 pub use outcome_audit::{
-    Audit, AuditReport, Defect, Expectation, Finding, NotJudged, NotProbed, ValidCalls, shown_line,
+    Audit, AuditReport, Defect, Expectation, Finding, Heading, NotJudged, NotProbed, ToolSummary,
+    ValidCalls, shown_line,
 };
 pub use outcome_rules::{Broken, Tools};
 
@@ -519,9 +520,11 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 ///
 /// From each tool's input schema it derives calls that break it one way
 /// each: a required argument left out or `null`, a wrong JSON type, a value
-/// outside its `enum`, `minimum`/`maximum` or `minLength`/`maxLength`, and an
-/// undeclared key when `additionalProperties` is `false` (JSON Schema allows
-/// one when the keyword is absent). Every answer must be:
+/// outside its `enum`, `minimum`/`maximum`, `exclusiveMinimum`/
+/// `exclusiveMaximum` or `minLength`/`maxLength`, a string outside its
+/// `pattern` or `format`, and an undeclared key when `additionalProperties`
+/// is `false` (JSON Schema allows one when the keyword is absent). Every
+/// answer must be:
 ///
 /// | expectation | the answer |
 /// |---|---|
@@ -571,14 +574,27 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 ///
 /// Nor is a schema it cannot read: a tool-list entry that is not a tool,
 /// `properties` not an object, a `$ref` outside the schema or in an endless
-/// loop, a required string with a `pattern` and no `default`, `const`,
-/// `enum` or `examples`, a minimum above the maximum, a bound JSON cannot
-/// carry. A recursive `$ref` is followed once per way round.
+/// loop, a required string whose `pattern` the audit builds no string for
+/// and with no `default`, `const`, `enum` or `examples` that keeps to it,
+/// a minimum above the maximum, a bound JSON cannot carry. A recursive
+/// `$ref` is followed once per way round.
 ///
-/// The server runs in this process on its own thread, with a
-/// [`LogCapture`], so its log records are checked too. The calls are real,
-/// valid ones included: audit a server built for the test. For one in
-/// another process, use [`audit_client`] or the `outcome-audit` CLI.
+/// Each tool the server lists ends under one [`Heading`] of
+/// [`AuditReport::by_tool`] (run, not run, not probed, not judged), with
+/// why; a report that is not clean says why in
+/// [`AuditReport::why_not_clean`] and in its text. A tool that takes no
+/// arguments cannot be called wrong: it gets only the call that keeps to
+/// its schema, and a result is a fine answer.
+///
+/// The server runs in this process on a thread of its own, with 8 MiB of
+/// stack and a [`LogCapture`], so its log records are checked too. A stack
+/// overflow cannot be caught: it aborts the whole test binary. So an
+/// argument whose type holds itself with no object or list between (an
+/// untagged enum with a variant of itself, which serde reads by trying
+/// that variant on the same value without end) is sent no value, and is
+/// reported not probed with why. The calls are real, valid ones included:
+/// audit a server built for the test. For one in another process, use
+/// [`audit_client`] or the `outcome-audit` CLI.
 ///
 /// ```
 /// # use outcome_runtime::{ToolError, quote, tool, tool_handler, tool_router};
@@ -617,44 +633,58 @@ pub fn check_error(error: &ToolError) -> Vec<Broken> {
 /// call: the test failing.
 #[cfg(not(feature = "local"))]
 pub async fn audit<S: rmcp::ServerHandler>(server: S) -> AuditReport {
-    let thread = tokio::task::spawn_blocking(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime for the audited server");
-        let capture = LogCapture::new();
-        let _guard = capture.set_default();
-        runtime.block_on(async move {
-            let client = connect(server, ())
-                .await
-                .expect("the in-memory client connects");
-            let mut logs = || {
-                capture
-                    .take()
-                    .into_iter()
-                    .map(|record| outcome_audit::LogRecord {
-                        tool: record.field("tool").map(str::to_owned),
-                        outcome: record.field("outcome").map(str::to_owned),
-                        level: audit_level(record.level),
-                        name: record.message,
-                    })
-                    .collect()
-            };
-            let report = Audit::new()
-                .logs(&mut logs)
-                .valid_calls(ValidCalls::Every)
-                .run(client.peer())
-                .await
-                .expect("the server answers every call");
-            let _ = client.cancel().await;
-            report
+    let thread = std::thread::Builder::new()
+        .name("outcome-audit-server".into())
+        .stack_size(SERVER_STACK)
+        .spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime for the audited server");
+            let capture = LogCapture::new();
+            let _guard = capture.set_default();
+            runtime.block_on(async move {
+                let client = connect(server, ())
+                    .await
+                    .expect("the in-memory client connects");
+                let mut logs = || {
+                    capture
+                        .take()
+                        .into_iter()
+                        .map(|record| outcome_audit::LogRecord {
+                            tool: record.field("tool").map(str::to_owned),
+                            outcome: record.field("outcome").map(str::to_owned),
+                            level: audit_level(record.level),
+                            name: record.message,
+                        })
+                        .collect()
+                };
+                let report = Audit::new()
+                    .logs(&mut logs)
+                    .valid_calls(ValidCalls::Every)
+                    .run(client.peer())
+                    .await
+                    .expect("the server answers every call");
+                let _ = client.cancel().await;
+                report
+            })
         })
-    });
-    match thread.await {
-        Ok(report) => report,
+        .expect("a thread for the audited server");
+    // Joined on a blocking thread, so that the caller's runtime goes on.
+    match tokio::task::spawn_blocking(move || thread.join()).await {
+        Ok(Ok(report)) => report,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
         Err(error) => std::panic::resume_unwind(error.into_panic()),
     }
 }
+
+/// The stack of the thread [`audit`] runs the server on: a main thread's,
+/// four times what tokio gives its threads, since a test runs an
+/// unoptimised build whose frames are several times larger than a
+/// release build's, and a server's reading of deep (but bounded)
+/// arguments must not overflow in a test when it does not in production.
+#[cfg(not(feature = "local"))]
+const SERVER_STACK: usize = 8 * 1024 * 1024;
 
 /// The [`audit`] of the server behind any connected rmcp client, such as
 /// one in another process. Log records are not checked (no

@@ -76,6 +76,16 @@ pub(crate) enum Mistake {
     TooShort,
     /// A string longer than the argument's `maxLength`.
     TooLong,
+    /// A number equal to the argument's `exclusiveMinimum` (or, for an
+    /// integer, the nearest one not above it).
+    AtExclusiveMinimum,
+    /// A number equal to the argument's `exclusiveMaximum` (or, for an
+    /// integer, the nearest one not below it).
+    AtExclusiveMaximum,
+    /// A string of the argument's lengths that its `pattern` refuses.
+    NotPattern,
+    /// A string of the argument's lengths that its `format` refuses.
+    NotFormat,
     /// A key the schema does not declare, where `additionalProperties` is
     /// false.
     UnknownKey,
@@ -92,6 +102,10 @@ impl Mistake {
             Mistake::AboveMaximum => format!("{argument} above its maximum"),
             Mistake::TooShort => format!("{argument} shorter than its minLength"),
             Mistake::TooLong => format!("{argument} longer than its maxLength"),
+            Mistake::AtExclusiveMinimum => format!("{argument} not above its exclusiveMinimum"),
+            Mistake::AtExclusiveMaximum => format!("{argument} not below its exclusiveMaximum"),
+            Mistake::NotPattern => format!("{argument} outside its pattern"),
+            Mistake::NotFormat => format!("{argument} outside its format"),
             Mistake::UnknownKey => format!("the unknown key {argument}"),
         }
     }
@@ -189,14 +203,24 @@ impl fmt::Display for Expectation {
     }
 }
 
+mod by_tool;
+mod judge;
+mod pattern;
 mod plan;
 mod report;
 mod run;
 #[cfg(test)]
 mod tests;
+mod values;
+mod walk;
 
+pub use by_tool::{Heading, ToolSummary};
 pub use report::{AuditReport, Defect, Finding, NotJudged, shown_line};
 pub use run::ValidCalls;
 
+pub(crate) use by_tool::*;
+pub(crate) use judge::*;
 pub(crate) use plan::*;
 pub(crate) use run::*;
+pub(crate) use values::*;
+pub(crate) use walk::*;

@@ -98,6 +98,9 @@ pub struct AuditReport {
     /// schema, since they are not annotated read-only (see
     /// [`ValidCalls`]).
     pub not_run: Vec<String>,
+    /// Every entry of the tool list, in its order, each under exactly one
+    /// [`Heading`], with why and its counts.
+    pub by_tool: Vec<ToolSummary>,
 }
 
 impl AuditReport {
@@ -105,6 +108,68 @@ impl AuditReport {
     /// every answer judged met every expectation.
     pub fn is_clean(&self) -> bool {
         self.findings.is_empty() && self.not_probed.is_empty() && self.judged > 0
+    }
+
+    /// Why the report is not [clean](Self::is_clean), one sentence a
+    /// reason: its findings, what was not probed, and no answer judged,
+    /// with why none was. Empty when it is clean.
+    pub fn why_not_clean(&self) -> Vec<String> {
+        let mut why = Vec::new();
+        if !self.findings.is_empty() {
+            why.push(format!(
+                "{} findings: answers that break an expectation, grouped into the {} defects \
+                 below",
+                self.findings.len(),
+                self.defects().len()
+            ));
+        }
+        if !self.not_probed.is_empty() {
+            why.push(format!(
+                "{} not probed: what the audit made no call for, or got no answer from, was \
+                 not checked; each is listed with why",
+                self.not_probed.len()
+            ));
+        }
+        if self.judged == 0 {
+            why.push(format!("no answer judged: {}", self.why_none_judged()));
+        }
+        why
+    }
+
+    /// Why no answer was judged, from the headings of the tools.
+    fn why_none_judged(&self) -> String {
+        if self.tools == 0 {
+            return "the server lists no tools".into();
+        }
+        let count = |heading: Heading| {
+            self.by_tool
+                .iter()
+                .filter(|tool| tool.heading == heading)
+                .count()
+        };
+        let mut parts = Vec::new();
+        let not_run = count(Heading::NotRun);
+        if not_run > 0 {
+            parts.push(format!(
+                "{not_run} not run, which take no argument the audit can get wrong and are not \
+                 annotated read-only (--run-every-tool runs them)"
+            ));
+        }
+        for heading in [Heading::NotProbed, Heading::NotJudged] {
+            let n = count(heading);
+            if n > 0 {
+                parts.push(format!("{n} {}, each listed with why", heading.words()));
+            }
+        }
+        if parts.is_empty() {
+            "no call got an answer the audit could judge".into()
+        } else {
+            format!(
+                "of the {} tools, none got a call whose answer the audit could judge: {}",
+                self.tools,
+                parts.join("; ")
+            )
+        }
     }
 
     /// The findings as defects: one for each expectation broken by texts
@@ -357,6 +422,9 @@ impl fmt::Display for AuditReport {
             write!(f, " (log records not checked)")?;
         }
         writeln!(f)?;
+        for why in self.why_not_clean() {
+            writeln!(f, "not clean: {}", one_line(&why, SHOWN_LINE * 2))?;
+        }
         if !defects.is_empty() {
             let rules = tally(defects.iter().map(|d| (d.broken.name(), 1)));
             let findings = tally(self.findings.iter().map(|x| (x.broken.name(), 1)));
@@ -373,6 +441,40 @@ impl fmt::Display for AuditReport {
                 .map(|(tool, n)| format!("{} {n}", one_line(tool, SHOWN_LINE)))
                 .collect();
             writeln!(f, "by tool, findings: {}", by_tool.join(", "))?;
+        }
+        let headings: Vec<String> = Heading::ALL
+            .into_iter()
+            .filter_map(|heading| {
+                let tools: Vec<&ToolSummary> = self
+                    .by_tool
+                    .iter()
+                    .filter(|tool| tool.heading == heading)
+                    .collect();
+                let shown: Vec<String> = tools
+                    .iter()
+                    .take(SHOWN_NOT_PROBED)
+                    .map(|tool| one_line(&tool.name, SHOWN_LINE))
+                    .collect();
+                let more = if tools.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                };
+                (!tools.is_empty()).then(|| {
+                    format!(
+                        "{} ({}): {}{more}",
+                        heading.words(),
+                        tools.len(),
+                        shown.join(", ")
+                    )
+                })
+            })
+            .collect();
+        if !headings.is_empty() {
+            if defects.is_empty() {
+                writeln!(f)?;
+            }
+            writeln!(f, "by heading, tools: {}", headings.join("; "))?;
         }
         let lists =
             !self.not_probed.is_empty() || !self.not_run.is_empty() || !self.not_judged.is_empty();

@@ -60,6 +60,47 @@ fn a_schema_gives_one_probe_per_mistake() {
     assert!(!seen.contains(&("tag".to_owned(), Mistake::Null)));
 }
 
+/// A pattern, a format and an exclusive bound are broken each on its own:
+/// the string keeps to the lengths, the number is the bound itself.
+#[test]
+fn patterns_formats_and_exclusive_bounds_are_broken_alone() {
+    let plan = plan_of(serde_json::json!({
+        "properties": {
+            "slug": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 20},
+            "code": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 3},
+            "day": {"type": "string", "format": "date"},
+            "any": {"type": "string", "pattern": ".*"},
+            "fare": {"type": "number", "exclusiveMinimum": 0},
+            "count": {"type": "integer", "exclusiveMaximum": 9.5}
+        }
+    }));
+    let sent = |argument: &str, mistake: Mistake| {
+        plan.probes
+            .iter()
+            .find(|p| p.argument == argument && p.mistake == mistake)
+            .and_then(|p| p.sent.clone())
+    };
+    assert_eq!(
+        sent("slug", Mistake::NotPattern),
+        Some(Value::from("no such value!"))
+    );
+    assert_eq!(sent("code", Mistake::NotPattern), Some(Value::from("!")));
+    assert_eq!(
+        sent("day", Mistake::NotFormat),
+        Some(Value::from("no such value!"))
+    );
+    assert_eq!(sent("any", Mistake::NotPattern), None);
+    assert_eq!(
+        sent("fare", Mistake::AtExclusiveMinimum),
+        Some(Value::from(0.0))
+    );
+    assert_eq!(
+        sent("count", Mistake::AtExclusiveMaximum),
+        Some(Value::from(10))
+    );
+    assert_eq!(plan.not_probed, []);
+}
+
 #[test]
 fn an_argument_that_asks_for_a_number_of_something() {
     for name in ["id", "issue_number", "userId", "page-index", "pageNo"] {
@@ -195,6 +236,7 @@ fn the_walk_stops_at_its_budget() {
         valid: None,
         probes: Vec::new(),
         not_probed: Vec::new(),
+        arguments: 0,
     };
     assert!(matches!(walk.plan(&mut plan), Err((_, Unbuilt::Budget))));
     assert_eq!(walk.steps, WALK_LIMIT + 1);
@@ -222,8 +264,9 @@ fn refs_that_loop_are_not_followed_forever() {
         let not = not_probed(schema.clone());
         assert_eq!(not.len(), 1, "{schema}: {not:?}");
     }
-    // Null is the one value that ends this one: sent, and not sent as
-    // a mistake.
+    // Null ends this one for a validator, but a reader that tries the
+    // alternatives in turn (serde's untagged enum) tries the loop first,
+    // on any value: no value is sent.
     let plan = plan(
         &tool(serde_json::json!({
             "properties": {"x": {"anyOf": [{"$ref": "#/properties/x"}, {"type": "null"}]}},
@@ -232,9 +275,72 @@ fn refs_that_loop_are_not_followed_forever() {
         None,
     )
     .unwrap();
-    assert_eq!(plan.not_probed, []);
-    assert_eq!(plan.baseline["x"], Value::Null);
-    assert!(plan.probes.iter().all(|p| p.mistake != Mistake::Null));
+    assert_eq!(plan.not_probed.len(), 1, "{:?}", plan.not_probed);
+    assert!(
+        plan.not_probed[0].why.contains("holds itself"),
+        "{:?}",
+        plan.not_probed
+    );
+    assert!(plan.probes.is_empty());
+}
+
+/// A type that holds itself with no object or list between: serde reads
+/// it by trying each alternative on the same value, and goes round
+/// without end on one the others refuse. The audit sends it nothing; a
+/// tree whose children are in a list is read to its leaves, and built.
+#[test]
+fn a_schema_that_holds_itself_gets_no_value() {
+    let holding = |required: bool| {
+        plan_of(serde_json::json!({
+            "$defs": {"Expr": {"anyOf": [{"type": "number"}, {"$ref": "#/$defs/Expr"}]}},
+            "properties": {"expr": {"$ref": "#/$defs/Expr"}, "note": {"type": "string"}},
+            "required": if required { vec!["expr"] } else { vec![] }
+        }))
+    };
+    for required in [true, false] {
+        let plan = holding(required);
+        let [not] = plan.not_probed.as_slice() else {
+            panic!("{:?}", plan.not_probed);
+        };
+        assert_eq!(not.argument.as_deref(), Some("expr"));
+        assert!(
+            not.why.contains("through the $ref #/$defs/Expr"),
+            "{}",
+            not.why
+        );
+        assert!(
+            plan.probes
+                .iter()
+                .all(|p| p.argument != "expr" || p.sent.is_none()),
+            "{:?}",
+            plan.probes
+        );
+    }
+    // Optional, it is left out, and the other arguments are probed.
+    assert!(!holding(false).probes.is_empty());
+    // Nested in an object the audit builds, it is found too.
+    let plan = plan_of(serde_json::json!({
+        "$defs": {"Expr": {"oneOf": [{"$ref": "#/$defs/Expr"}, {"type": "string"}]}},
+        "properties": {"outer": {"type": "object", "properties": {"e": {"$ref": "#/$defs/Expr"}}, "required": ["e"]}},
+        "required": ["outer"]
+    }));
+    assert!(plan.probes.is_empty());
+    assert!(
+        plan.not_probed[0].why.contains("holds itself"),
+        "{:?}",
+        plan.not_probed
+    );
+    let tree = plan_of(serde_json::json!({
+        "$defs": {"Tree": {"anyOf": [
+            {"type": "string"},
+            {"type": "array", "items": {"$ref": "#/$defs/Tree"}},
+            {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}, "required": ["children"]}
+        ]}},
+        "properties": {"tree": {"$ref": "#/$defs/Tree"}},
+        "required": ["tree"]
+    }));
+    assert_eq!(tree.not_probed, []);
+    assert_eq!(tree.baseline["tree"], Value::from("a"));
 }
 
 #[test]
@@ -363,7 +469,8 @@ fn schemas_the_audit_cannot_read_are_not_probed() {
         serde_json::json!({"properties": ["x"]}),
         serde_json::json!({"required": "x"}),
         serde_json::json!({"required": [1]}),
-        serde_json::json!({"properties": {"x": {"type": "string", "pattern": "^[0-9]+$"}}, "required": ["x"]}),
+        // No string matches a word boundary between two letters.
+        serde_json::json!({"properties": {"x": {"type": "string", "pattern": "^a\\bb$"}}, "required": ["x"]}),
         serde_json::json!({"properties": {"x": false}, "required": ["x"]}),
         serde_json::json!({"properties": {"x": {"$ref": "https://example.com/x"}}, "required": ["x"]}),
     ] {
@@ -381,31 +488,90 @@ fn schemas_the_audit_cannot_read_are_not_probed() {
     assert_eq!(plan.baseline["x"], Value::from("12"));
 }
 
+/// Strings and numbers that narrow what they take get a value that keeps
+/// to them, read back as the runtime reads it: a pattern with no example,
+/// a format, exclusive bounds, a `multipleOf`.
+#[test]
+fn narrowed_values_are_built_to_keep_to_the_schema() {
+    for (schema, expected) in [
+        (
+            serde_json::json!({"type": "string", "pattern": "^[0-9]+$"}),
+            serde_json::json!("0"),
+        ),
+        (
+            serde_json::json!({"type": "string", "pattern": "^[A-Z]{3}-\\d+$"}),
+            serde_json::json!("AAA-0"),
+        ),
+        (
+            serde_json::json!({"type": "string", "pattern": "^a+$", "minLength": 4}),
+            serde_json::json!("aaaa"),
+        ),
+        (
+            serde_json::json!({"type": "string", "format": "ipv4"}),
+            serde_json::json!("192.0.2.1"),
+        ),
+        (
+            serde_json::json!({"type": "string", "format": "hostname"}),
+            serde_json::json!("example.com"),
+        ),
+        (
+            serde_json::json!({"type": "string", "format": "time"}),
+            serde_json::json!("00:00:00Z"),
+        ),
+        (
+            serde_json::json!({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+            serde_json::json!(0.5),
+        ),
+        (
+            serde_json::json!({"type": "integer", "exclusiveMaximum": 1}),
+            serde_json::json!(0),
+        ),
+        (
+            serde_json::json!({"type": "integer", "minimum": 0, "multipleOf": 5}),
+            serde_json::json!(5),
+        ),
+        (
+            serde_json::json!({"type": "integer", "minimum": 12, "maximum": 19, "multipleOf": 5}),
+            serde_json::json!(15),
+        ),
+        (
+            serde_json::json!({"type": "number", "multipleOf": 0.25, "minimum": 1.1}),
+            serde_json::json!(1.25),
+        ),
+    ] {
+        let plan = plan_of(serde_json::json!({"properties": {"x": schema}, "required": ["x"]}));
+        assert_eq!(plan.not_probed, [], "{schema}");
+        assert_eq!(plan.baseline["x"], expected, "{schema}");
+    }
+}
+
 #[test]
 fn a_call_the_schema_refuses_is_never_sent_as_one_it_accepts() {
-    // The builder knows no `multipleOf`: the contract, read as the
-    // runtime reads it, catches the baseline it builds.
-    let stepped = serde_json::json!({
-        "properties": {"n": {"type": "integer", "minimum": 0, "multipleOf": 5}},
+    // The builder repeats one item to meet a `minItems`, and knows no
+    // `uniqueItems`: the contract, read as the runtime reads it, catches
+    // the baseline it builds.
+    let unique = serde_json::json!({
+        "properties": {"n": {"type": "array", "items": {"type": "string"}, "minItems": 2, "uniqueItems": true}},
         "required": ["n"]
     });
-    let plan = plan(&tool(stepped), None).unwrap();
+    let plan = plan(&tool(unique), None).unwrap();
     assert!(plan.probes.is_empty());
     assert_eq!(plan.valid, None);
     let [not] = plan.not_probed.as_slice() else {
         panic!("one tool not probed: {:?}", plan.not_probed);
     };
     assert!(
-        not.why.contains("does not keep to its input schema")
-            && not.why.contains("a multiple of 5"),
+        not.why.contains("does not keep to its input schema"),
         "{}",
         not.why
     );
     // An example that keeps to a pattern is sent; one that does not is
-    // not the audit's to send.
+    // not the audit's to send, and a string built from the pattern is.
     let patterned = |example: &str| serde_json::json!({"properties": {"x": {"type": "string", "pattern": "^[0-9]+$", "examples": [example]}}, "required": ["x"]});
-    assert_eq!(plan_of(patterned("12")).not_probed, []);
-    assert_eq!(plan_of(patterned("twelve")).not_probed.len(), 1);
+    assert_eq!(plan_of(patterned("12")).baseline["x"], "12");
+    let plan = plan_of(patterned("twelve"));
+    assert_eq!(plan.not_probed, []);
+    assert_eq!(plan.baseline["x"], "0");
 }
 
 fn plan_of(schema: Value) -> Plan {

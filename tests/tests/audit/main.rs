@@ -5,5 +5,7 @@
 //! no process-global state (those that do have binaries of their own).
 
 mod audit;
+mod audit_clean;
+mod audit_headings;
 mod audit_hostile;
-mod audit_issue42;
+mod audit_overflow;
