@@ -230,9 +230,11 @@ async fn past_its_capacity_the_redis_job_store_answers_the_retry_message_on_ever
         assert_eq!(refused, RETRY_MESSAGE);
     }
     let records = capture.take();
+    // A job whose work ends meanwhile, on a loaded machine, logs its own
+    // `tool_call_completed`: the refused calls' lines are the others.
     let logged: Vec<_> = records
         .iter()
-        .filter(|r| r.target == "outcome_runtime")
+        .filter(|r| r.target == "outcome_runtime" && r.name() != "tool_call_completed")
         .map(|r| format!("{} {}", r.level, r.name()))
         .collect();
     assert_eq!(
