@@ -1,25 +1,13 @@
-//! What each keyword of a schema asks of a value: its kind, its bounds,
-//! its length, its allowed values.
+//! What each keyword of a schema asks of a value, read for the words: its
+//! kind, its bounds, its length, its allowed values.
 
 use std::cmp::Ordering;
-use std::collections::HashSet;
-use std::fmt::Write as _;
 
 use serde_json::{Number, Value};
 
+use crate::JsonObject;
 use crate::formats::format_text;
-use crate::walk::Schema;
-use crate::{DEPTH_LIMIT, JsonObject};
-
-/// Whether an object schema constrains the arguments only through its
-/// properties, so they can be checked without a copy as one `Value`.
-pub(crate) fn plain_object(rules: &JsonObject) -> bool {
-    let composed = ["anyOf", "oneOf", "allOf", "enum", "const"]
-        .iter()
-        .any(|keyword| rules.contains_key(*keyword));
-    let kinds = types(rules);
-    !composed && (kinds.is_empty() || kinds.contains(&"object"))
-}
+use crate::reference::Schema;
 
 pub(crate) fn types(rules: &JsonObject) -> Vec<&str> {
     match rules.get("type") {
@@ -43,6 +31,10 @@ pub(crate) fn kinds(rules: &JsonObject) -> Vec<&str> {
         "additionalProperties",
         "minProperties",
         "maxProperties",
+        "patternProperties",
+        "propertyNames",
+        "dependentRequired",
+        "unevaluatedProperties",
     ]) {
         vec!["object"]
     } else if has(&[
@@ -51,6 +43,8 @@ pub(crate) fn kinds(rules: &JsonObject) -> Vec<&str> {
         "minItems",
         "maxItems",
         "uniqueItems",
+        "contains",
+        "unevaluatedItems",
     ]) {
         vec!["array"]
     } else if has(&["minLength", "maxLength", "pattern"])
@@ -277,67 +271,26 @@ pub(crate) fn count(rules: &JsonObject, key: &str) -> Option<u64> {
     })
 }
 
-/// Whether no item of a list is another's equal: each is written in one
-/// canonical form (numbers by value, keys sorted) and looked up once, so
-/// a long list costs its length, not its square.
-pub(crate) fn distinct(items: &[Value]) -> bool {
-    let mut seen = HashSet::with_capacity(items.len());
-    let mut distinct = true;
-    for item in items {
-        let mut key = String::new();
-        if !canonical(item, &mut key, 0) {
-            // Too deep to tell apart: the list is not blamed.
-            continue;
-        }
-        distinct &= seen.insert(key);
-    }
-    distinct
+/// Whether `value` is of a kind the `type` of `rules` allows; any value,
+/// without a `type` or with one this crate does not know. A number with
+/// no fraction is an integer, as the standard counts it.
+pub(crate) fn kind_fits(rules: &JsonObject, value: &Value) -> bool {
+    let named = types(rules);
+    named.is_empty()
+        || named.iter().any(|kind| match (*kind, value) {
+            ("string", Value::String(_))
+            | ("boolean", Value::Bool(_))
+            | ("null", Value::Null)
+            | ("object", Value::Object(_))
+            | ("array", Value::Array(_))
+            | ("number", Value::Number(_)) => true,
+            ("integer", Value::Number(number)) => whole(number),
+            ("string" | "boolean" | "null" | "object" | "array" | "number" | "integer", _) => false,
+            _ => true,
+        })
 }
 
-/// Writes `value` so that values JSON Schema calls equal are written
-/// alike; false past [`DEPTH_LIMIT`] levels.
-fn canonical(value: &Value, out: &mut String, depth: usize) -> bool {
-    if depth > DEPTH_LIMIT {
-        return false;
-    }
-    match value {
-        Value::Number(number) => match num(number) {
-            Num::Int(whole) => {
-                let _ = write!(out, "{whole}");
-            }
-            Num::Float(float) if float.fract() == 0.0 && float.abs() < 1e18 => {
-                let _ = write!(out, "{}", float as i128);
-            }
-            Num::Float(float) => {
-                let _ = write!(out, "{float:e}");
-            }
-        },
-        Value::Array(items) => {
-            out.push('[');
-            for item in items {
-                if !canonical(item, out, depth + 1) {
-                    return false;
-                }
-                out.push(',');
-            }
-            out.push(']');
-        }
-        Value::Object(object) => {
-            let mut keys: Vec<&String> = object.keys().collect();
-            keys.sort_unstable();
-            out.push('{');
-            for key in keys {
-                let _ = write!(out, "{key:?}:");
-                if !canonical(&object[key], out, depth + 1) {
-                    return false;
-                }
-                out.push(',');
-            }
-            out.push('}');
-        }
-        scalar => {
-            let _ = write!(out, "{scalar}");
-        }
-    }
-    true
+/// Whether a number has no fraction: `3` and `3.0` alike.
+pub(crate) fn whole(number: &Number) -> bool {
+    number.is_i64() || number.is_u64() || number.as_f64().is_some_and(|f| f.fract() == 0.0)
 }

@@ -1,385 +1,200 @@
-//! What the model reads: a schema in words ("a whole number from 1 to
-//! 7"), a path to an argument (`inner.tags[2]`), a value it sent, quoted,
-//! and the message for each kind of fault, or for arguments serde refused
-//! that the schema finds nothing wrong with.
+//! What the model reads: a path to an argument (`inner.tags[2]`), a value
+//! it sent, quoted, and the message for each kind of fault. The schema in
+//! words is `describe`'s; serde's refusals are `serde_words`'.
 
+use std::cell::Cell;
 use std::fmt::Write as _;
 
-use outcome_rules::{QUOTE_LIMIT, one_line, quote};
+use outcome_rules::{QUOTE_LIMIT, quote};
 use serde_json::Value;
 
 use crate::JsonObject;
-use crate::formats::format_text;
-use crate::keywords::{Range, count, kinds, multiple_of, range};
-use crate::walk::{Fault, Problem, Schema, Segment, Walk};
-
-/// How deep a description looks into alternatives and list items: past
-/// this, the words stop helping the model and only lengthen the message.
-const DESCRIBE_DEPTH: usize = 3;
-
-/// How many schemas one message may describe.
-const DESCRIBE_LIMIT: usize = 500;
+use crate::fault::{Fault, Problem, Segment};
+use crate::reference::{self, Schema};
 
 /// How many allowed values or argument names a message lists.
-const LIST_LIMIT: usize = 10;
+pub(crate) const LIST_LIMIT: usize = 10;
 
 /// The longest argument path a message names, in characters.
 pub(crate) const PATH_LIMIT: usize = 160;
 
-/// The longest description of what an argument must be, in characters.
-const WHAT_LIMIT: usize = 300;
-
 /// A description longer than this is not repeated in the next step.
 const REPEAT_LIMIT: usize = 60;
-
-/// The longest string argument looked for in serde's reason, in bytes: a
-/// reason quotes a value whole, and one this long is no use to find.
-const REASON_LIMIT: usize = 1200;
-
-/// How many arguments are looked for in serde's reason.
-const SEARCH_LIMIT: usize = 64;
 
 /// A property name longer than this, or with characters outside
 /// [`plain_name`], is quoted rather than written as it is.
 const NAME_LIMIT: usize = 64;
 
 /// What a schema that says nothing useful describes.
-const ANY_VALUE: &str = "a valid value";
+pub(crate) const ANY_VALUE: &str = "a valid value";
 
-impl<'a> Walk<'a> {
-    /// The message for a fault the schema found.
+/// The words of one message, over the schema they describe.
+pub(crate) struct Words<'a> {
+    root: &'a JsonObject,
+    /// Descriptions written so far: alternatives that refer back to
+    /// themselves multiply at each level.
+    pub(crate) described: Cell<usize>,
+}
+
+impl<'a> Words<'a> {
+    pub(crate) fn new(root: &'a JsonObject) -> Self {
+        Words {
+            root,
+            described: Cell::new(0),
+        }
+    }
+
+    /// The root schema, its references followed.
+    pub(crate) fn root(&self) -> Schema<'a> {
+        reference::follow(self.root, self.root)
+    }
+
+    /// A schema value within the root, its references followed.
+    pub(crate) fn schema(&self, value: &'a Value) -> Schema<'a> {
+        reference::schema(self.root, value)
+    }
+
+    /// The message for a fault.
     pub(crate) fn tell(&self, tool: &str, fault: &Fault<'a>) -> String {
+        let name = render(&fault.path);
         match fault.problem {
-            Problem::Missing(schema) => missing(tool, &render(&fault.path), &self.what(schema)),
-            Problem::MissingOne(ref names) => missing_one(tool, &fault.path, names),
-            Problem::Wrong(value, schema) => {
-                let name = render(&fault.path);
-                let what = self.what(schema);
-                let sent = sent(value);
-                if fault.path.is_empty() && what == ANY_VALUE {
-                    return format!(
-                        "The arguments of {tool} were {sent}, which do not fit the parameters \
-                         it takes. Call {tool} again with each argument of the type its input \
-                         schema gives."
-                    );
-                }
-                if fault.path.is_empty() {
-                    return format!(
-                        "The arguments of {tool} were {sent}, but they must be {what}. \
-                         Call {tool} again with arguments that fit."
-                    );
-                }
-                if matches!(schema, Schema::Never) {
-                    return format!(
-                        "The argument {name} of {tool} was {sent}, but it must be left out. \
-                         Call {tool} again without {name}."
-                    );
-                }
-                if what == ANY_VALUE {
-                    return format!(
-                        "The argument {name} of {tool} was {sent}, which it does not take. \
-                         Call {tool} again with {name} corrected."
-                    );
-                }
-                let next = if what.chars().count() <= REPEAT_LIMIT {
-                    format!("as {what}")
-                } else {
-                    "corrected".to_owned()
-                };
+            Problem::Missing(schema) => missing(tool, &name, &self.what(schema)),
+            Problem::MissingWith(trigger) => {
+                let parent = &fault.path[..fault.path.len().saturating_sub(1)];
+                let trigger = render(&[parent, &[Segment::Name(trigger)]].concat());
                 format!(
-                    "The argument {name} of {tool} was {sent}, but it must be {what}. \
-                     Call {tool} again with {name} {next}."
+                    "The argument {name} of {tool} is missing, and it must be set when \
+                     {trigger} is. Call {tool} again with {name} set."
                 )
             }
-            Problem::Unknown(key, properties) => unknown(tool, &fault.path, key, properties),
-        }
-    }
-
-    /// The message when the schema found nothing: serde's reason, with the
-    /// argument it names when that can be told for sure.
-    pub(crate) fn refused(
-        &self,
-        tool: &str,
-        root: Schema<'a>,
-        arguments: &JsonObject,
-        reason: &str,
-    ) -> String {
-        let reason = reason.trim();
-        let properties = match root {
-            Schema::Rules(rules) => rules.get("properties").and_then(Value::as_object),
-            _ => None,
-        };
-
-        // serde names a field it missed or did not know, but not where it
-        // sits; only a top-level argument is certain to be the one meant.
-        if let Some(field) = reason
-            .strip_prefix("missing field `")
-            .and_then(|rest| rest.strip_suffix('`'))
-            && let Some((name, schema)) = properties.and_then(|p| p.get_key_value(field))
-            && !arguments.contains_key(field)
-        {
-            let what = self.what(self.schema(schema));
-            return missing(tool, &render(&[Segment::Name(name)]), &what);
-        }
-        if let Some(rest) = reason.strip_prefix("unknown field `") {
-            let named = arguments
-                .keys()
-                .filter(|key| !properties.is_some_and(|p| p.contains_key(*key)))
-                .filter(|key| names_key(rest, key))
-                .max_by_key(|key| key.len());
-            if let Some(key) = named {
-                return unknown(tool, &[], key, properties);
+            Problem::MissingOne(ref names) => missing_one(tool, &fault.path, names),
+            Problem::Wrong { value, schema, own } => {
+                let what = if own {
+                    self.what_own(schema)
+                } else {
+                    self.what(schema)
+                };
+                wrong(tool, &name, value, schema, &what)
             }
-        }
-
-        // serde's own text is never passed on: a type's `Deserialize` may
-        // write the model's value into it whole (`invalid_value`), or name
-        // Rust types ("untagged enum InternalBillingNode"). It only points
-        // at the argument whose value it quotes, which is told here in this
-        // module's words, the value through `quote`.
-        // With one argument sent, it is the one serde refused. Otherwise
-        // serde writes the value it refused first ("invalid value: string
-        // ..."): only the start of its text is searched, for the first
-        // arguments, so that megabytes of reason and of arguments cost no
-        // more than a line of each.
-        let pointed = match arguments.len() {
-            1 => arguments.iter().next(),
-            _ => arguments
-                .iter()
-                .take(SEARCH_LIMIT)
-                .find(|(_, value)| serde_quotes(reason, value)),
-        };
-        if let Some((name, value)) = pointed {
-            return format!(
-                "The argument {} of {tool} was {}, which {tool} does not accept. \
-                 Call {tool} again with another value for {}.",
-                render(&[Segment::Name(name)]),
-                sent(value),
-                render(&[Segment::Name(name)]),
-            );
-        }
-        format!(
-            "{tool} did not accept the values of its arguments. \
-             Call {tool} again with each value in the form its parameter takes."
-        )
-    }
-
-    /// What a value of `schema` must be, bounded for a message.
-    pub(crate) fn what(&self, schema: Schema<'a>) -> String {
-        one_line(&self.describe(schema, 0), WHAT_LIMIT)
-    }
-
-    /// What a value of `schema` is, in words a model reads: "a string", "a
-    /// whole number from 0 to 255", "one of 'draft', 'final'".
-    fn describe(&self, schema: Schema<'a>, depth: usize) -> String {
-        let rules = match schema {
-            // Only a `false` schema for a property says "leave it out", which
-            // the message for a wrong value says in its own words.
-            Schema::Any | Schema::Never => return ANY_VALUE.to_owned(),
-            Schema::Rules(rules) => rules,
-        };
-        // Alternatives that refer back to themselves multiply at each level.
-        let written = self.described.get();
-        self.described.set(written.saturating_add(1));
-        if depth > DESCRIBE_DEPTH || written >= DESCRIBE_LIMIT {
-            return ANY_VALUE.to_owned();
-        }
-        let options = ["anyOf", "oneOf"]
-            .iter()
-            .find_map(|keyword| rules.get(*keyword).and_then(Value::as_array))
-            .filter(|options| !options.is_empty());
-        if let Some(options) = options {
-            return self.describe_options(options, depth);
-        }
-        if let Some(parts) = rules.get("allOf").and_then(Value::as_array) {
-            let described: Vec<String> = parts
-                .iter()
-                .take(LIST_LIMIT)
-                .map(|part| self.describe(self.schema(part), depth + 1))
-                .filter(|text| text != ANY_VALUE)
-                .collect();
-            if !described.is_empty() {
-                return described.join(" that is also ");
-            }
-        }
-        if let Some(constant) = rules.get("const") {
-            return sent(constant);
-        }
-        if let Some(allowed) = rules.get("enum").and_then(Value::as_array) {
-            return one_of(allowed.iter(), allowed.len());
-        }
-        let mut described: Vec<String> = Vec::new();
-        for kind in kinds(rules) {
-            let text = self.describe_kind(rules, kind, depth);
-            if !described.contains(&text) {
-                described.push(text);
-            }
-        }
-        join_or(&described, 0)
-    }
-
-    /// The options of `anyOf` or `oneOf`: their values when each is one
-    /// constant (an enum with documented variants), else each described.
-    fn describe_options(&self, options: &'a [Value], depth: usize) -> String {
-        let constants: Option<Vec<&Value>> = options
-            .iter()
-            .map(|option| match self.schema(option) {
-                Schema::Rules(rules) => rules.get("const").or_else(|| {
-                    match rules.get("enum").and_then(Value::as_array)?.as_slice() {
-                        [one] => Some(one),
-                        _ => None,
+            Problem::Not(value, schema) => {
+                let what = self.what(schema);
+                let sent = sent(value);
+                match (schema, fault.path.is_empty()) {
+                    (Schema::Any | Schema::Never, _) => {
+                        wrong(tool, &name, value, Schema::Never, ANY_VALUE)
                     }
-                }),
-                _ => None,
-            })
-            .collect();
-        if let Some(constants) = constants {
-            return one_of(constants.into_iter(), options.len());
-        }
-        let mut described: Vec<String> = Vec::new();
-        let mut seen = 0;
-        // Options that read alike are listed once, but looking for ten
-        // that differ stops somewhere.
-        for option in options.iter().take(LIST_LIMIT * 3) {
-            if described.len() == LIST_LIMIT {
-                break;
+                    _ if what == ANY_VALUE => wrong(tool, &name, value, schema, ANY_VALUE),
+                    (_, true) => format!(
+                        "The arguments of {tool} were {sent}, but they must not be {what}. \
+                         Call {tool} again with arguments that fit."
+                    ),
+                    (_, false) => format!(
+                        "The argument {name} of {tool} was {sent}, but it must not be {what}. \
+                         Call {tool} again with {name} {}.",
+                        next_step(&format!("as anything but {what}"))
+                    ),
+                }
             }
-            seen += 1;
-            let text = self.describe(self.schema(option), depth + 1);
-            if !described.contains(&text) {
-                described.push(text);
+            Problem::Several(value, schema) => {
+                let what = self.what(schema);
+                let sent = sent(value);
+                if fault.path.is_empty() {
+                    format!(
+                        "The arguments of {tool} were {sent}, but they must be exactly one of \
+                         {what}, and they are more than one. Call {tool} again with arguments \
+                         that fit."
+                    )
+                } else {
+                    format!(
+                        "The argument {name} of {tool} was {sent}, but it must be exactly one \
+                         of {what}, and it is more than one. Call {tool} again with {name} \
+                         corrected."
+                    )
+                }
             }
-        }
-        join_or(&described, options.len() - seen)
-    }
-
-    fn describe_kind(&self, rules: &'a JsonObject, kind: &str, depth: usize) -> String {
-        match kind {
-            "string" => describe_string(rules),
-            "integer" => describe_number("a whole number", rules, true),
-            "number" => describe_number("a number", rules, false),
-            "boolean" => "true or false".to_owned(),
-            "null" => "null".to_owned(),
-            "object" => match (count(rules, "minProperties"), count(rules, "maxProperties")) {
-                (None | Some(0), None) => "an object".to_owned(),
-                (minimum, maximum) => format!(
-                    "an object of {}",
-                    count_phrase(minimum.filter(|&n| n > 0), maximum, "key")
-                ),
-            },
-            "array" => self.describe_list(rules, depth),
-            _ => ANY_VALUE.to_owned(),
+            Problem::Unknown(key, ref known) => unknown(tool, &fault.path, key, known),
+            Problem::Key(key, schema) => self.key(tool, &fault.path, key, schema),
         }
     }
 
-    fn describe_list(&self, rules: &'a JsonObject, depth: usize) -> String {
-        let minimum = count(rules, "minItems");
-        let maximum = count(rules, "maxItems");
-        let mut text = match (minimum, maximum) {
-            (Some(1), None) => "a non-empty list".to_owned(),
-            (None, None) => "a list".to_owned(),
-            _ => format!("a list of {}", count_phrase(minimum, maximum, "item")),
-        };
-        let tuple =
-            rules.contains_key("prefixItems") || rules.get("items").is_some_and(Value::is_array);
-        if !tuple && let Some(items) = rules.get("items") {
-            let each = self.describe(self.schema(items), depth + 1);
-            if each != ANY_VALUE {
-                let _ = write!(text, ", each {each}");
-            }
-        }
-        if rules.get("uniqueItems") == Some(&Value::Bool(true)) {
-            text.push_str(", with no item twice");
-        }
-        text
-    }
-}
-
-/// A number's bounds and the multiple it must be, if any.
-fn describe_number(noun: &str, rules: &JsonObject, whole: bool) -> String {
-    let text = describe_range(noun, &range(rules, whole));
-    match multiple_of(rules) {
-        Some(step) => format!("{text} that is a multiple of {step}"),
-        None => text,
-    }
-}
-
-fn describe_range(noun: &str, range: &Range) -> String {
-    let low = range.low.map(|b| (b.at, b.exclusive));
-    let high = range.high.map(|b| (b.at, b.exclusive));
-    match (low, high) {
-        (None, None) => noun.to_owned(),
-        (Some((low, false)), Some((high, false))) => format!("{noun} from {low} to {high}"),
-        (Some((low, false)), None) => format!("{noun} of {low} or more"),
-        (None, Some((high, false))) => format!("{noun} of {high} or less"),
-        (Some((low, true)), None) => format!("{noun} greater than {low}"),
-        (None, Some((high, true))) => format!("{noun} less than {high}"),
-        (Some((low, low_exclusive)), Some((high, high_exclusive))) => {
-            let low = if low_exclusive {
-                format!("greater than {low}")
-            } else {
-                format!("of at least {low}")
-            };
-            let high = if high_exclusive {
-                format!("less than {high}")
-            } else {
-                format!("at most {high}")
-            };
-            format!("{noun} {low} and {high}")
+    /// The message for a key whose name is not what its object's keys
+    /// must be (`propertyNames`).
+    fn key(&self, tool: &str, parent: &[Segment<'_>], key: &str, schema: Schema<'a>) -> String {
+        let what = self.what(schema);
+        let quoted: String = key.chars().take(QUOTE_LIMIT + 1).collect();
+        let quoted = quote(quoted);
+        let parent = render(parent);
+        match (
+            parent.is_empty(),
+            matches!(schema, Schema::Never) || what == ANY_VALUE,
+        ) {
+            (true, true) => unknown(tool, &[], key, &[]),
+            (true, false) => format!(
+                "{tool} takes no argument {quoted}, as the names of its arguments must be \
+                 {what}. Call {tool} again without it."
+            ),
+            (false, true) => format!(
+                "The argument {parent} of {tool} has the key {quoted}, but it takes no keys. \
+                 Call {tool} again with {parent} empty."
+            ),
+            (false, false) => format!(
+                "The argument {parent} of {tool} has the key {quoted}, but its keys must be \
+                 {what}. Call {tool} again without that key in {parent}."
+            ),
         }
     }
 }
 
-/// "at most 40 characters", "exactly 2 items", "3 to 8 characters".
-fn count_phrase(minimum: Option<u64>, maximum: Option<u64>, unit: &str) -> String {
-    let units = |n: u64| {
-        if n == 1 {
-            unit.to_owned()
-        } else {
-            format!("{unit}s")
-        }
-    };
-    match (minimum, maximum) {
-        (Some(min), Some(max)) if min == max => format!("exactly {min} {}", units(min)),
-        (Some(min), Some(max)) => format!("{min} to {max} {}", units(max)),
-        (Some(min), None) => format!("at least {min} {}", units(min)),
-        (None, Some(max)) => format!("at most {max} {}", units(max)),
-        (None, None) => format!("any number of {unit}s"),
+/// "as a whole number from 1 to 7", or "corrected" when repeating what
+/// it must be would make the step long.
+fn next_step(as_what: &str) -> String {
+    if as_what.chars().count() <= REPEAT_LIMIT + 3 {
+        as_what.to_owned()
+    } else {
+        "corrected".to_owned()
     }
 }
 
-fn describe_string(rules: &JsonObject) -> String {
-    let format = rules
-        .get("format")
-        .and_then(Value::as_str)
-        .and_then(format_text);
-    let minimum = count(rules, "minLength").filter(|&min| min > 0);
-    let maximum = count(rules, "maxLength");
-    let text = describe_text(format, minimum, maximum);
-    match rules.get("pattern").and_then(Value::as_str) {
-        Some(pattern) => format!("{text} matching the pattern {}", quote(pattern)),
-        None => text,
+/// The message for a value that is not `what`.
+pub(crate) fn wrong(
+    tool: &str,
+    name: &str,
+    value: &Value,
+    schema: Schema<'_>,
+    what: &str,
+) -> String {
+    let sent = sent(value);
+    if name.is_empty() && what == ANY_VALUE {
+        return format!(
+            "The arguments of {tool} were {sent}, which do not fit the parameters it takes. \
+             Call {tool} again with each argument in the form its parameter takes."
+        );
     }
+    if name.is_empty() {
+        return format!(
+            "The arguments of {tool} were {sent}, but they must be {what}. \
+             Call {tool} again with arguments that fit."
+        );
+    }
+    if matches!(schema, Schema::Never) {
+        return format!(
+            "The argument {name} of {tool} was {sent}, but it must be left out. \
+             Call {tool} again without {name}."
+        );
+    }
+    if what == ANY_VALUE {
+        return format!(
+            "The argument {name} of {tool} was {sent}, which it does not take. \
+             Call {tool} again with {name} corrected."
+        );
+    }
+    format!(
+        "The argument {name} of {tool} was {sent}, but it must be {what}. \
+         Call {tool} again with {name} {}.",
+        next_step(&format!("as {what}"))
+    )
 }
 
-/// A string's format and length in words.
-fn describe_text(format: Option<&str>, minimum: Option<u64>, maximum: Option<u64>) -> String {
-    match (format, minimum, maximum) {
-        // schemars's schema for a `char`.
-        (None, Some(1), Some(1)) => "a single character".to_owned(),
-        (None, Some(1), None) => "a non-empty string".to_owned(),
-        (None, None, None) => "a string".to_owned(),
-        (None, _, _) => format!(
-            "a string of {}",
-            count_phrase(minimum, maximum, "character")
-        ),
-        (Some(format), None, None) => format.to_owned(),
-        (Some(format), _, _) => format!(
-            "{format}, {} long",
-            count_phrase(minimum, maximum, "character")
-        ),
-    }
-}
 /// A path such as `inner.limit`, `tags[2]` or `labels['x']`, cut from the
 /// front to [`PATH_LIMIT`] characters. Names the model chose are quoted.
 pub(crate) fn render(path: &[Segment<'_>]) -> String {
@@ -390,7 +205,7 @@ pub(crate) fn render(path: &[Segment<'_>]) -> String {
             Segment::Name(name) if plain_name(name) && i == 0 => name.to_owned(),
             Segment::Name(name) if plain_name(name) => format!(".{name}"),
             Segment::Name(name) if i == 0 => quote(name).to_string(),
-            Segment::Name(name) | Segment::Key(name) => format!("[{}]", quote(name)),
+            Segment::Name(name) => format!("[{}]", quote(name)),
             Segment::Index(index) => format!("[{index}]"),
         })
         .collect();
@@ -422,7 +237,7 @@ fn plain_name(name: &str) -> bool {
             .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '$' | '@'))
 }
 
-fn missing(tool: &str, name: &str, what: &str) -> String {
+pub(crate) fn missing(tool: &str, name: &str, what: &str) -> String {
     if what == ANY_VALUE {
         format!("The argument {name} of {tool} is missing. Call {tool} again with {name} set.")
     } else {
@@ -458,12 +273,7 @@ fn missing_one(tool: &str, parent: &[Segment<'_>], names: &[&str]) -> String {
 
 /// The message for a key the model sent that its object does not take,
 /// with the keys it does take.
-fn unknown(
-    tool: &str,
-    parent: &[Segment<'_>],
-    key: &str,
-    properties: Option<&JsonObject>,
-) -> String {
+pub(crate) fn unknown(tool: &str, parent: &[Segment<'_>], key: &str, known: &[&str]) -> String {
     let parent = render(parent);
     // Enough of the key for `quote` to cut and mark it, and no more.
     let key: String = key.chars().take(QUOTE_LIMIT + 1).collect();
@@ -472,9 +282,8 @@ fn unknown(
     } else {
         quote(format!("{parent}.{key}"))
     };
-    let known: Vec<String> = properties
-        .into_iter()
-        .flat_map(|p| p.keys())
+    let known: Vec<String> = known
+        .iter()
         .take(LIST_LIMIT + 1)
         .map(|known| render(&[Segment::Name(known)]))
         .collect();
@@ -497,43 +306,6 @@ fn unknown(
         ),
     };
     format!("{tool} takes no argument {name}. {next}")
-}
-
-/// The largest char boundary of `text` at or below `at`.
-fn floor_char_boundary(text: &str, at: usize) -> usize {
-    if at >= text.len() {
-        return text.len();
-    }
-    (0..=at)
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0)
-}
-
-/// Whether serde's `reason` quotes `value` as it quotes an unexpected
-/// value (`string "..."`, ``integer `7` ``, ``boolean `true` ``): the
-/// argument it points at.
-fn serde_quotes(reason: &str, value: &Value) -> bool {
-    let quoted = match value {
-        Value::String(text) if text.len() <= REASON_LIMIT => format!("string {text:?}"),
-        Value::Number(number) if number.is_f64() => format!("floating point `{number}`"),
-        Value::Number(number) => format!("integer `{number}`"),
-        Value::Bool(flag) => format!("boolean `{flag}`"),
-        _ => return false,
-    };
-    // serde's "invalid value: " or "invalid type: " comes first, then the
-    // value.
-    let head = &reason[..floor_char_boundary(reason, quoted.len() + 64)];
-    head.match_indices(quoted.as_str())
-        .any(|(at, _)| !head[at + quoted.len()..].starts_with(|c: char| c.is_ascii_digit()))
-}
-
-/// Whether serde's text after "unknown field `" names `key`: the key, then
-/// the closing backtick and either the end or serde's list of fields.
-fn names_key(rest: &str, key: &str) -> bool {
-    rest.strip_prefix(key)
-        .and_then(|after| after.strip_prefix('`'))
-        .is_some_and(|after| after.is_empty() || after.starts_with(", "))
 }
 
 /// A value the model sent, quoted. A string is quoted as its text; other
@@ -605,7 +377,7 @@ fn preview(value: &Value, out: &mut String, depth: usize) {
 
 /// "one of 'draft', 'final'", the first [`LIST_LIMIT`] of `total` values
 /// and how many more there are.
-fn one_of<'v>(values: impl Iterator<Item = &'v Value>, total: usize) -> String {
+pub(crate) fn one_of<'v>(values: impl Iterator<Item = &'v Value>, total: usize) -> String {
     let quoted: Vec<String> = values.take(LIST_LIMIT).map(sent).collect();
     match quoted.as_slice() {
         [] => ANY_VALUE.to_owned(),
@@ -622,7 +394,7 @@ fn one_of<'v>(values: impl Iterator<Item = &'v Value>, total: usize) -> String {
 
 /// "a string, a list or null", with how many options went unlisted. A
 /// part that says nothing is left out unless it is the only one.
-fn join_or(parts: &[String], more: usize) -> String {
+pub(crate) fn join_or(parts: &[String], more: usize) -> String {
     let said: Vec<&str> = parts
         .iter()
         .map(String::as_str)

@@ -224,9 +224,8 @@ proptest! {
             Value::Object(root) => root.clone(),
             _ => JsonObject::new(),
         };
-        let contract = Contract::new(Arc::new(root.clone()));
-            let walk = Walk::new(&contract);
-        let described = walk.what(walk.schema(&schema));
+        let words = Words::new(&root);
+        let described = words.what(words.schema(&schema));
         prop_assert!(!described.contains(['\n', '\r']), "{}", described);
         prop_assert!(!sent(&value).contains(['\n', '\r']));
         prop_assert!(sent(&value).chars().count() <= QUOTE_LIMIT + 5);

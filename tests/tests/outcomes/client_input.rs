@@ -411,23 +411,24 @@ async fn serdes_own_text_never_reaches_the_model() {
     );
     assert_eq!(call.events(), ["INFO tool_call_failed"]);
 
-    // A wrong leaf 40 levels deep, past the explainer's depth.
+    // A wrong leaf 40 levels deep.
     let mut tree = json!("x");
     for _ in 0..40 {
         tree = json!([tree]);
     }
-    // And one that fails only after 60,000 good items, past its steps.
+    // And one that fails only after 60,000 good items.
     let mut wide: Vec<Value> = (0..60_000).map(|n| json!(n)).collect();
     wide.push(json!({ "what": "x" }));
     for tree in [tree, Value::Array(wide)] {
         let call = session.call("bill", json!({ "tree": tree })).await;
         let read = call.text();
-        // The one argument sent is named, its value cut by `quote`.
+        // The wrong leaf is named by its path, its value quoted, in the
+        // model's words: never serde's, never the type's name.
         assert!(
-            read.starts_with("The argument tree of bill was '[")
-                && read.ends_with(
-                    "which bill does not accept. Call bill again with another value for tree."
-                ),
+            read.starts_with("The argument tree[")
+                && read.contains(" of bill was '")
+                && read.contains("but it must be a whole number from 0 to 4294967295 or a list")
+                && read.ends_with("corrected."),
             "{read}"
         );
         assert!(!read.contains("InternalBillingNode") && !read.contains("untagged"));
