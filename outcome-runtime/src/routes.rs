@@ -22,6 +22,8 @@ use rmcp::handler::server::tool::{
 use rmcp::model::CallToolResponse;
 use rmcp::service::MaybeSend;
 
+use outcome_schema::Contract;
+
 use crate::ending;
 use crate::error::ToolError;
 use crate::panics::{CatchPanic, catch};
@@ -93,6 +95,7 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
     let tool: Arc<str> = Arc::from(&*route.attr.name);
     let contract = Some(crate::arguments::contract(&route.attr.input_schema))
         .filter(|contract| contract.narrows() && !unchecked);
+    let output = output_contract(route);
     let call: Arc<DynCallToolHandler<S>> =
         Arc::new(move |context: ToolCallContext<'_, S>| -> RouteFuture<'_> {
             if let Some(contract) = &contract
@@ -105,12 +108,17 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
             // trait tool runs its whole body there.
             let started = catch(|| inner(context));
             let tool = tool.clone();
+            let output = output.clone();
             Box::pin(async move {
                 let ended = match started {
                     Ok(future) => CatchPanic::new(future).await,
                     Err(payload) => Err(payload),
                 };
-                ending::route_answer(&tool, ended)
+                let answer = ending::route_answer(&tool, ended);
+                match &output {
+                    Some(output) => kept_to(answer, output, &tool),
+                    None => answer,
+                }
             })
         });
     register(&call, Flags::INSIDE);
@@ -267,6 +275,7 @@ pub fn mark_router<S: MaybeSend + 'static>(mut router: ToolRouter<S>) -> ToolRou
         if !flags.unchecked {
             check_before(route);
         }
+        check_after(route);
         register(&route.call, flags);
     }
     router
@@ -292,6 +301,75 @@ fn check_before<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
         }
     });
 }
+
+/// The contract of `route`'s output schema, if it narrows anything the
+/// result's type does not already guarantee: only then is a result
+/// checked against it.
+fn output_contract<S>(route: &ToolRoute<S>) -> Option<Arc<Contract>> {
+    let schema = route.attr.output_schema.as_ref()?;
+    Some(crate::arguments::contract(schema)).filter(|contract| contract.narrows())
+}
+
+/// Checks each result of `route` against its output schema, if that
+/// narrows anything: a result outside it is the server's fault, never
+/// the contract met.
+fn check_after<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
+    let Some(output) = output_contract(route) else {
+        return;
+    };
+    let inner = route.call.clone();
+    let tool: Arc<str> = Arc::from(&*route.attr.name);
+    route.call = Arc::new(move |context: ToolCallContext<'_, S>| -> RouteFuture<'_> {
+        let answered = inner(context);
+        let output = output.clone();
+        let tool = tool.clone();
+        Box::pin(async move { kept_to(answered.await, &output, &tool) })
+    });
+}
+
+/// `answer`, or the fault of a result whose `structuredContent` is outside
+/// the tool's output schema: the MCP specification makes a server promise
+/// that every result keeps to it. The reason goes to the operator's
+/// `tool_failed` record at ERROR; the model reads the fixed fault message.
+fn kept_to(
+    answer: Result<CallToolResponse, ErrorData>,
+    output: &Contract,
+    tool: &str,
+) -> Result<CallToolResponse, ErrorData> {
+    let Ok(CallToolResponse::Complete(result)) = &answer else {
+        return answer;
+    };
+    let Some(value) = result.structured_content.as_ref() else {
+        return answer;
+    };
+    if result.is_error == Some(true) {
+        return answer;
+    }
+    match output.verify(value) {
+        Ok(()) => answer,
+        Err(reason) => {
+            let fault = ToolError::from(ResultOutsideSchema(reason));
+            crate::boundary::answer(fault, Some(tool))
+        }
+    }
+}
+
+/// A result whose `structuredContent` breaks the tool's output schema: the
+/// server's fault, logged with where and how.
+#[derive(Debug)]
+pub(crate) struct ResultOutsideSchema(String);
+
+impl std::fmt::Display for ResultOutsideSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the result's structuredContent is outside the tool's output schema: {}",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ResultOutsideSchema {}
 
 /// Turns off the check of `route`'s published input schema before its
 /// handler, for a tool that checks its arguments itself, with words better

@@ -16,6 +16,7 @@ mod hooks;
 mod hostile_errors;
 mod input_schema;
 mod model_text;
+mod output_schema;
 mod panicking_subscribers;
 mod routes;
 mod sampling;
