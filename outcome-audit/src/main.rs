@@ -4,136 +4,21 @@
 
 #![forbid(unsafe_code)]
 
-use std::collections::HashMap;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{ExitCode, Stdio};
 use std::time::Duration;
 
-use http::{HeaderName, HeaderValue};
-use outcome_audit::{Audit, AuditReport, ValidCalls, shown_line};
+use outcome_audit::{Audit, AuditReport, shown_line};
 use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use tokio::time::Instant;
 
+mod cli;
 mod json;
 
-const HELP: &str = "\
-usage: outcome-audit [<option>..] -- <command> [<argument>..]
-       outcome-audit [<option>..] <url>
-
-Audits an MCP server: lists its tools, calls each one the way a model gets
-it wrong, and checks every answer. The first form starts <command> and
-speaks MCP with it over stdin and stdout; the second connects to the
-streamable HTTP endpoint at <url>, such as http://127.0.0.1:8080/mcp or
-https://mcp.example.com/mcp.
-
-The calls, derived from each tool's input schema, one mistake each: a
-required argument left out, or sent as null; an argument of the wrong JSON
-type; a value outside its enum, its minimum or maximum, its
-exclusiveMinimum or exclusiveMaximum, its minLength or maxLength; a string
-outside its pattern or its format; and a key the schema does not declare,
-when the schema sets additionalProperties to false. A server refuses these
-before the tool runs. A tool that takes no arguments cannot be called
-wrong: it gets none of these. Besides, each tool annotated read-only (readOnlyHint) gets one call
-its schema accepts, its strings sent as no-such-audit-value: a path, an
-id, a name the server does not hold. That call runs the tool and reaches
-its author's own words; a result is a fine answer, a failure must be
-isError, not a fault, and keep to the writing rules. With
---run-every-tool every tool gets that call: audit a server whose data may
-change.
-
-Each tool's description in the tool list is checked too:
-description-missing, description-too-long (past 2,048 UTF-16 code units,
-which clients drop) and description-lists-failures.
-
-Each answer must be:
-  is-error           a result with isError true: not a success, not a
-                     JSON-RPC error (which many clients never show the model)
-  not-fault          not the message of a server failure: the request was
-                     wrong, and the text must say so
-  names-argument     the text names the argument that is wrong
-  quotes-value       the text quotes the value sent, when one was
-  <rule>             the writing rules, as outcome-runtime checks them at
-                     compile time: names-tool (the last sentence names the
-                     tool to call next; the tool that failed is no step),
-                     known-tool, known-parameter, no-lookup, no-type-name,
-                     no-path, no-stack-frame, no-log-line, no-env-var,
-                     no-command, short
-(Only the in-process audit, outcome_runtime::testing::audit, also checks
-that each call was logged as tool_call_failed with outcome invalid.)
-
-An answer is not judged, and is listed with why, when it is about
-something else than the call's mistake: an argument the call did not get
-wrong (the server refused the audit's baseline value), a client capability
-the audit does not offer (-32021), or a fault that heals itself. A tool
-that answers -32601 (one that must run as a task) is not probed further.
-
-The report starts with a header line with the counts, a line for each
-reason it is not clean, then a summary by rule, by tool and by heading
-(every tool of the tool list is under exactly one: run, not run, not
-probed, not judged), then a line for each thing the audit did not probe,
-run or judge, with why, then one block per defect: findings of one rule whose
-texts share one template (a validator's message over many calls and
-tools) are one defect, shown with the calls and tools that show it and one
-example: the tool and its mistake, the call sent as JSON, the text the
-model read. What the server wrote is shown
-bounded and with its control characters escaped, in error messages too.
-With --format json, the same report is one JSON document (format 1, see
-the README): its fields may be added to, never renamed or removed.
-
-Not probed: a tool or argument the audit makes no call for, because its
-schema cannot be read (not an object, a $ref outside it or in a loop with
-no way out, a pattern the audit builds no string for), holds itself with
-no object or list between (an untagged enum with a variant of itself,
-which a server's reader may go round until its stack overflows: it is
-sent no value), asks for more than the audit
-builds (a string past 100,000 characters, a list past 1,000 items,
-arguments past 256 KiB, nesting past 32 levels, more than 100,000 steps to
-walk), or has a name past 128 characters; tools past the first 1,000, or
-past 100 pages of the tool list; and a call with no answer within
---call-timeout. A report with any, or with no answer judged, is NOT
-clean. An answer longer than
-16 KiB is checked on its first 16 KiB, and reported as too long (short).
-The audit stops at 1,000 findings.
-
-Options:
-  --format text|json        the report as text (the default), or as one JSON
-                            document
-  --timeout <seconds>       stop when the whole audit takes longer, and print
-                            the report so far (default 120)
-  --call-timeout <seconds>  cancel a call with no answer within it, report
-                            it as not probed, and go on (default 30)
-  --init-timeout <seconds>  give up on a server that does not answer
-                            initialize within it (default 10)
-  --header '<name>: <value>'
-                            send this header on every HTTP request, such as
-                            'Authorization: Bearer <token>' (repeatable; a
-                            URL only)
-  --run-every-tool          give every tool the call its schema accepts, not
-                            only those annotated read-only: the tools run
-  --server-stderr <file>    write the stderr of the server started with --
-                            to <file>; without it, the stderr is dropped
-  -h, --help                print this help
-
-The server started with -- runs in a process group of its own. On its way
-out, whichever way (a report, an error, a timeout, Ctrl-C), the audit
-closes the server's stdin and kills the group: no process the server
-started is left running.
-
-Exit status:
-  0    every tool was probed and every answer meets every expectation
-  1    the report has findings
-  2    the arguments are wrong: nothing was audited
-  3    no findings, but some tool or argument was not probed, or no
-       answer was judged
-  4    the server could not be started or reached, did not answer
-       initialize within --init-timeout, stopped answering, or the audit
-       ran out of --timeout (the report so far is printed)
-  130  interrupted (SIGINT, as Ctrl-C sends, or SIGTERM): the server was
-       stopped, and no report is printed";
+use cli::{Format, Options, Target};
 
 /// The exit statuses `--help` lists.
 mod status {
@@ -143,146 +28,6 @@ mod status {
     pub const NOT_PROBED: u8 = 3;
     pub const UNREACHABLE: u8 = 4;
     pub const INTERRUPTED: u8 = 130;
-}
-
-/// Headers the HTTP transport sets itself.
-const RESERVED_HEADERS: [&str; 4] = [
-    "accept",
-    "mcp-session-id",
-    "mcp-protocol-version",
-    "last-event-id",
-];
-
-enum Target {
-    Command(Vec<String>),
-    Url(String),
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Text,
-    Json,
-}
-
-struct Options {
-    target: Target,
-    format: Format,
-    timeout: Duration,
-    call_timeout: Duration,
-    init_timeout: Duration,
-    headers: HashMap<HeaderName, HeaderValue>,
-    server_stderr: Option<PathBuf>,
-    valid_calls: ValidCalls,
-}
-
-/// A number of seconds, the value of `option`.
-fn seconds(option: &str, value: Option<String>) -> Result<Duration, String> {
-    let value = value.ok_or_else(|| format!("{option} needs a number of seconds"))?;
-    value
-        .parse()
-        .ok()
-        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e9)
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("{option} {value}: not a positive number of seconds"))
-}
-
-/// `Name: value`, as `--header` takes it. An error names the header, never
-/// its value: the value is a token as often as not.
-fn header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
-    let (name, value) = text
-        .split_once(':')
-        .ok_or("--header needs a name, a colon and a value: --header 'X-Api-Key: ...'")?;
-    let name = name.trim();
-    let parsed = HeaderName::from_bytes(name.as_bytes())
-        .map_err(|_| format!("--header {}: not a header name", shown_line(name)))?;
-    if RESERVED_HEADERS.contains(&parsed.as_str()) {
-        return Err(format!(
-            "--header {parsed}: the HTTP transport sets this header itself"
-        ));
-    }
-    let value = HeaderValue::from_str(value.trim()).map_err(|_| {
-        format!(
-            "--header {parsed}: its value has a character a header cannot carry (a control \
-             character)"
-        )
-    })?;
-    Ok((parsed, value))
-}
-
-fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
-    let mut args = args.into_iter();
-    let mut options = Options {
-        target: Target::Url(String::new()),
-        format: Format::Text,
-        timeout: Duration::from_secs(120),
-        call_timeout: Duration::from_secs(30),
-        init_timeout: Duration::from_secs(10),
-        headers: HashMap::new(),
-        server_stderr: None,
-        valid_calls: ValidCalls::ReadOnly,
-    };
-    let mut target = None;
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--timeout" => options.timeout = seconds(&arg, args.next())?,
-            "--call-timeout" => options.call_timeout = seconds(&arg, args.next())?,
-            "--init-timeout" => options.init_timeout = seconds(&arg, args.next())?,
-            "--run-every-tool" => options.valid_calls = ValidCalls::Every,
-            "--format" => {
-                options.format = match args.next().as_deref() {
-                    Some("text") => Format::Text,
-                    Some("json") => Format::Json,
-                    Some(other) => {
-                        return Err(format!(
-                            "--format {}: expected text or json",
-                            shown_line(other)
-                        ));
-                    }
-                    None => return Err("--format needs text or json".into()),
-                };
-            }
-            "--header" => {
-                let text = args.next().ok_or("--header needs 'Name: value'")?;
-                let (name, value) = header(&text)?;
-                if options.headers.insert(name.clone(), value).is_some() {
-                    return Err(format!(
-                        "--header {name} is given twice: a header is sent with one value"
-                    ));
-                }
-            }
-            "--server-stderr" => {
-                let file = args.next().ok_or("--server-stderr needs a file")?;
-                options.server_stderr = Some(PathBuf::from(file));
-            }
-            "--" => {
-                let command: Vec<String> = args.by_ref().collect();
-                if command.is_empty() {
-                    return Err("-- needs the command that starts the server".into());
-                }
-                target = Some(Target::Command(command));
-            }
-            url if url.starts_with("http://") || url.starts_with("https://") => {
-                target = Some(Target::Url(url.to_owned()));
-            }
-            other => {
-                return Err(format!(
-                    "{other}: expected an http(s) URL, or -- and the server's command"
-                ));
-            }
-        }
-    }
-    options.target =
-        target.ok_or("nothing to audit: give a URL, or -- and the server's command")?;
-    match options.target {
-        Target::Url(_) if options.server_stderr.is_some() => {
-            Err("--server-stderr is for a server started with --, not one at a URL".into())
-        }
-        Target::Command(_) if !options.headers.is_empty() => {
-            Err("--header is for a server at a URL, not one started with --".into())
-        }
-        _ => Ok(Some(options)),
-    }
 }
 
 /// The time left for the audit after it connects, from its whole
@@ -301,15 +46,17 @@ enum Ended {
 }
 
 fn main() -> ExitCode {
-    let options = match parse(std::env::args().skip(1)) {
-        Ok(Some(options)) => options,
-        Ok(None) => {
-            println!("{HELP}");
-            return ExitCode::SUCCESS;
-        }
-        Err(problem) => {
-            eprintln!("outcome-audit: {}\n\n{HELP}", shown_line(&problem));
-            return ExitCode::from(status::USAGE);
+    let options = match cli::parse(std::env::args_os()) {
+        Ok(options) => options,
+        Err(error) => {
+            // clap prints `--help` and `--version` on stdout, and an error
+            // on stderr with a short usage; the status is the audit's own.
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() {
+                status::USAGE
+            } else {
+                status::CLEAN
+            });
         }
     };
     let stderr = match &options.server_stderr {
@@ -457,7 +204,7 @@ async fn connect(
     };
     match &options.target {
         Target::Command(command) => {
-            let program = shown_line(&command[0]);
+            let program = shown_line(&command[0].to_string_lossy());
             let mut process = tokio::process::Command::new(&command[0]);
             process.args(&command[1..]);
             #[cfg(unix)]

@@ -3,8 +3,9 @@
 //! streamable HTTP, a FastMCP server (whose answers to bad arguments are
 //! pydantic's report, so not) over stdio, hand-written HTTP endpoints for
 //! answers no SDK sends, and shell scripts for servers that misbehave as
-//! processes (a grandchild left behind, no MCP at all). One module a
-//! concern; the servers and the runs they share are here.
+//! processes (a grandchild left behind, no MCP at all); and the command
+//! line itself. One module a concern; the servers and the runs they share
+//! are here.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod bounds;
+mod command_line;
 mod json;
 mod process;
 mod real_servers;

@@ -65,6 +65,24 @@ fn a_header_that_is_no_header_is_a_usage_error_that_hides_its_value() {
         assert!(stderr.contains("--header"), "{stderr}");
         assert!(!stderr.contains("s3cret"), "{stderr}");
     }
+    // Given where it does not belong, or twice, it is named alone too.
+    for args in [
+        &["--header", "X-Key: s3cret", "--", "server"][..],
+        &["--header=X-Key: s3cret", "--", "server"],
+        &[
+            "--header",
+            "X-Key: s3cret",
+            "--header",
+            "x-key: s3cret",
+            "http://127.0.0.1:1/mcp",
+        ],
+    ] {
+        let (output, _) = audit(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--header"), "{stderr}");
+        assert!(!stderr.contains("s3cret"), "{stderr}");
+    }
     // The transport sets these itself.
     let (output, _) = audit(&["--header", "Mcp-Session-Id: 1", "http://127.0.0.1:1/mcp"]);
     assert_eq!(output.status.code(), Some(2));
