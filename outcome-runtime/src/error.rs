@@ -598,8 +598,10 @@ impl ToolError {
             outcome: self.outcome(),
             heals: self.heals_itself(),
             error_type: self.inner.error_type.map(Cow::Borrowed),
-            // A fault whose record was made has no cause left to make it.
-            recorded: matches!(self.inner.kind, Kind::Fault { .. }) && self.inner.cause.is_none(),
+            // A fault whose record was made has no cause left to make it;
+            // a panic's was made where it was caught.
+            recorded: matches!(self.inner.kind, Kind::Fault { .. })
+                && matches!(self.inner.cause, None | Some(Cause::Panic(_))),
         }
     }
 

@@ -241,6 +241,9 @@ mod migrated {
         /// Create a directory.
         #[tool]
         fn create_directory(&self, Parameters(args): Parameters<PathArgs>) -> ToolResult {
+            if args.path == "panic" {
+                panic!("the directory index is corrupt");
+            }
             fs::create_directory(&self.files, &args.path)?;
             Ok(CallToolResult::success(vec![ContentBlock::text("created")]))
         }
@@ -425,4 +428,17 @@ async fn a_unit_test_reads_the_same_code() {
         .unwrap_err();
     assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
     assert!(error.message.starts_with("Access denied"), "{error:?}");
+}
+
+#[tokio::test]
+async fn a_panic_in_a_tool_that_returns_mcp_error_is_one_fault() {
+    let (_before, after) = both().await;
+    let new = after
+        .call("create_directory", json!({ "path": "panic" }))
+        .await;
+    assert_eq!(new.text(), FAULT_MESSAGE);
+    assert_eq!(
+        new.events(),
+        ["ERROR tool_failed", "ERROR tool_call_failed"]
+    );
 }
