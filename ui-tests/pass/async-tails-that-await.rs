@@ -1,6 +1,8 @@
 //! Async bodies whose tail awaits something: each type the tail needs is
 //! still inferred from the tool's return type, as in a body the macro does
 //! not touch.
+// The `return`s are what the macros must leave as they are.
+#![allow(clippy::needless_return)]
 
 use outcome_runtime::{ToolError, tool, tool_router};
 use rmcp::ErrorData as McpError;
@@ -54,7 +56,11 @@ impl Server {
     #[tool]
     async fn split(&self, Parameters(args): Parameters<Args>) -> Result<String, ToolError> {
         let joined: Vec<String> = lines(&args.path).await;
-        Ok(joined.iter().map(|line| line.trim()).collect::<Vec<_>>().join(" "))
+        Ok(joined
+            .iter()
+            .map(|line| line.trim())
+            .collect::<Vec<_>>()
+            .join(" "))
     }
 
     /// The fix the compiler names for a helper's `Result<_, McpError>`.
@@ -67,7 +73,10 @@ impl Server {
     #[tool]
     async fn checked(&self, Parameters(args): Parameters<Args>) -> Result<String, ToolError> {
         if args.path.is_empty() {
-            return Err(ToolError::invalid("The path is empty.", "Give a path to count."));
+            return Err(ToolError::invalid(
+                "The path is empty.",
+                "Give a path to count.",
+            ));
         }
         parsed::<String>(&args.path).await
     }
@@ -171,4 +180,4 @@ impl Server {
     }
 }
 
-fn main() {}
+pub fn main() {}

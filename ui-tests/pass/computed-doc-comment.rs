@@ -11,9 +11,15 @@ impl Server {
     }
 }
 
-fn main() {
+pub fn main() {
     // rmcp reads a computed doc whole: it cannot be cut at compile time.
     let description = Server::now_tool_attr().description.unwrap();
-    assert!(description.starts_with("Return the time of day."), "{description}");
-    assert!(!description.contains("What the model receives"), "{description}");
+    assert!(
+        description.starts_with("Return the time of day."),
+        "{description}"
+    );
+    assert!(
+        !description.contains("What the model receives"),
+        "{description}"
+    );
 }

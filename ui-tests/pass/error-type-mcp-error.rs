@@ -45,17 +45,21 @@ impl Server {
     #[tool]
     fn now(&self) -> ToolResult {
         let hour = clock(true)?;
-        Ok(CallToolResult::success(vec![ContentBlock::text(format!("{hour}:00"))]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+            "{hour}:00"
+        ))]))
     }
 
     /// Return the hour of the day.
     #[tool]
     async fn hour(&self) -> Result<Json<Time>, rmcp::ErrorData> {
-        Ok(Json(Time { hour: clock(false)? }))
+        Ok(Json(Time {
+            hour: clock(false)?,
+        }))
     }
 }
 
 #[tool_handler]
 impl ServerHandler for Server {}
 
-fn main() {}
+pub fn main() {}

@@ -44,11 +44,14 @@ impl Local {
     }
 }
 
-fn main() {
+pub fn main() {
     let tool = Server::now_tool_attr();
     assert_eq!(tool.name, "time_of_day");
     assert_eq!(tool.title.as_deref(), Some("Time of day"));
-    assert_eq!(tool.description.as_deref(), Some("Return the hour of the day."));
+    assert_eq!(
+        tool.description.as_deref(),
+        Some("Return the hour of the day.")
+    );
     assert!(tool.output_schema.is_some());
     assert_eq!(tool.annotations.unwrap().read_only_hint, Some(true));
     assert_eq!(tool.icons.unwrap().len(), 1);

@@ -11,7 +11,7 @@ impl Server {
     }
 }
 
-fn main() {
+pub fn main() {
     let tool = Server::louder_tool_attr();
     assert_eq!(
         tool.description.as_deref(),

@@ -32,7 +32,7 @@ where
 #[tool_handler]
 impl<T> ServerHandler for Server<T> where T: Display + Send + Sync + 'static {}
 
-fn main() {
+pub fn main() {
     let router = Server::<u8>::tool_router();
     assert!(router.has_route("label") && router.has_route("label_later"));
 }

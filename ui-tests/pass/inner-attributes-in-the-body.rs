@@ -23,4 +23,4 @@ impl Server {
     }
 }
 
-fn main() {}
+pub fn main() {}

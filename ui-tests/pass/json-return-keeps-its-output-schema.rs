@@ -24,7 +24,7 @@ impl Server {
     }
 }
 
-fn main() {
+pub fn main() {
     for tool in [Server::now_tool_attr(), Server::later_tool_attr()] {
         let schema = tool.output_schema.expect("rmcp derives the output schema");
         assert!(schema["properties"]["hour"].is_object(), "{schema:?}");

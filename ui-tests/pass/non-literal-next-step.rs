@@ -60,4 +60,4 @@ impl Server {
     }
 }
 
-fn main() {}
+pub fn main() {}

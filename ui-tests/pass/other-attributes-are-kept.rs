@@ -22,6 +22,6 @@ impl Server {
     }
 }
 
-fn main() {
+pub fn main() {
     assert!(Server::tool_router().has_route("version"));
 }

@@ -27,7 +27,9 @@ impl Server {
     ) -> Result<String, ToolError> {
         let client = peer.peer_info().map(|info| info.client_info.name.clone());
         let id = context.id.clone();
-        Ok(format!("hello {name} from {client:?} in {tenant}, request {id:?}"))
+        Ok(format!(
+            "hello {name} from {client:?} in {tenant}, request {id:?}"
+        ))
     }
 
     /// Greet someone, at once.
@@ -44,4 +46,4 @@ impl Server {
 #[tool_handler]
 impl ServerHandler for Server {}
 
-fn main() {}
+pub fn main() {}

@@ -19,7 +19,7 @@ where
     }
 }
 
-fn main() {
+pub fn main() {
     let server = Server { label: 7 };
     assert!(server.get_info().capabilities.tools.is_some());
     assert_eq!(server.label().unwrap(), "7");

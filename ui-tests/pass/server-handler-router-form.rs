@@ -12,7 +12,7 @@ impl Server {
     }
 }
 
-fn main() {
+pub fn main() {
     assert!(Server.get_info().capabilities.tools.is_some());
     assert!(Server::clock().has_route("now"));
 }

@@ -24,7 +24,7 @@ impl Server {
 #[tool_handler(router = Self::notes_router() + Self::admin_router())]
 impl ServerHandler for Server {}
 
-fn main() {
+pub fn main() {
     let router = Server::notes_router() + Server::admin_router();
     assert!(router.has_route("read") && router.has_route("reindex"));
 }

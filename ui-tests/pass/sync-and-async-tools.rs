@@ -21,7 +21,10 @@ impl Server {
     #[tool]
     fn echo(&self, Parameters(Args { text }): Parameters<Args>) -> Result<Json<Echo>, ToolError> {
         if text.is_empty() {
-            return Err(ToolError::invalid("The text is empty", "Call echo with some text"));
+            return Err(ToolError::invalid(
+                "The text is empty",
+                "Call echo with some text",
+            ));
         }
         Ok(Json(Echo { text }))
     }
@@ -40,4 +43,4 @@ impl Server {
 #[tool_handler]
 impl ServerHandler for Server {}
 
-fn main() {}
+pub fn main() {}

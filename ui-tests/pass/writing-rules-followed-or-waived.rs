@@ -23,10 +23,7 @@ struct Server;
 impl Server {
     /// Return a note's text and version.
     #[tool]
-    fn read_note(
-        &self,
-        Parameters(Path { path }): Parameters<Path>,
-    ) -> Result<String, ToolError> {
+    fn read_note(&self, Parameters(Path { path }): Parameters<Path>) -> Result<String, ToolError> {
         if path.is_empty() {
             return Err(ToolError::invalid(
                 "The path is empty",
@@ -35,7 +32,10 @@ impl Server {
         }
         if path.starts_with('/') {
             return Err(ToolError::invalid(
-                format!("No note at {} (paths are relative, like /srv/notes)", quote(&path)),
+                format!(
+                    "No note at {} (paths are relative, like /srv/notes)",
+                    quote(&path)
+                ),
                 "Call read_note again with the path search_notes returns",
             )
             .waive(Rule::NoPath));
@@ -61,7 +61,11 @@ impl Server {
     ) -> Result<String, ToolError> {
         if if_match != "a1b2" {
             return Err(ToolError::stale(
-                format_args!("Note {} changed since version {}", quote(&path), quote(&if_match)),
+                format_args!(
+                    "Note {} changed since version {}",
+                    quote(&path),
+                    quote(&if_match)
+                ),
                 "Call read_note for the current version, then pass it as if_match",
             ));
         }
@@ -87,8 +91,10 @@ impl Server {
     }
 
     fn busy(&self) -> ToolError {
-        ToolError::retry_later("The note is being written and the request was fine; retry in a second")
+        ToolError::retry_later(
+            "The note is being written and the request was fine; retry in a second",
+        )
     }
 }
 
-fn main() {}
+pub fn main() {}
