@@ -341,13 +341,13 @@ impl fmt::Display for Broken {
 /// |---|---|---|
 /// | `names-tool` | a step that names no tool, inside a router (its tools known) | the same outside a router, where whether a name reads as a tool is a guess |
 /// | `known-tool`, `known-parameter` | names the router's tools do not have | |
-/// | `no-lookup` | phrases that send the model away ("see the documentation", "as documented") | a URL after "see" or "visit" (as often the page the user signs in at), codes (`-32602`, `ERR_404`, `0x1f`, `ENOENT`, `(os error 13)`, `code: 6`): as often given with their meaning |
-/// | `no-type-name` | type names (`FileNotFoundError`, `std::io::Error`) | an exception's repr (`ConnectError('..')`), a qualified function (`strconv.Atoi`), "validation error for X" |
-/// | `no-path` | a path of the server (not the form of a value, as after "format:") | |
-/// | `no-stack-frame` | source locations, "Traceback" | |
-/// | `no-log-line` | a log line's head: a timestamp, then a level | a timestamp or a level alone (as often a time the model can use, or a label), `key=value` fields of a dump |
+/// | `no-lookup` | phrases that send the model away ("see the documentation", "as documented") | a URL right after "see" or "visit" (as often the page the user signs in at) or under a dump's `documentation_url`, "check the .. logs", codes (`-32602` but not `MCP error -32602:`, `ERR_404`, `0x1f`, `ENOENT`, `(os error 13)`, `code: 6`, a validator's `[{"code": "invalid_type"`): as often given with their meaning |
+/// | `no-type-name` | type names (`FileNotFoundError`, `std::io::Error`) | an exception's repr (`ConnectError('..')`), a record printed (`Path[path=..]`), `Exception` or `NoneType` named bare, a qualified function (`strconv.Atoi`), "validation error for X" |
+/// | `no-path` | a path of the server (not the form of a value, as after "format:", nor a URL's after "url:") | a quoted path an OS error reports; not a file in a user's home that is the only path named (as often the model's own) |
+/// | `no-stack-frame` | source locations, "Traceback" | a Python frame (`File "x.py", line 3`) |
+/// | `no-log-line` | a log line's head: a timestamp, then a level | a timestamp or a level alone (as often a time the model can use, or a label), a level in brackets (`[Error]`), "Call log:", `key=value` fields beside a timestamp or a log's own key (`level=`, `msg=`) |
 /// | `no-env-var` | variables (`$HOME`, `NOTES_DIR`, "environment variable") | one given its value (`Set X_ENABLED=true`) |
-/// | `no-command` | commands (`pip install`, `kubectl get`), flags | |
+/// | `no-command` | commands (`pip install`, `kubectl get`), flags | a quoted command the text says to run (`using 'aws configure'`) |
 /// | `short` | a part too long for the whole to be one or two sentences | |
 pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {
     // In a literal the values are its placeholders: what it puts in

@@ -15,6 +15,10 @@ pub(crate) struct Scan<'t> {
     /// Whether only the sure readings apply: the compiler's check, which
     /// must be right or silent (see [`check_part`]).
     pub(crate) sure_only: bool,
+    /// Whether the text reports an operating system's error, read once.
+    os_error: std::cell::OnceCell<bool>,
+    /// How many paths the text names, counted once.
+    paths: std::cell::OnceCell<usize>,
 }
 
 /// How many names of one text are compared with the server's tools and
@@ -90,7 +94,7 @@ impl<'t> Scan<'t> {
     }
 
     pub(crate) fn new(text: &'t str) -> Scan<'t> {
-        Scan::of(text, mask_values(text))
+        Scan::of(text, unescape_json(text, mask_values(text)))
     }
 
     pub(crate) fn of(text: &'t str, masked: String) -> Scan<'t> {
@@ -101,6 +105,8 @@ impl<'t> Scan<'t> {
             words,
             lookups: std::cell::Cell::new(0),
             sure_only: false,
+            os_error: std::cell::OnceCell::new(),
+            paths: std::cell::OnceCell::new(),
         }
     }
 
@@ -201,6 +207,50 @@ impl<'t> Scan<'t> {
     /// error for X".
     pub(crate) fn unsure_word_rule(&self, index: usize) -> Option<(Rule, String)> {
         let text = self.word(&self.words[index]);
+        let original = &self.text[self.words[index].at.clone()];
+        if text != original && text.bytes().all(|b| b == b'x') {
+            return self.quoted_rule(index, original);
+        }
+        // "[Error] failed to ..": a level in brackets, a log line's tag.
+        let bracketed = self.masked[..self.words[index].at.start].ends_with('[')
+            && self.masked[self.words[index].at.end..].starts_with(']');
+        if bracketed && LEVELS.contains(&text.to_ascii_uppercase().as_str()) {
+            return Some((
+                Rule::NoLogLine,
+                format!(
+                    "`[{text}]` is a log line's tag, which is the operator's; say what went \
+                     wrong in the model's terms"
+                ),
+            ));
+        }
+        // "Check the server logs", "against the tool documentation": what
+        // the model cannot read from a failed call, in any words.
+        if matches!(text, "logs" | "documentation" | "docs")
+            && (index.saturating_sub(5)..index)
+                .rev()
+                .take_while(|&i| !self.words[i].ends_sentence)
+                .filter_map(|i| self.lower(i))
+                .any(|word| READ_WORDS.contains(&word.as_str()))
+        {
+            return Some((
+                Rule::NoLookup,
+                format!(
+                    "\"{text}\" sends the model to read something it cannot reach from a \
+                     failed call; say in this text what it must change"
+                ),
+            ));
+        }
+        // "code": "invalid_type": a validator's code for a problem, in a
+        // dump of its issues.
+        if let Some(code) = self.dumped_code(index) {
+            return Some((
+                Rule::NoLookup,
+                format!(
+                    "`{code}` is a validator's error code, which the model cannot look up; say \
+                     in words what was wrong"
+                ),
+            ));
+        }
         if let Some((name, _)) = text.split_once('(')
             && is_repr(name)
         {
@@ -209,6 +259,48 @@ impl<'t> Scan<'t> {
                 format!(
                     "`{name}` is an exception's type, which means nothing to the model; say in \
                      words what went wrong"
+                ),
+            ));
+        }
+        // A record's or an object's printed form: `ProjectRelativePath[
+        // relativePath=src/a.yml]`, a type then its fields.
+        if let Some((name, fields)) = text.split_once('[')
+            && is_repr(name)
+            && is_field(fields)
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{name}` is a type of the server's code, printed with its fields, which \
+                     means nothing to the model; say in words what went wrong"
+                ),
+            ));
+        }
+        // A language's base exception named bare, not opening a sentence
+        // ("Caught Exception"), and Python's `NoneType`.
+        let opens_sentence = index == 0 || self.words[index - 1].ends_sentence;
+        if BARE_TYPES.contains(&text) && (!opens_sentence || text == "NoneType") {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a type of the server's language, which means nothing to the \
+                     model; say in words what went wrong"
+                ),
+            ));
+        }
+        // A Python stack frame: `File "/srv/app/x.py", line 27`.
+        if index > 0
+            && self.lower(index - 1).as_deref() == Some("file")
+            && self.lower(index + 1).as_deref() == Some("line")
+            && SOURCE_EXTENSIONS
+                .iter()
+                .any(|extension| text.rsplit_once('.').is_some_and(|(_, e)| e == *extension))
+        {
+            return Some((
+                Rule::NoStackFrame,
+                format!(
+                    "`{text}`, then a line, is a stack frame, which is the operator's; the log \
+                     has it, so leave it out"
                 ),
             ));
         }
@@ -293,6 +385,117 @@ impl<'t> Scan<'t> {
         None
     }
 
+    /// The readings of a value in quotes, which is read only where the
+    /// words around it say it is no value of the model's: a path an
+    /// operating system's error quotes (`ENOENT: .., open '/srv/x'`,
+    /// `[Errno 2] ..: '/srv/x'`), being the path the server resolved; a
+    /// command the text says to run (`using 'aws configure'`).
+    pub(crate) fn quoted_rule(&self, index: usize, original: &str) -> Option<(Rule, String)> {
+        if let Some(why) = path(original)
+            && self.is_os_error()
+        {
+            return Some((
+                Rule::NoPath,
+                format!(
+                    "`{original}` is {why}, as the operating system's error quotes it; say \
+                     what the model can name instead"
+                ),
+            ));
+        }
+        let mut parts = original.split(' ');
+        let program = parts.next().unwrap_or_default().to_ascii_lowercase();
+        let verb = parts.next().unwrap_or_default();
+        let told = index
+            .checked_sub(1)
+            .and_then(|i| self.lower(i))
+            .is_some_and(|word| RUN_WORDS.contains(&word.as_str()));
+        let command = COMMANDS
+            .iter()
+            .any(|(name, verbs)| *name == program && (verbs.is_empty() || verbs.contains(&verb)));
+        (told && command).then(|| {
+            (
+                Rule::NoCommand,
+                format!(
+                    "`{original}` is a command the model cannot run; say what the model can do \
+                     with this server's tools instead"
+                ),
+            )
+        })
+    }
+
+    /// Whether the text reports an operating system's error: an error's
+    /// name (`ENOENT`), `[Errno 2]`, `(os error 2)`.
+    pub(crate) fn is_os_error(&self) -> bool {
+        *self.os_error.get_or_init(|| {
+            let lower = self.masked.to_ascii_lowercase();
+            lower.contains("errno")
+                || lower.contains("os error")
+                || self
+                    .words
+                    .iter()
+                    .any(|word| ERRNO_NAMES.contains(&self.word(word)))
+        })
+    }
+
+    /// Whether word `index`, a path, is a file in a user's home
+    /// (`/home/alice/notes/a.md`, `/Users/dev/src/App.cs`,
+    /// `C:\Users\alice\a.txt`) and the only path of the text: not a
+    /// directory the server keeps (`~/.config`, `node_modules`), nor one
+    /// of a list (the directories a server allows).
+    pub(crate) fn is_users_file(&self, index: usize) -> bool {
+        let word = self.word(&self.words[index]);
+        let rest = word
+            .strip_prefix("/home/")
+            .or_else(|| word.strip_prefix("/Users/"))
+            .or_else(|| {
+                word.get(3..)
+                    .filter(|_| word.as_bytes()[1] == b':')
+                    .and_then(|w| {
+                        w.strip_prefix("Users\\")
+                            .or_else(|| w.strip_prefix("Users/"))
+                    })
+            });
+        let Some(rest) = rest else {
+            return false;
+        };
+        let kept = rest.split(['/', '\\']).any(|segment| {
+            segment.starts_with('.')
+                || matches!(segment, "node_modules" | "site-packages" | "dist-packages")
+        });
+        let paths = *self.paths.get_or_init(|| {
+            self.words
+                .iter()
+                .filter(|word| path(self.word(word)).is_some())
+                .count()
+        });
+        !kept && rest.contains(['/', '\\']) && paths == 1
+    }
+
+    /// The code in a dump's `"code": "invalid_type"` at word `index`, if
+    /// any: a code in `snake_case`, a validator's name for a problem.
+    pub(crate) fn dumped_code(&self, index: usize) -> Option<&str> {
+        let at = &self.words[index].at;
+        let from = at.start.saturating_sub(1);
+        let key = self.masked.get(from..(at.end + 1).min(self.masked.len()))?;
+        let found = from + key.find("\"code\"")?;
+        // An issue of a validator's list (`[{"code": "invalid_type", ..`),
+        // not an API's answer, which gives its code with what it means
+        // (`{"status": 404, "code": "object_not_found", "message": ..}`).
+        let before = self.masked[..found]
+            .trim_end()
+            .strip_suffix('{')?
+            .trim_end();
+        if !before.ends_with('[') {
+            return None;
+        }
+        let rest = self.masked[found + 6..].trim_start_matches([':', ' ']);
+        let code = rest.strip_prefix('"')?.split('"').next()?;
+        let snake = code.contains('_')
+            && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+            && !code.starts_with('_');
+        snake.then_some(code)
+    }
+
     /// The rule word `index` breaks, if any, read in its sentence: a URL
     /// sends the model away only when the words before it do ("see",
     /// "visit", "for more information"), being otherwise the resource the
@@ -325,7 +528,60 @@ impl<'t> Scan<'t> {
                 };
                 head.then_some((rule, message))
             }
-            Rule::NoLookup if text.contains("://") => before(REFERRING).then_some((rule, message)),
+            // A URL sends the model away when the words right before it do,
+            // in its sentence ("For more information visit <url>"), or when
+            // a dump's key names it a page to read (`"documentation_url":`).
+            // "Resets at: 2025-03-14T15:00:00Z": a time the model can use.
+            Rule::NoLogLine
+                if is_timestamp(text)
+                    && index > 0
+                    && self
+                        .lower(index - 1)
+                        .is_some_and(|word| TIME_WORDS.contains(&word.trim_matches(MARKS))) =>
+            {
+                None
+            }
+            Rule::NoLookup if text.contains("://") => {
+                let (key, _) = text.split_once("://").unwrap_or_default();
+                let key = key.to_ascii_lowercase();
+                let named = ["documentation", "docs", "help"]
+                    .iter()
+                    .any(|page| key.contains(page));
+                let referred = (index.saturating_sub(2)..index)
+                    .rev()
+                    .take_while(|&i| !self.words[i].ends_sentence)
+                    .filter_map(|i| self.lower(i))
+                    .any(|word| REFERRING.contains(&word.trim_matches(MARKS)));
+                (named || referred).then_some((rule, message))
+            }
+            // "MCP error -32602: Tool x not found": the protocol's code,
+            // followed by what it means, as an SDK writes every error.
+            Rule::NoLookup
+                if text.starts_with('-')
+                    && self.words[index].followed_by == Some(':')
+                    && index >= 2
+                    && self.lower(index - 1).as_deref() == Some("error")
+                    && self.lower(index - 2).is_some_and(|word| {
+                        // `"message":"MCP`: the word as a dump's value.
+                        let last = word.rsplit(['"', '\'', ':', '{', '[']).next();
+                        matches!(last, Some("mcp" | "json-rpc" | "jsonrpc"))
+                    }) =>
+            {
+                None
+            }
+            // A path after "url:" is the path of a URL the server requested
+            // (`Max retries exceeded with url: /v1/x`), not a file of it.
+            Rule::NoPath
+                if index > 0
+                    && self
+                        .lower(index - 1)
+                        .is_some_and(|word| matches!(word.trim_matches(MARKS), "url" | "uri")) =>
+            {
+                None
+            }
+            // A file in a user's home, the only path the text names: the
+            // file the model asked about, as often as not sent by it.
+            Rule::NoPath if !self.sure_only && self.is_users_file(index) => None,
             // "a whole number from -32768 to 32767": a bound, not a code.
             Rule::NoLookup if text.starts_with('-') => {
                 let next = self.lower(index + 1);
@@ -376,6 +632,20 @@ impl<'t> Scan<'t> {
                         .is_some_and(|(key, _)| tools.is_parameter(key))
             })
             .collect();
+        // Fields are a log line's only beside its head (a timestamp) or a
+        // key only a log line has (`level=`, `msg=`); without either they
+        // are an exception's or a validator's dump (`[type=missing,
+        // input_value=..]`, `(code=100, message=..)`), whose type and codes
+        // the other readings name.
+        let logged = self.words.iter().any(|word| is_timestamp(self.word(word)))
+            || fields.iter().any(|word| {
+                let key = self.word(word).trim_start_matches(['[', '(', '{']);
+                key.split_once('=')
+                    .is_some_and(|(key, _)| LOG_KEYS.contains(&key.to_ascii_lowercase().as_str()))
+            });
+        if !logged {
+            return;
+        }
         // A dump has fields of different keys; "view_range=[1, 500]" then
         // "view_range=[501, 1000]" are the values of one parameter.
         let key = |word: &Word| self.word(word).split_once('=').map(|(key, _)| key);
@@ -408,7 +678,8 @@ impl<'t> Scan<'t> {
                 from = end;
                 let starts_word = start == 0 || !is_word_byte(lower.as_bytes()[start - 1]);
                 let ends_word = end == lower.len() || !is_word_byte(lower.as_bytes()[end]);
-                if starts_word && ends_word && !(self.sure_only && *why == CODE) {
+                if starts_word && ends_word && !(self.sure_only && (*why == CODE || *why == LOGGED))
+                {
                     let message = format!("\"{}\" {why}", &self.text[start..end]);
                     broken.push(self.broken(*rule, start..end, message));
                 }
@@ -830,6 +1101,34 @@ pub(crate) fn mask_values(text: &str) -> String {
         previous = Some(c);
     }
     masked
+}
+
+/// `masked` with a JSON dump's escapes read as what they stand for, of
+/// the same byte length: in a text that opens as JSON (`{`, `[`), `\n` is
+/// a line break and `\"` a quote, so that a traceback or a path inside a
+/// string value reads as it would unescaped. A `\\` is a backslash, and
+/// stays.
+pub(crate) fn unescape_json(text: &str, masked: String) -> String {
+    if !text.trim_start().starts_with(['{', '[']) || !text.contains('\\') {
+        return masked;
+    }
+    let mut bytes = masked.into_bytes();
+    let mut at = 0;
+    while at + 1 < bytes.len() {
+        if bytes[at] == b'\\' {
+            // ASCII for ASCII: the text stays UTF-8, of the same length.
+            match bytes[at + 1] {
+                b'n' | b'r' => [bytes[at], bytes[at + 1]] = [b' ', b'\n'],
+                b't' => [bytes[at], bytes[at + 1]] = [b' ', b' '],
+                b'"' => bytes[at] = b' ',
+                _ => {}
+            }
+            at += 2;
+        } else {
+            at += 1;
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// `text` with each [`VALUE`] as `xxx`, of the same byte length.

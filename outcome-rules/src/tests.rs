@@ -269,11 +269,7 @@ fn words_the_model_cannot_use_are_refused() {
             "2026-01-31T12:00:00Z",
         ),
         ("ERROR the store failed.", Rule::NoLogLine, "ERROR"),
-        (
-            "Field required [type=missing, input_type=dict].",
-            Rule::NoLogLine,
-            "type=missing",
-        ),
+        ("level=error msg=failed.", Rule::NoLogLine, "level=error"),
         (
             "Visit https://errors.example.dev/v/missing.",
             Rule::NoLookup,
@@ -422,14 +418,11 @@ fn a_validation_dump_breaks_the_rules_it_should() {
                 path\n  Field required [type=missing, input_value={}, input_type=dict]\n    \
                 For further information visit https://errors.pydantic.dev/2.14/v/missing";
     let broken = message(Outcome::Invalid, text);
-    for rule in [
-        Rule::NoTypeName,
-        Rule::NoLogLine,
-        Rule::NoLookup,
-        Rule::Short,
-    ] {
+    for rule in [Rule::NoTypeName, Rule::NoLookup, Rule::Short] {
         assert!(broken.contains(&rule), "{rule}: {broken:?}");
     }
+    // Its fields are the validator's dump, not a log line's.
+    assert!(!broken.contains(&Rule::NoLogLine), "{broken:?}");
 }
 
 #[test]
@@ -563,7 +556,9 @@ fn banded_edits_agree_with_the_full_table() {
 }
 
 /// One `key=value` is the parameter and value to send as often as a log's
-/// field; two, or one opening a bracket, are a dump.
+/// field; two, or one opening a bracket, are a log line's beside its head
+/// or a key only a log line has, and otherwise a validator's or an
+/// exception's dump, which is no log line.
 #[test]
 fn a_field_is_a_log_line_only_in_company_or_brackets() {
     for text in [
@@ -578,13 +573,23 @@ fn a_field_is_a_log_line_only_in_company_or_brackets() {
         );
     }
     for text in [
-        "Field required type=missing input_type=dict",
-        "Field required [type=missing",
+        "level=error msg=failed",
+        "2026-01-31T12:00:00Z store failed [code=7",
     ] {
         let broken = check_message(Outcome::Fault, text, &notes());
         assert!(broken.iter().any(|b| b.rule == Rule::NoLogLine), "{text}");
         // Not sure enough for the compiler.
         assert_eq!(check_part(Part::Problem, text, &notes()), [], "{text}");
+    }
+    for text in [
+        "Field required [type=missing, input_value={}, input_type=dict]",
+        "Query failed: <Unavailable: (code=100, message=collection not found)>",
+    ] {
+        let broken = check_message(Outcome::Fault, text, &notes());
+        assert!(
+            broken.iter().all(|b| b.rule != Rule::NoLogLine),
+            "{text}: {broken:?}"
+        );
     }
 }
 
@@ -668,4 +673,128 @@ fn a_negative_bound_is_no_code() {
     assert_eq!(check_message(Outcome::Invalid, text, &notes()), []);
     let broken = check_message(Outcome::Fault, "Failed with -32602", &notes());
     assert_eq!(rules(&broken), [Rule::NoLookup]);
+}
+
+/// Readings the blind corpus's texts showed missing or wrong: each class
+/// of text flagged, and the texts beside it a model can act on not.
+#[test]
+fn what_the_blind_corpus_showed() {
+    let flags = |text: &str, rule: Rule| {
+        let broken = check_message(Outcome::Fault, text, &notes());
+        assert!(
+            broken.iter().any(|b| b.rule == rule),
+            "{rule}: {text}: {broken:?}"
+        );
+    };
+    let keeps = |text: &str, rule: Rule| {
+        let broken = check_message(Outcome::Fault, text, &notes());
+        assert!(
+            broken.iter().all(|b| b.rule != rule),
+            "{rule}: {text}: {broken:?}"
+        );
+    };
+    // The path an operating system's error quotes is the one the server
+    // resolved; a path the model sent, quoted as a value, is its own.
+    flags(
+        "ENOENT: no such file or directory, open '/srv/notes/a.md'",
+        Rule::NoPath,
+    );
+    flags(
+        "[Errno 2] No such file or directory: '/srv/notes/a.md'",
+        Rule::NoPath,
+    );
+    keeps(
+        "No note at '/home/me/a.md'. Find it with search_notes.",
+        Rule::NoPath,
+    );
+    // A file in a user's home, the only path named, is the model's file;
+    // a list of directories, a kept one and a server's are not.
+    keeps(
+        "Destination already exists: /home/alice/archive/report.md",
+        Rule::NoPath,
+    );
+    keeps(
+        "Project not found at path: /Users/dev/workspace/shop-api",
+        Rule::NoPath,
+    );
+    flags(
+        "Outside allowed directories: /home/a/x not in /home/a/notes",
+        Rule::NoPath,
+    );
+    flags("Cannot read /home/mcp/.config/app.toml", Rule::NoPath);
+    flags("Cannot write /srv/notes/index.db", Rule::NoPath);
+    keeps(
+        "Max retries exceeded with url: /vault/notes/a.md",
+        Rule::NoPath,
+    );
+    // A traceback inside a JSON dump's string, escapes and all.
+    let dump = r#"{"error": "Failed: x\nTraceback (most recent call last):\n  File \"/srv/app/base.py\", line 27, in run\n"}"#;
+    flags(dump, Rule::NoStackFrame);
+    flags(dump, Rule::NoPath);
+    flags("File \"app/tools.py\", line 3, in run", Rule::NoStackFrame);
+    // Types printed, named bare, or qualified by a call.
+    flags("Caught Exception. Error: not found", Rule::NoTypeName);
+    flags("must be a mapping, not NoneType", Rule::NoTypeName);
+    flags("Not found: NotePath[relativePath=a.md]", Rule::NoTypeName);
+    flags(
+        "app.tb.APIClient.get_data() argument after ** must be a mapping",
+        Rule::NoTypeName,
+    );
+    keeps("Exception lists are not supported.", Rule::NoTypeName);
+    keeps("Give the range as [start, end].", Rule::NoTypeName);
+    // A log line's tag in brackets; a log heading.
+    flags("[Error] the store failed", Rule::NoLogLine);
+    flags(
+        "Timeout exceeded.\nCall log:\n- waiting for the page",
+        Rule::NoLogLine,
+    );
+    keeps(
+        "Rate limit exceeded. Resets at: 2025-03-14T15:00:00.000Z",
+        Rule::NoLogLine,
+    );
+    // Lookups: logs and documentation in any words, a validator's issue
+    // code, a documentation URL in a dump; not an SDK's code before its
+    // meaning, an API's code beside its message, nor a URL across a
+    // sentence.
+    flags("Check the MCP server logs for the cause.", Rule::NoLookup);
+    flags(
+        "Check the values against the tool documentation.",
+        Rule::NoLookup,
+    );
+    flags(
+        r#"Invalid input: [{"code":"invalid_type","path":["limit"]}]"#,
+        Rule::NoLookup,
+    );
+    flags(
+        r#"Details: {"message":"Failed","documentation_url":"https://docs.example.com/x"}"#,
+        Rule::NoLookup,
+    );
+    keeps("MCP error -32602: Tool read_dir not found", Rule::NoLookup);
+    keeps(
+        r#"{"status":404,"code":"object_not_found","message":"No page."}"#,
+        Rule::NoLookup,
+    );
+    keeps(
+        "You may not see it. (endpoint: https://api.example.com/issue/1)",
+        Rule::NoLookup,
+    );
+    keeps("The logs of the note are empty.", Rule::NoLookup);
+    // A command the text says to run, in quotes; not a quoted value alone.
+    flags(
+        "Configure your credentials using 'aws configure'.",
+        Rule::NoCommand,
+    );
+    flags(
+        "The image may require 'docker login': denied",
+        Rule::NoCommand,
+    );
+    keeps("No command 'docker login' in the list.", Rule::NoCommand);
+    // The compiler reads none of these.
+    for text in [
+        "Caught Exception while reading",
+        "[Error] the store failed",
+        "Check the MCP server logs for the cause.",
+    ] {
+        assert_eq!(check_part(Part::Problem, text, &notes()), [], "{text}");
+    }
 }

@@ -33,6 +33,7 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("see below", Rule::NoLookup, LOOKUP),
     ("error code", Rule::NoLookup, CODE),
     ("errno", Rule::NoLookup, CODE),
+    ("call log:", Rule::NoLogLine, LOGGED),
     ("traceback", Rule::NoStackFrame, FRAME),
     ("stack trace", Rule::NoStackFrame, FRAME),
     ("stack backtrace", Rule::NoStackFrame, FRAME),
@@ -47,6 +48,8 @@ pub(crate) const LOOKUP: &str = "sends the model to read something it cannot rea
 pub(crate) const CODE: &str = "asks the model to look up a code; say in words what went wrong";
 pub(crate) const FRAME: &str =
     "is the operator's, not the model's; the log has it, so leave it out";
+pub(crate) const LOGGED: &str = "heads a log the server quoted, which is the operator's; say what \
+     went wrong in the model's terms";
 pub(crate) const ENV: &str =
     "is the operator's to set, not the model's; say what the model can do instead";
 
@@ -69,7 +72,9 @@ pub(crate) const COMMANDS: &[(&str, &[&str])] = &[
     ("brew", &["install", "services"]),
     (
         "docker",
-        &["run", "exec", "compose", "restart", "start", "stop"],
+        &[
+            "run", "exec", "compose", "restart", "start", "stop", "login", "pull",
+        ],
     ),
     (
         "kubectl",
@@ -346,6 +351,10 @@ pub(crate) const ERRNO_NAMES: &[&str] = &[
     "EIO",
 ];
 
+/// Types of a language every program has, named without a suffix the
+/// other readings know: `Exception`, `NoneType`.
+pub(crate) const BARE_TYPES: &[&str] = &["Exception", "BaseException", "Throwable", "NoneType"];
+
 /// The name before a repr's bracket (`ConnectError('..')`,
 /// `ReadTimeout('')`): a type name, or a name of two capitalised words.
 pub(crate) fn is_repr(name: &str) -> bool {
@@ -361,7 +370,9 @@ pub(crate) fn is_repr(name: &str) -> bool {
 /// A function named by its module or type: `strconv.Atoi` before a colon,
 /// `tb.APIClient.get_pipe_data()`.
 pub(crate) fn is_qualified_function(word: &str, followed_by: Option<char>) -> bool {
-    let (name, called) = match word.strip_suffix("()") {
+    // A word loses its closing bracket to the marks around it: `f()`
+    // reads as `f(`.
+    let (name, called) = match word.strip_suffix("()").or_else(|| word.strip_suffix('(')) {
         Some(name) => (name, true),
         None => (word, false),
     };
@@ -473,6 +484,34 @@ pub(crate) fn is_timestamp(word: &str) -> bool {
             .all(|b| b.is_ascii_digit() || matches!(b, b':' | b'.' | b','));
     date || time
 }
+
+/// Words before a quoted command that say to run it: "using 'aws
+/// configure'", "may require 'docker login'".
+pub(crate) const RUN_WORDS: &[&str] = &[
+    "run", "running", "using", "use", "require", "requires", "execute", "try", "via",
+];
+
+/// Words before "logs" or "documentation" that send the model to read
+/// them: "Check the server logs", "against the tool documentation".
+pub(crate) const READ_WORDS: &[&str] = &[
+    "check", "see", "inspect", "consult", "review", "against", "read", "refer",
+];
+
+/// Words before a timestamp that make it a time the model can use: "Resets
+/// at: 2025-03-14T15:00:00Z", "retry after 12:00:00".
+pub(crate) const TIME_WORDS: &[&str] = &["at", "until", "after", "before", "since", "by"];
+
+/// Keys only a log line's fields have (logfmt, structured logs).
+pub(crate) const LOG_KEYS: &[&str] = &[
+    "level",
+    "lvl",
+    "msg",
+    "time",
+    "ts",
+    "timestamp",
+    "caller",
+    "logger",
+];
 
 /// A field of a log line or a debug dump: `input_type=dict`,
 /// `type=missing`, `[code=7`.

@@ -32,6 +32,10 @@ struct Text {
     /// For the blind corpus, `tune` or `aside`: the third no reading was
     /// changed for.
     set: Option<String>,
+    /// Why the labels are what they are, where a judgement was called.
+    note: String,
+    /// Each rule's label as written (`ok`, `n/a`, or why it breaks).
+    labels: Vec<(String, String)>,
 }
 
 /// The project's first corpus.
@@ -87,6 +91,17 @@ fn read_corpus(file: &str) -> Vec<Text> {
                     .collect(),
                 breaks,
                 set: value["set"].as_str().map(str::to_owned),
+                note: text("note"),
+                labels: labels
+                    .iter()
+                    .map(|(rule, label)| {
+                        let label = match label.as_str() {
+                            Some(label) => label.to_owned(),
+                            None => label.to_string(),
+                        };
+                        (rule.clone(), label)
+                    })
+                    .collect(),
             }
         })
         .collect()
@@ -591,6 +606,57 @@ fn show_misses_of_a_rule() {
             if rule.name() == name && !flagged.contains(rule) {
                 println!("{}: {}", text.id, text.text.replace('\n', " | "));
             }
+        }
+    }
+}
+
+/// `CORPUS_LABELS=<id>[,<id>..]`: each text's labels and note, as the
+/// corpus holds them; the held-aside third is never shown.
+#[test]
+fn show_labels() {
+    let Ok(ids) = std::env::var("CORPUS_LABELS") else {
+        return;
+    };
+    let ids: Vec<&str> = ids.split(',').collect();
+    let mut texts = corpus();
+    texts.extend(blind().into_iter().filter(|t| !t.is_aside()));
+    for text in texts.iter().filter(|t| ids.contains(&t.id.as_str())) {
+        println!(
+            "{} ({:?}): {}",
+            text.id,
+            text.outcome,
+            text.text.replace('\n', " | ")
+        );
+        for (rule, label) in text.labels.iter().filter(|(_, l)| l != "ok" && l != "n/a") {
+            println!("  {rule}: {label}");
+        }
+        println!("  note: {}", text.note);
+    }
+}
+
+/// `CORPUS_HITS=<rule>`: every text whose labels say it breaks that rule
+/// and whose message view, with the server's tools, flags it, with the
+/// words flagged; the held-aside third is never shown.
+#[test]
+fn show_hits_of_a_rule() {
+    let Ok(name) = std::env::var("CORPUS_HITS") else {
+        return;
+    };
+    let mut texts = corpus();
+    texts.extend(blind().into_iter().filter(|t| !t.is_aside()));
+    for text in &texts {
+        let broken = check_message(text.outcome, &text.text, &text.router());
+        let words: Vec<&str> = broken
+            .iter()
+            .filter(|b| b.rule.name() == name)
+            .map(|b| b.words.as_str())
+            .collect();
+        if !words.is_empty() && text.breaks.iter().any(|rule| rule.name() == name) {
+            println!(
+                "{}: {words:?} :: {}",
+                text.id,
+                text.text.replace('\n', " | ")
+            );
         }
     }
 }

@@ -108,3 +108,21 @@ fn leaks_and_sentences_of_half_a_megabyte() {
     assert!(outcome_rules::leaks_outside_values(&text).is_empty());
     assert_eq!(outcome_rules::sentences(&text).len(), 1);
 }
+
+#[test]
+fn quoted_paths_are_read_against_the_text_once() {
+    // Each quoted path asks whether the text reports an OS error; each
+    // path in a user's home, whether it is the text's only path.
+    for unit in [" '/srv/a'", " ENOENT '/srv/a'", " /home/a/b"] {
+        let text = repeated(unit);
+        let broken = check_message(Outcome::Invalid, &text, &Tools::unknown());
+        assert!(!broken.is_empty(), "{unit}");
+    }
+}
+
+#[test]
+fn a_json_dump_of_escapes_is_read_once() {
+    let text = format!("{{\"error\": \"{}\"}}", repeated("a\\n\\\"\\t"));
+    let broken = check_message(Outcome::Invalid, &text, &Tools::unknown());
+    assert!(!broken.is_empty());
+}
