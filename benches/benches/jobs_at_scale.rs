@@ -38,7 +38,7 @@ const POLLS: usize = 100;
 
 /// The notes example's executable, built with the `redis` feature.
 fn notes_example() -> PathBuf {
-    redis_server::notes_example(&["--release", "--features", "redis"])
+    redis_server::notes_example(&["--release", "--features", "notes/redis"])
 }
 
 /// A replica of the notes example serving streamable HTTP; killed on drop.

@@ -101,7 +101,11 @@ fn a_fastmcp_server_is_reported_with_pydantic_s_wording() {
     ] {
         assert!(report.contains(expected), "{expected:?} not in:\n{report}");
     }
-    assert_eq!(report.matches("\n  sent:   ").count(), 6, "{report}");
+    // Five defects: names-tool, short, no-type-name ("validation error
+    // for read_noteArguments"), no-lookup (the URL after "visit", the
+    // issue's code) and quotes-value; pydantic's `[type=missing, ..]` is
+    // a dump of fields, not a log line.
+    assert_eq!(report.matches("\n  sent:   ").count(), 5, "{report}");
     // Pydantic's answers are results with isError, never faults or
     // JSON-RPC errors.
     assert!(!report.contains("] is-error: "), "{report}");

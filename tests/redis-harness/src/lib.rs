@@ -253,15 +253,20 @@ fn free_port() -> u16 {
     panic!("no free loopback port in {PORTS:?}");
 }
 
-/// The notes example's executable, built with `cargo build -p notes
-/// --example notes` and `args` (`--release`, `--features redis`) if it is
-/// not yet: the servers the tests and benchmarks start as processes.
+/// The notes example's executable, built with `cargo build --workspace
+/// --example notes` and `args` (`--release`, `--features notes/redis`) if
+/// it is not yet: the servers the tests and benchmarks start as processes.
+///
+/// `--workspace`, not `-p notes`: the features of every crate are then the
+/// ones the workspace's test build chose, so the example that build made is
+/// the one asked for, and nothing under it is built again with fewer
+/// features (a fresh machine's tests waited a minute on that).
 pub fn notes_example(args: &[&str]) -> PathBuf {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let output = Command::new(cargo)
         .current_dir(root)
-        .args(["build", "-q", "-p", "notes", "--example", "notes"])
+        .args(["build", "-q", "--workspace", "--example", "notes"])
         .args(args)
         .arg("--message-format=json")
         .stderr(Stdio::inherit())

@@ -44,7 +44,7 @@ const PROTOCOL: &str = "2025-06-18";
 /// test binary.
 fn notes_example() -> &'static Path {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT.get_or_init(|| outcome_tests::redis_server::notes_example(&["--features", "redis"]))
+    BUILT.get_or_init(|| outcome_tests::redis_server::notes_example(&["--features", "notes/redis"]))
 }
 
 /// One replica: a process of the notes example, its log kept line by line.
