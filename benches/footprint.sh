@@ -19,6 +19,9 @@
 # server; an instruction counts when the calls ran it at least once per
 # call.
 #
+# Beside each count, the heap allocations per call, from the bench's
+# counting allocator in a native run.
+#
 # Servers: `wrapped` (this crate), `bare_timed` (rmcp, the line written in
 # the tool), `twin_timed` (the same from a second copy of rmcp's code: how
 # far the figures stray when nothing differs), `handwritten` (rmcp, the line
@@ -41,6 +44,9 @@ for server in "${servers[@]}"; do
       --callgrind-out-file="$work/$server.$n" "$binary" > /dev/null 2>&1 &
   done
   wait
+  # Allocations, counted by the bench's own allocator, natively.
+  BENCH_SERVER="$server" BENCH_ROUND_TRIPS="$calls" "$binary" | sed -n 's/^allocations per call: //p' \
+    > "$work/$server.allocations"
 done
 python3 - "$work" "$calls" "$functions" "${servers[@]}" <<'EOF'
 import collections, re, sys
@@ -111,7 +117,8 @@ for server in servers:
     distinct = sum(distinct.values())
     print(f"  {server:12} {instructions:9.0f} instructions run ({instructions / base_instructions:.4f}x)"
           f"  {distinct:6} distinct ({distinct - base_distinct:+5d})"
-          f"  {total:5} lines of code ({total - base_total:+4d})")
+          f"  {total:5} lines of code ({total - base_total:+4d})"
+          f"  {open(f'{work}/{server}.allocations').read().strip()} allocations")
 if functions:
     _, wrapped_lines, wrapped = figures["wrapped"]
     print("distinct instructions and lines of code per function, wrapped against bare_timed:")

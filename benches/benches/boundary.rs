@@ -588,12 +588,20 @@ fn count_mode() -> bool {
     let takes_arguments = tool.starts_with("echo_text") || tool.starts_with("echo_checked");
     // One call first, in every count: what only the first call pays (the
     // router built, statics set) is then in both counts, and cancels out.
-    for _ in 0..=calls {
+    let mut allocated = 0;
+    for call in 0..=calls {
         let mut request = CallToolRequestParams::new(tool);
         if takes_arguments {
             request = request.with_arguments(arguments.clone());
         }
+        if call == 1 {
+            allocated = ALLOCATIONS.load(Ordering::Relaxed);
+        }
         call_ok(&runtime, &client, request);
+    }
+    if calls > 0 {
+        let per_call = (ALLOCATIONS.load(Ordering::Relaxed) - allocated) as f64 / calls as f64;
+        println!("allocations per call: {per_call:.2}");
     }
     true
 }
