@@ -47,6 +47,6 @@ pub(crate) fn message(
     reason: Option<&str>,
 ) -> String {
     let reason = reason.unwrap_or_default().trim();
-    let reason = crate::rmcp_errors::without_argument_prefix(reason);
+    let reason = crate::base::rmcp_errors::without_argument_prefix(reason);
     contract(schema).explain(tool, arguments, reason)
 }

@@ -14,9 +14,10 @@ use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::CallToolResponse;
 
+use crate::base::panics::{catch, described, drop_quietly, panic_message, poll_caught, take_site};
+use crate::base::scope;
 use crate::error::{FaultRecord, ToolError};
-use crate::panics::{catch, described, drop_quietly, panic_message, poll_caught, take_site};
-use crate::{records, scope};
+use crate::records;
 
 /// What a tool body can return for the boundary to report through:
 /// `Result<T, ToolError>`, or rmcp's `Result<T, McpError>`.
@@ -112,7 +113,7 @@ fn fail(mut error: ToolError, tool: &'static str) -> ToolError {
 /// where the error leaves the tool's code (a body's or a route's boundary,
 /// a job's end). Writing moves the record out, so an error that crosses two
 /// boundaries (a tool calling another's method) is recorded once. The
-/// ending travels in the answer ([`report`](crate::report)), so an error a
+/// ending travels in the answer ([`report`](crate::base::report)), so an error a
 /// body recovers from ends nothing.
 ///
 /// Names `tool`, else the call's tool (`unknown` outside a call).

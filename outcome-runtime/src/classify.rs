@@ -9,7 +9,7 @@ use std::error::Error;
 use std::fmt::{self, Write};
 use std::sync::RwLock;
 
-use crate::records::RECORD_LIMIT;
+use crate::base::bounds::RECORD_LIMIT;
 
 /// An error type that can say whether it heals itself.
 ///
@@ -139,7 +139,7 @@ pub(crate) fn chain_text(error: &(dyn Error + 'static)) -> String {
         }
         first = false;
         let before = text.text.len();
-        let written = crate::panics::catch_described(|| write!(text, "{error}"));
+        let written = crate::base::panics::catch_described(|| write!(text, "{error}"));
         match written {
             Ok(Ok(())) => {}
             Ok(Err(_)) if text.cut => {}

@@ -23,13 +23,13 @@ use rmcp::ErrorData;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use tracing::Level;
 
+use crate::base::outcome::{Ending, Outcome};
+use crate::base::report::Report;
+use crate::base::rmcp_errors::{argument_reason, is_argument_error, passes_through};
 use crate::boundary::{self, caught_panic};
 use crate::error::ToolError;
-use crate::outcome::{Ending, Outcome};
 use crate::records;
-use crate::report::Report;
 use crate::request_log;
-use crate::rmcp_errors::{argument_reason, is_argument_error, passes_through};
 use crate::telemetry::Telemetry;
 
 /// What a call's future gives: its answer, or what a cancelled call gives.

@@ -9,9 +9,13 @@ use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
 use tracing::Level;
 
-pub use crate::outcome::Outcome;
-use crate::report::{self, Report};
-use crate::{classify, message, panics, records, scope, sentences};
+use crate::base::message;
+pub use crate::base::outcome::Outcome;
+use crate::base::panics;
+use crate::base::report::{self, Report};
+use crate::base::scope;
+use crate::classify;
+use crate::sentences;
 use outcome_rules::Rule;
 
 /// A tool call that did not produce its result, and what the model reads
@@ -432,7 +436,7 @@ impl ToolError {
     /// The log level that matches who must act: INFO for the model,
     /// WARNING when the fault heals itself, ERROR for an operator.
     pub fn level(&self) -> Level {
-        crate::outcome::level_of(self.outcome(), self.heals_itself())
+        crate::base::outcome::level_of(self.outcome(), self.heals_itself())
     }
 
     /// Whether this is a fault that goes away by itself.
@@ -667,7 +671,7 @@ impl ToolError {
         let mut error = Self::from_source(
             Kind::Fault { heals: false },
             detail.into(),
-            Some(records::PANIC_TYPE),
+            Some(crate::base::outcome::PANIC_TYPE),
         );
         error.inner.cause = match error.inner.cause.take() {
             Some(Cause::Error(detail)) => Some(Cause::Panic(detail)),
@@ -741,7 +745,7 @@ enum Meaning {
 fn code_meaning(data: &ErrorData) -> Meaning {
     match data.code {
         ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY => Meaning::PassThrough,
-        ErrorCode::INVALID_PARAMS if !crate::rmcp_errors::is_missing_extension(data) => {
+        ErrorCode::INVALID_PARAMS if !crate::base::rmcp_errors::is_missing_extension(data) => {
             Meaning::Invalid
         }
         ErrorCode::INVALID_REQUEST | ErrorCode::RESOURCE_NOT_FOUND => Meaning::Invalid,
@@ -946,7 +950,7 @@ impl From<ToolError> for ErrorData {
 /// stays as it is, for every client, and is read by its code.
 fn attach_report(answer: &mut Result<CallToolResponse, ErrorData>, report: &Report) {
     if let Err(error) = answer
-        && crate::rmcp_errors::passes_through(error)
+        && crate::base::rmcp_errors::passes_through(error)
     {
         return;
     }

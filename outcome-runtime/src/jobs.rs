@@ -15,17 +15,17 @@ use serde_json::Value;
 use tokio::time::Instant;
 use tracing::{Level, Span};
 
+use crate::base::message::quote;
+use crate::base::panics::{CatchPanic, catch};
+use crate::base::report::{self, Report};
+use crate::base::scope::{CALL, CallScope, Session};
 use crate::boundary::{answer, caught_panic};
 use crate::error::ToolError;
 use crate::job_store::{
     JobState, JobStore, MemoryStore, NewJob, Owner, StoreError, StoredAnswer, StoredJob,
 };
-use crate::message::quote;
-use crate::panics::{CatchPanic, catch};
 use crate::records;
-use crate::report::{self, Report};
 use crate::request_log;
-use crate::scope::{CALL, CallScope, Session};
 use crate::telemetry::Telemetry;
 
 /// The name of the status tool [`Jobs::status_tool`] registers.
@@ -606,7 +606,7 @@ impl JobFinisher {
                     &telemetry,
                     Level::WARN,
                     &self.tool,
-                    crate::outcome::Outcome::Fault,
+                    crate::base::outcome::Outcome::Fault,
                     duration_ms,
                     Some(ANSWER_LOST),
                     None,
@@ -690,9 +690,9 @@ const ANSWER_LOST: &str = "job_answer_lost";
 fn answer_lost(tool: &str, job: &str, reason: &str) {
     records::event_at!(
         Level::WARN,
-        tool = &*records::bounded(tool),
+        tool = &*crate::base::bounds::bounded(tool),
         job,
-        error = &*records::bounded_text(reason),
+        error = &*crate::base::bounds::bounded_text(reason),
         "job_answer_lost"
     );
 }
@@ -731,7 +731,9 @@ impl JobEnding {
         response.map(|response| match response {
             CallToolResponse::Complete(result) => result,
             // Made a fault by `conclude`, which is a result.
-            _ => CallToolResult::error(vec![ContentBlock::text(crate::message::FAULT_MESSAGE)]),
+            _ => CallToolResult::error(vec![ContentBlock::text(
+                crate::base::message::FAULT_MESSAGE,
+            )]),
         })
     }
 }

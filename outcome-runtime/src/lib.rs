@@ -203,6 +203,7 @@
 #![warn(missing_docs)]
 
 mod arguments;
+mod base;
 mod boundary;
 mod cancel;
 mod classify;
@@ -212,16 +213,10 @@ pub mod job_store;
 pub mod jobs;
 mod listing;
 mod malformed;
-pub mod message;
-mod outcome;
-mod panics;
 mod records;
-mod report;
 mod request;
 mod request_log;
-mod rmcp_errors;
 mod routes;
-mod scope;
 mod sentences;
 #[cfg(feature = "redis")]
 pub mod session_store;
@@ -233,10 +228,11 @@ mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use base::message;
+pub use base::message::quote;
 pub use classify::{Transient, recognize_transient};
 pub use error::{Outcome, ToolError};
 pub use jobs::{Deferred, Jobs};
-pub use message::quote;
 /// The writing rules a message to the model is checked against: at compile
 /// time for literal texts, by `testing::check` and by the audit at run
 /// time. [`ToolError::waive`] opts one call out of one rule.

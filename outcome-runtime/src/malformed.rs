@@ -8,7 +8,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
-use crate::outcome::Outcome;
+use crate::base::outcome::Outcome;
 use crate::records;
 use crate::request_log;
 use crate::telemetry::Telemetry;

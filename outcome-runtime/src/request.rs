@@ -19,15 +19,15 @@ use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 
 use crate::arguments;
+use crate::base::panics::{catch, catch_inline};
+use crate::base::report;
+use crate::base::scope::{self, CallScope, Session};
 use crate::boundary::caught_panic;
 use crate::cancel::{Cancellation, ClientCancel, TaskCancel};
 use crate::ending::{self, AnswerSlot, CallOutput, Stopped, take_answer};
-use crate::panics::{catch, catch_inline};
 use crate::records;
-use crate::report;
 use crate::request_log;
 use crate::routes::{self, RouteFuture, RouterFacts, Routes};
-use crate::scope::{self, CallScope, Session};
 use crate::telemetry::Telemetry;
 
 /// Calls a tool through `router` and logs how the call ended: the
@@ -373,7 +373,7 @@ impl<'a> RunningTool<'a> {
                         }
                     }
                     Body::NotFound => {
-                        *answer = Poll::Ready(Err(crate::rmcp_errors::tool_not_found()))
+                        *answer = Poll::Ready(Err(crate::base::rmcp_errors::tool_not_found()))
                     }
                     Body::Gone => unreachable!("a call is polled only while its body is there"),
                 }
@@ -395,7 +395,7 @@ impl<'a> RunningTool<'a> {
         // body ran: a boundary's errors carry one.
         if let Err(error) = answered
             && report.is_none()
-            && crate::rmcp_errors::is_argument_error(error)
+            && crate::base::rmcp_errors::is_argument_error(error)
         {
             return Poll::Ready(Stopped::Refused);
         }

@@ -5,8 +5,9 @@
 
 use tracing::Level;
 
-use crate::outcome::{Ending, Outcome};
-use crate::records::{bounded, event_at};
+use crate::base::bounds::bounded;
+use crate::base::outcome::{Ending, Outcome};
+use crate::records::event_at;
 use crate::telemetry::{Failure, Telemetry};
 
 /// Whether the subscriber keeps this crate's INFO records (a filter such
@@ -33,7 +34,7 @@ pub(crate) fn check_filter_once() {
 #[cold]
 #[inline(never)]
 fn warn_dropped_info() {
-    if info_recorded() || !crate::panics::faults_recorded() {
+    if info_recorded() || !crate::base::panics::faults_recorded() {
         return;
     }
     let level = if tracing::enabled!(target: "outcome_runtime", Level::WARN) {

@@ -24,9 +24,9 @@ use rmcp::service::MaybeSend;
 
 use outcome_schema::Contract;
 
+use crate::base::panics::{CatchPanic, catch};
 use crate::ending;
 use crate::error::ToolError;
-use crate::panics::{CatchPanic, catch};
 
 /// What a route's handler returns: rmcp's `MaybeBoxFuture`, which it does not
 /// export.

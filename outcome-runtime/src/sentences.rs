@@ -10,7 +10,7 @@ use std::fmt::{self, Display, Write};
 
 use outcome_rules::{Rule, Step};
 
-use crate::message::{MESSAGE_LIMIT, RETRY_MESSAGE, one_line};
+use crate::base::message::{MESSAGE_LIMIT, RETRY_MESSAGE, one_line};
 
 mod passed_on;
 pub(crate) use passed_on::{Sent, data_reason};
@@ -65,7 +65,7 @@ impl FallbackKind {
 impl Fallback {
     pub(crate) fn name_tool(self, text: &mut String, tool: &str) {
         let clean = tool.chars().count() <= TOOL_NAME_LIMIT
-            && !tool.chars().any(crate::message::is_invisible)
+            && !tool.chars().any(crate::base::message::is_invisible)
             && !tool.trim().is_empty();
         if clean && text.is_char_boundary(self.at) {
             text.truncate(self.at);
@@ -201,7 +201,7 @@ pub(crate) fn resource_not_found(
         uri.filter(|uri| outcome_rules::leaks(uri).is_empty() || sent.value_in(uri) == Some(*uri));
     let quoted = uri
         .filter(|uri| !uri.is_empty())
-        .map(|uri| format!(": {}", crate::message::quote(uri)))
+        .map(|uri| format!(": {}", crate::base::message::quote(uri)))
         .unwrap_or_default();
     let says_not_found = problem
         .as_bytes()
@@ -326,7 +326,7 @@ fn params_text(message: &str, reason: Option<&str>, sent: Sent<'_>) -> String {
     let shows_something = message
         .chars()
         .take(FORMAT_LIMIT)
-        .any(|c| c.is_alphanumeric() && !crate::message::is_invisible(c));
+        .any(|c| c.is_alphanumeric() && !crate::base::message::is_invisible(c));
     if !shows_something || !text.chars().any(char::is_alphanumeric) {
         return String::new();
     }
@@ -443,7 +443,7 @@ enum Word {
 /// prefix, "Invalid params", JSON-RPC words and reserved codes, with the
 /// "error" or "code" before them and brackets holding only them.
 fn without_jargon(line: &str) -> String {
-    let line = crate::rmcp_errors::without_argument_prefix(line);
+    let line = crate::base::rmcp_errors::without_argument_prefix(line);
     let words: Vec<&str> = line.split(' ').filter(|word| !word.is_empty()).collect();
     let cores: Vec<String> = words
         .iter()

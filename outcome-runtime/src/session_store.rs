@@ -18,8 +18,9 @@ use rmcp::transport::streamable_http_server::session::{
 };
 use tracing::Level;
 
+use crate::base::bounds::bounded;
 use crate::job_store::{StoreError, connect, once_more};
-use crate::records::{bounded, event_at};
+use crate::records::event_at;
 
 const PREFIX: &str = "outcome:session:";
 

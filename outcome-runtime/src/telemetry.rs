@@ -16,10 +16,11 @@ use rmcp::service::RequestContext;
 use tracing::Span;
 use tracing::field::Empty;
 
-use crate::outcome::Ending;
-use crate::outcome::Outcome;
-use crate::panics::guard_subscriber;
-use crate::records::bounded;
+use crate::base::bounds::bounded;
+use crate::base::outcome::Ending;
+use crate::base::outcome::Outcome;
+use crate::base::panics::guard_subscriber;
+use crate::base::scope::CallIds;
 
 /// How a call's answer failed, in the conventions' `error.type`.
 #[derive(Clone, Copy, Debug)]
@@ -311,13 +312,6 @@ impl<'a> Read<'a> {
             version: context.protocol_version(),
         }
     }
-}
-
-/// The ids that tie a job's records to the call that started it.
-#[derive(Clone, Debug)]
-pub(crate) struct CallIds {
-    request: String,
-    session: Option<String>,
 }
 
 struct Transport<'a> {

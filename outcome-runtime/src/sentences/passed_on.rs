@@ -119,7 +119,7 @@ pub(crate) fn amended(
         let word = &text[at.clone()];
         match sent.value_in(word) {
             Some(value) if value == word && is_quoted(text, &at) => {}
-            Some(value) => edits.push((at, crate::message::quote(value).to_string())),
+            Some(value) => edits.push((at, crate::base::message::quote(value).to_string())),
             // The mask is no value: the quotes around the path go too.
             None if leak.rule == Rule::NoPath && is_quoted(text, &at) => {
                 edits.push((at.start - 1..at.end + 1, SERVER_PATH.to_owned()));
@@ -139,7 +139,7 @@ pub(crate) fn amended(
                 && !is_quoted(text, &at)
                 && !edits.iter().any(|(edit, _)| overlaps(edit, &at))
             {
-                edits.push((at, crate::message::quote(value).to_string()));
+                edits.push((at, crate::base::message::quote(value).to_string()));
             }
         }
         false

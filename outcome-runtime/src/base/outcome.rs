@@ -4,6 +4,9 @@
 pub use outcome_rules::Outcome;
 use tracing::Level;
 
+/// The `error.type` of a fault that was a panic.
+pub(crate) const PANIC_TYPE: &str = "panic";
+
 /// The level of a call that ended in `outcome`, by who must act: INFO for
 /// the model (and the client, for a protocol error), WARNING for a fault
 /// that heals itself, ERROR for an operator.

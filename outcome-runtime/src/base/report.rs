@@ -15,7 +15,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, MetaObject};
 use serde_json::{Map, Value};
 use tracing::Level;
 
-use crate::outcome::{Outcome, level_of};
+use crate::base::outcome::{Outcome, level_of};
 
 /// The key a report sits under.
 pub(crate) const KEY: &str = "outcome_runtime/report";

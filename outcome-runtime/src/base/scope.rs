@@ -10,7 +10,7 @@ use rmcp::model::InitializeRequestParams;
 use rmcp::service::RequestContext;
 
 /// The call in flight. How it ends is not here: that travels in the answer
-/// (see [`report`](crate::report)).
+/// (see [`report`](crate::base::report)).
 ///
 /// `tool` is the router's key, cloned: free for a `&'static str` name, as
 /// `#[tool]` writes it.
@@ -24,10 +24,19 @@ pub(crate) struct CallScope {
     pub(crate) arguments: Option<rmcp::model::JsonObject>,
     /// The call's ids, when its span is recorded; a job it starts carries
     /// them.
-    pub(crate) ids: Option<Box<crate::telemetry::CallIds>>,
+    pub(crate) ids: Option<Box<CallIds>>,
     /// Set only on the stand-in that hides the call in flight: see
     /// [`in_scope`].
     pub(crate) outside: bool,
+}
+
+/// The ids that tie a job's records to the call that started it.
+#[derive(Clone, Debug)]
+pub(crate) struct CallIds {
+    /// The request's id, bounded.
+    pub(crate) request: String,
+    /// The `Mcp-Session-Id` header, bounded.
+    pub(crate) session: Option<String>,
 }
 
 /// The session a request came from, as a job is bound to it.
