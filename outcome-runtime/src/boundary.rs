@@ -14,10 +14,10 @@ use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::CallToolResponse;
 
+use crate::answer::error::{FaultRecord, ToolError};
 use crate::base::panics::{catch, described, drop_quietly, panic_message, poll_caught, take_site};
 use crate::base::scope;
-use crate::error::{FaultRecord, ToolError};
-use crate::records;
+use crate::logs::records;
 
 /// What a tool body can return for the boundary to report through:
 /// `Result<T, ToolError>`, or rmcp's `Result<T, McpError>`.

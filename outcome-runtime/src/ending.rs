@@ -23,14 +23,14 @@ use rmcp::ErrorData;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use tracing::Level;
 
+use crate::answer::error::ToolError;
 use crate::base::outcome::{Ending, Outcome};
 use crate::base::report::Report;
 use crate::base::rmcp_errors::{argument_reason, is_argument_error, passes_through};
 use crate::boundary::{self, caught_panic};
-use crate::error::ToolError;
-use crate::records;
-use crate::request_log;
-use crate::telemetry::Telemetry;
+use crate::logs::records;
+use crate::logs::request_log;
+use crate::logs::telemetry::Telemetry;
 
 /// What a call's future gives: its answer, or what a cancelled call gives.
 pub(crate) trait CallOutput {

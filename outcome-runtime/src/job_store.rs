@@ -35,7 +35,7 @@ use rmcp::model::{CallToolResult, InitializeRequestParams};
 // `start_paused`) sees jobs end and expire as its timers do.
 use tokio::time::Instant;
 
-use crate::error::ToolError;
+use crate::answer::error::ToolError;
 
 #[cfg(feature = "redis")]
 mod redis;

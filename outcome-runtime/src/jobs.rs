@@ -15,18 +15,18 @@ use serde_json::Value;
 use tokio::time::Instant;
 use tracing::{Level, Span};
 
+use crate::answer::error::ToolError;
 use crate::base::message::quote;
 use crate::base::panics::{CatchPanic, catch};
 use crate::base::report::{self, Report};
 use crate::base::scope::{CALL, CallScope, Session};
 use crate::boundary::{answer, caught_panic};
-use crate::error::ToolError;
 use crate::job_store::{
     JobState, JobStore, MemoryStore, NewJob, Owner, StoreError, StoredAnswer, StoredJob,
 };
-use crate::records;
-use crate::request_log;
-use crate::telemetry::Telemetry;
+use crate::logs::records;
+use crate::logs::request_log;
+use crate::logs::telemetry::Telemetry;
 
 /// The name of the status tool [`Jobs::status_tool`] registers.
 pub const STATUS_TOOL: &str = "job_status";
@@ -378,7 +378,7 @@ impl Jobs {
                 // Missing, or not a string: the model's to fix, told as any
                 // argument that does not fit.
                 _ => {
-                    let answer = ToolError::invalid_text(crate::arguments::message(
+                    let answer = ToolError::invalid_text(crate::answer::arguments::message(
                         STATUS_TOOL,
                         &schema,
                         arguments,
@@ -505,7 +505,7 @@ impl Jobs {
     /// and forgets the job.
     async fn keep_answer(&self, id: &str, tool: &str, answer: StoredAnswer) {
         if let Err(error) = self.stored(self.store.finish(id, answer, self.keep)).await {
-            answer_lost(tool, id, &crate::classify::chain_text(&error));
+            answer_lost(tool, id, &crate::answer::classify::chain_text(&error));
             self.forget(id).await;
         }
     }
@@ -587,9 +587,9 @@ impl JobFinisher {
                      lost in a restart)"
                         .to_owned(),
                 ),
-                Err(error) => Recorded::Lost(crate::classify::chain_text(&error)),
+                Err(error) => Recorded::Lost(crate::answer::classify::chain_text(&error)),
             },
-            Err(error) => Recorded::Lost(crate::classify::chain_text(&error)),
+            Err(error) => Recorded::Lost(crate::answer::classify::chain_text(&error)),
         };
         if let Recorded::Lost(_) = kept {
             jobs.forget(&self.id).await;

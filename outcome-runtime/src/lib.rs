@@ -202,36 +202,31 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod arguments;
+mod answer;
 mod base;
 mod boundary;
 mod cancel;
-mod classify;
 mod ending;
-mod error;
 pub mod job_store;
 pub mod jobs;
 mod listing;
+mod logs;
 mod malformed;
-mod records;
 mod request;
-mod request_log;
 mod routes;
-mod sentences;
 #[cfg(feature = "redis")]
 pub mod session_store;
 // rmcp's task manager runs a task as a `Send` future, which a tool under
 // `local` need not give.
 #[cfg(not(feature = "local"))]
 mod tasks;
-mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use answer::classify::{Transient, recognize_transient};
+pub use answer::error::{Outcome, ToolError};
 pub use base::message;
 pub use base::message::quote;
-pub use classify::{Transient, recognize_transient};
-pub use error::{Outcome, ToolError};
 pub use jobs::{Deferred, Jobs};
 /// The writing rules a message to the model is checked against: at compile
 /// time for literal texts, by `testing::check` and by the audit at run

@@ -9,9 +9,9 @@ use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
 use crate::base::outcome::Outcome;
-use crate::records;
-use crate::request_log;
-use crate::telemetry::Telemetry;
+use crate::logs::records;
+use crate::logs::request_log;
+use crate::logs::telemetry::Telemetry;
 
 /// The answer to a `tools/call` whose params rmcp could not read (no
 /// `name`, a non-string `name`, non-object `arguments`, no params): JSON-RPC

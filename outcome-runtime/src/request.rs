@@ -18,17 +18,17 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse};
 use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 
-use crate::arguments;
+use crate::answer::arguments;
 use crate::base::panics::{catch, catch_inline};
 use crate::base::report;
 use crate::base::scope::{self, CallScope, Session};
 use crate::boundary::caught_panic;
 use crate::cancel::{Cancellation, ClientCancel, TaskCancel};
 use crate::ending::{self, AnswerSlot, CallOutput, Stopped, take_answer};
-use crate::records;
-use crate::request_log;
+use crate::logs::records;
+use crate::logs::request_log;
+use crate::logs::telemetry::Telemetry;
 use crate::routes::{self, RouteFuture, RouterFacts, Routes};
-use crate::telemetry::Telemetry;
 
 /// Calls a tool through `router` and logs how the call ended: the
 /// `call_tool` that [`tool_handler`](macro@crate::tool_handler) generates,

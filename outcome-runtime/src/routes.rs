@@ -24,9 +24,9 @@ use rmcp::service::MaybeSend;
 
 use outcome_schema::Contract;
 
+use crate::answer::error::ToolError;
 use crate::base::panics::{CatchPanic, catch};
 use crate::ending;
-use crate::error::ToolError;
 
 /// What a route's handler returns: rmcp's `MaybeBoxFuture`, which it does not
 /// export.
@@ -93,7 +93,7 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
     let unchecked = flags_of(&route.call).unchecked;
     let inner = route.call.clone();
     let tool: Arc<str> = Arc::from(&*route.attr.name);
-    let contract = Some(crate::arguments::contract(&route.attr.input_schema))
+    let contract = Some(crate::answer::arguments::contract(&route.attr.input_schema))
         .filter(|contract| contract.narrows() && !unchecked);
     let output = output_contract(route);
     let call: Arc<DynCallToolHandler<S>> =
@@ -285,7 +285,7 @@ pub fn mark_router<S: MaybeSend + 'static>(mut router: ToolRouter<S>) -> ToolRou
 /// handler, if the schema narrows anything: a call outside it is answered
 /// as outcome 2, and the handler is never called.
 fn check_before<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
-    let contract = crate::arguments::contract(&route.attr.input_schema);
+    let contract = crate::answer::arguments::contract(&route.attr.input_schema);
     if !contract.narrows() {
         return;
     }
@@ -307,7 +307,7 @@ fn check_before<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
 /// checked against it.
 fn output_contract<S>(route: &ToolRoute<S>) -> Option<Arc<Contract>> {
     let schema = route.attr.output_schema.as_ref()?;
-    Some(crate::arguments::contract(schema)).filter(|contract| contract.narrows())
+    Some(crate::answer::arguments::contract(schema)).filter(|contract| contract.narrows())
 }
 
 /// Checks each result of `route` against its output schema, if that

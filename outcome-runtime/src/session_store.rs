@@ -20,7 +20,7 @@ use tracing::Level;
 
 use crate::base::bounds::bounded;
 use crate::job_store::{StoreError, connect, once_more};
-use crate::records::event_at;
+use crate::logs::records::event_at;
 
 const PREFIX: &str = "outcome:session:";
 

@@ -433,7 +433,7 @@ pub fn assert_wrapped<S: 'static>(router: &rmcp::handler::server::tool::ToolRout
 #[track_caller]
 pub fn assert_records_kept() {
     assert!(
-        crate::request_log::info_recorded(),
+        crate::logs::request_log::info_recorded(),
         "the current subscriber drops outcome_runtime's INFO records (tool_call_completed, \
          tool_call_failed for the model's mistakes): add outcome_runtime=info to its filter's \
          directives"

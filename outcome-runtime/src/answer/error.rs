@@ -9,13 +9,13 @@ use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
 use tracing::Level;
 
+use crate::answer::classify;
+use crate::answer::sentences;
 use crate::base::message;
 pub use crate::base::outcome::Outcome;
 use crate::base::panics;
 use crate::base::report::{self, Report};
 use crate::base::scope;
-use crate::classify;
-use crate::sentences;
 use outcome_rules::Rule;
 
 /// A tool call that did not produce its result, and what the model reads

@@ -7,8 +7,8 @@ use tracing::Level;
 
 use crate::base::bounds::bounded;
 use crate::base::outcome::{Ending, Outcome};
-use crate::records::event_at;
-use crate::telemetry::{Failure, Telemetry};
+use crate::logs::records::event_at;
+use crate::logs::telemetry::{Failure, Telemetry};
 
 /// Whether the subscriber keeps this crate's INFO records (a filter such
 /// as `error,my_server=info` does not).
