@@ -5,19 +5,15 @@
 //! server keeps serving. `#[tool]` puts every body in here; the functions are
 //! public (through `__private_<version>`) only for the expansion.
 
-use std::any::Any;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use rmcp::ErrorData;
-use rmcp::handler::server::tool::IntoCallToolResult;
-use rmcp::model::CallToolResponse;
 
-use crate::answer::error::{FaultRecord, ToolError};
-use crate::base::panics::{catch, described, drop_quietly, panic_message, poll_caught, take_site};
-use crate::base::scope;
-use crate::logs::records;
+use crate::answer::error::ToolError;
+use crate::base::panics::{catch, poll_caught};
+use crate::call::fault::{caught_panic, record_fault};
 
 /// What a tool body can return for the boundary to report through:
 /// `Result<T, ToolError>`, or rmcp's `Result<T, McpError>`.
@@ -107,42 +103,6 @@ impl<T, E: ToolErrorType> ToolReturn for Result<T, E> {
 fn fail(mut error: ToolError, tool: &'static str) -> ToolError {
     record_fault(&mut error, Some(tool));
     error
-}
-
-/// Writes the `tool_failed` record of `error`'s fault, if one is left,
-/// where the error leaves the tool's code (a body's or a route's boundary,
-/// a job's end). Writing moves the record out, so an error that crosses two
-/// boundaries (a tool calling another's method) is recorded once. The
-/// ending travels in the answer ([`report`](crate::base::report)), so an error a
-/// body recovers from ends nothing.
-///
-/// Names `tool`, else the call's tool (`unknown` outside a call).
-pub(crate) fn record_fault(error: &mut ToolError, tool: Option<&str>) {
-    let Some(record) = error.take_record() else {
-        return;
-    };
-    match tool {
-        Some(tool) => write_record(tool, &record),
-        None => {
-            let in_call = scope::CALL.try_with(|call| write_record(&call.tool, &record));
-            if in_call.is_err() {
-                write_record("unknown", &record);
-            }
-        }
-    }
-}
-
-/// `error` as its answer, its fault recorded.
-pub(crate) fn answer(
-    mut error: ToolError,
-    tool: Option<&str>,
-) -> Result<CallToolResponse, ErrorData> {
-    record_fault(&mut error, tool);
-    error.into_call_tool_result()
-}
-
-fn write_record(tool: &str, record: &FaultRecord) {
-    records::tool_failed(record.level, tool, record.error_type, &record.text);
 }
 
 /// The boundary of a sync tool body: what `#[tool]`'s expansion calls.
@@ -249,15 +209,4 @@ fn poll_async<R: ToolReturn>(
         Ok(Poll::Ready(result)) => Poll::Ready(result.finish(tool)),
         Err(payload) => Poll::Ready(R::from_fault(fail(caught_panic(tool, payload), tool))),
     }
-}
-
-/// Logs a caught panic as `tool_failed` and makes the fault the model reads.
-#[cold]
-#[inline(never)]
-pub(crate) fn caught_panic(tool: &str, payload: Box<dyn Any + Send>) -> ToolError {
-    let message = panic_message(&*payload);
-    let (location, backtrace) = take_site(&message);
-    records::panic_failed(tool, &message, location.as_deref(), backtrace.as_deref());
-    drop_quietly(payload);
-    ToolError::from_panic(described(message, location))
 }

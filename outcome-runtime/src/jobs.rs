@@ -20,7 +20,7 @@ use crate::base::message::quote;
 use crate::base::panics::{CatchPanic, catch};
 use crate::base::report::{self, Report};
 use crate::base::scope::{CALL, CallScope, Session};
-use crate::boundary::{answer, caught_panic};
+use crate::call::fault::{answer, caught_panic};
 use crate::job_store::{
     JobState, JobStore, MemoryStore, NewJob, Owner, StoreError, StoredAnswer, StoredJob,
 };
@@ -384,12 +384,12 @@ impl Jobs {
                         arguments,
                         None,
                     ));
-                    let answer = crate::boundary::answer(answer, None);
+                    let answer = crate::call::fault::answer(answer, None);
                     Box::pin(std::future::ready(answer))
                 }
             }
         });
-        crate::routes::mark(&route.call);
+        crate::call::routes::mark(&route.call);
         route
     }
 
@@ -707,7 +707,7 @@ struct JobEnding {
 impl JobEnding {
     /// The call's final line.
     fn log(&self, telemetry: &Telemetry, tool: &str, duration_ms: f64) {
-        crate::ending::log_answer(
+        crate::call::ending::log_answer(
             telemetry,
             tool,
             &self.response,

@@ -205,21 +205,12 @@
 mod answer;
 mod base;
 mod boundary;
-mod cancel;
-mod ending;
+mod call;
 pub mod job_store;
 pub mod jobs;
-mod listing;
 mod logs;
-mod malformed;
-mod request;
-mod routes;
 #[cfg(feature = "redis")]
 pub mod session_store;
-// rmcp's task manager runs a task as a `Send` future, which a tool under
-// `local` need not give.
-#[cfg(not(feature = "local"))]
-mod tasks;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -237,11 +228,11 @@ pub use outcome_rules::Rule;
 /// that are not `#[tool]` methods: the same boundary and request log, by
 /// hand.
 pub mod handler {
-    pub use crate::malformed::malformed_call;
-    pub use crate::request::call_tool;
-    pub use crate::routes::{unchecked_input, wrap_route, wrap_router};
+    pub use crate::call::malformed::malformed_call;
+    pub use crate::call::request::call_tool;
+    pub use crate::call::routes::{unchecked_input, wrap_route, wrap_router};
     #[cfg(not(feature = "local"))]
-    pub use crate::tasks::spawn_tool_task;
+    pub use crate::call::tasks::spawn_tool_task;
 }
 
 #[doc(inline)]

@@ -2,10 +2,10 @@
 //! whose items generated code names, by absolute path. Not public API.
 
 pub use crate::boundary::{ToolErrorType, ToolReturn, assert_send, async_boundary, sync_boundary};
-pub use crate::listing::{list_tools, server_info};
-pub use crate::malformed::custom_request;
-pub use crate::request::{call_routes, call_tool};
-pub use crate::routes::{Routes, mark_router, unchecked_route, whole_route};
+pub use crate::call::listing::{list_tools, server_info};
+pub use crate::call::malformed::custom_request;
+pub use crate::call::request::{call_routes, call_tool};
+pub use crate::call::routes::{Routes, mark_router, unchecked_route, whole_route};
 
 use std::future::{IntoFuture, Pending};
 use std::marker::PhantomData;

@@ -399,7 +399,7 @@ pub fn assert_wrapped<S: 'static>(router: &rmcp::handler::server::tool::ToolRout
     let mut outside: Vec<&str> = router
         .map
         .values()
-        .filter(|route| !crate::routes::is_wrapped(&route.call))
+        .filter(|route| !crate::call::routes::is_wrapped(&route.call))
         .map(|route| &*route.attr.name)
         .collect();
     outside.sort_unstable();

@@ -27,7 +27,7 @@ use crate::answer::error::ToolError;
 use crate::base::outcome::{Ending, Outcome};
 use crate::base::report::Report;
 use crate::base::rmcp_errors::{argument_reason, is_argument_error, passes_through};
-use crate::boundary::{self, caught_panic};
+use crate::call::fault::{self, caught_panic};
 use crate::logs::records;
 use crate::logs::request_log;
 use crate::logs::telemetry::Telemetry;
@@ -186,7 +186,7 @@ pub(crate) fn end_with(
     mut error: ToolError,
     duration_ms: f64,
 ) -> Result<CallToolResponse, ErrorData> {
-    boundary::record_fault(&mut error, Some(tool));
+    fault::record_fault(&mut error, Some(tool));
     if let Some(data) = error.protocol_error() {
         call_protocol(telemetry, tool, data.code.0, duration_ms);
         return Err(data.clone());
@@ -281,7 +281,7 @@ pub(crate) fn route_answer(
         // rmcp's own errors around the body: arguments that do not
         // deserialize, and the ones that stay JSON-RPC errors.
         Ok(Err(error)) if is_argument_error(&error) || passes_through(&error) => Err(error),
-        Ok(Err(error)) => boundary::answer(ToolError::from(error), Some(tool)),
-        Err(payload) => boundary::answer(caught_panic(tool, payload), Some(tool)),
+        Ok(Err(error)) => fault::answer(ToolError::from(error), Some(tool)),
+        Err(payload) => fault::answer(caught_panic(tool, payload), Some(tool)),
     }
 }

@@ -10,7 +10,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse, Task};
 use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
 
-use crate::request;
+use crate::call::request;
 
 /// Runs a `tools/call` as a task of `manager`, for a client that asked for
 /// one: answer the call with `CreateTaskResult::new(task)`.

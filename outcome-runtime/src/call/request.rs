@@ -4,7 +4,7 @@
 //! The first poll opens the call's span and scope and finds its route; each
 //! poll runs the body in the scope, under the panic guard, racing the
 //! cancel; the poll that sees the body stop ends the call by the table of
-//! [`ending`](crate::ending).
+//! [`ending`](crate::call::ending).
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -22,13 +22,13 @@ use crate::answer::arguments;
 use crate::base::panics::{catch, catch_inline};
 use crate::base::report;
 use crate::base::scope::{self, CallScope, Session};
-use crate::boundary::caught_panic;
-use crate::cancel::{Cancellation, ClientCancel, TaskCancel};
-use crate::ending::{self, AnswerSlot, CallOutput, Stopped, take_answer};
+use crate::call::cancel::{Cancellation, ClientCancel, TaskCancel};
+use crate::call::ending::{self, AnswerSlot, CallOutput, Stopped, take_answer};
+use crate::call::fault::caught_panic;
+use crate::call::routes::{self, RouteFuture, RouterFacts, Routes};
 use crate::logs::records;
 use crate::logs::request_log;
 use crate::logs::telemetry::Telemetry;
-use crate::routes::{self, RouteFuture, RouterFacts, Routes};
 
 /// Calls a tool through `router` and logs how the call ended: the
 /// `call_tool` that [`tool_handler`](macro@crate::tool_handler) generates,

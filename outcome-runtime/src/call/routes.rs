@@ -26,7 +26,7 @@ use outcome_schema::Contract;
 
 use crate::answer::error::ToolError;
 use crate::base::panics::{CatchPanic, catch};
-use crate::ending;
+use crate::call::ending;
 
 /// What a route's handler returns: rmcp's `MaybeBoxFuture`, which it does not
 /// export.
@@ -101,7 +101,7 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
             if let Some(contract) = &contract
                 && let Err(text) = contract.check(&tool, context.arguments.as_ref())
             {
-                let answer = crate::boundary::answer(ToolError::invalid_text(text), None);
+                let answer = crate::call::fault::answer(ToolError::invalid_text(text), None);
                 return Box::pin(std::future::ready(answer));
             }
             // The route may panic before it returns its future: a sync
@@ -295,7 +295,7 @@ fn check_before<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
         match contract.check(&tool, context.arguments.as_ref()) {
             Ok(()) => inner(context),
             Err(text) => {
-                let answer = crate::boundary::answer(ToolError::invalid_text(text), None);
+                let answer = crate::call::fault::answer(ToolError::invalid_text(text), None);
                 Box::pin(std::future::ready(answer))
             }
         }
@@ -349,7 +349,7 @@ fn kept_to(
         Ok(()) => answer,
         Err(reason) => {
             let fault = ToolError::from(ResultOutsideSchema(reason));
-            crate::boundary::answer(fault, Some(tool))
+            crate::call::fault::answer(fault, Some(tool))
         }
     }
 }
