@@ -206,11 +206,8 @@ mod answer;
 mod base;
 mod boundary;
 mod call;
-pub mod job_store;
-pub mod jobs;
+mod lasting;
 mod logs;
-#[cfg(feature = "redis")]
-pub mod session_store;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -218,7 +215,10 @@ pub use answer::classify::{Transient, recognize_transient};
 pub use answer::error::{Outcome, ToolError};
 pub use base::message;
 pub use base::message::quote;
-pub use jobs::{Deferred, Jobs};
+pub use lasting::jobs::{Deferred, Jobs};
+#[cfg(feature = "redis")]
+pub use lasting::session_store;
+pub use lasting::{job_store, jobs};
 /// The writing rules a message to the model is checked against: at compile
 /// time for literal texts, by `testing::check` and by the audit at run
 /// time. [`ToolError::waive`] opts one call out of one rule.

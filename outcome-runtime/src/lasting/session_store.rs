@@ -19,7 +19,7 @@ use rmcp::transport::streamable_http_server::session::{
 use tracing::Level;
 
 use crate::base::bounds::bounded;
-use crate::job_store::{StoreError, connect, once_more};
+use crate::lasting::job_store::{StoreError, connect, once_more};
 use crate::logs::records::event_at;
 
 const PREFIX: &str = "outcome:session:";
@@ -211,7 +211,10 @@ impl RedisSessionStore {
         args: &[&str],
         doing: &str,
     ) -> Result<T, SessionStoreError> {
-        let script = redis::Script::new(&format!("{}{body}", crate::job_store::INDEX_SCRIPT));
+        let script = redis::Script::new(&format!(
+            "{}{body}",
+            crate::lasting::job_store::INDEX_SCRIPT
+        ));
         let key = key(session_id);
         let operation = once_more(&self.connection, |mut connection| {
             let mut invocation = script.key(&key);

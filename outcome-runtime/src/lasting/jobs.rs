@@ -21,7 +21,7 @@ use crate::base::panics::{CatchPanic, catch};
 use crate::base::report::{self, Report};
 use crate::base::scope::{CALL, CallScope, Session};
 use crate::call::fault::{answer, caught_panic};
-use crate::job_store::{
+use crate::lasting::job_store::{
     JobState, JobStore, MemoryStore, NewJob, Owner, StoreError, StoredAnswer, StoredJob,
 };
 use crate::logs::records;
@@ -178,7 +178,7 @@ impl Jobs {
     /// runtime.
     #[cfg(feature = "redis")]
     pub fn redis(url: &str) -> Result<Self, StoreError> {
-        crate::job_store::RedisStore::open(url).map(Jobs::with_store)
+        crate::lasting::job_store::RedisStore::open(url).map(Jobs::with_store)
     }
 
     /// How long one operation of the store may take before the call or the
