@@ -5,16 +5,12 @@ use std::error::Error;
 use std::fmt::{self, Display};
 
 use rmcp::ErrorData;
-use rmcp::handler::server::tool::IntoCallToolResult;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode};
 use tracing::Level;
 
 use crate::answer::classify;
 use crate::answer::sentences;
 use crate::base::message;
 pub use crate::base::outcome::Outcome;
-use crate::base::panics;
-use crate::base::report::{self, Report};
 use crate::base::scope;
 use outcome_rules::Rule;
 
@@ -215,16 +211,6 @@ enum Cause {
     /// A caught panic, described (its message and location): recorded where
     /// it was caught, with its backtrace, so nothing is left to record.
     Panic(Box<dyn Error + Send + Sync>),
-}
-
-/// The operator's record of a fault, made once from its [`ToolError`]:
-/// what `tool_failed` carries.
-pub(crate) struct FaultRecord {
-    pub(crate) level: Level,
-    pub(crate) error_type: Option<&'static str>,
-    /// The error chain, bounded; or the tool's message, for a fault with no
-    /// error behind it.
-    pub(crate) text: String,
 }
 
 #[derive(Debug)]
@@ -595,136 +581,6 @@ impl ToolError {
         }
         text
     }
-
-    /// How this error ends the call it answers.
-    pub(crate) fn report(&self) -> Report {
-        Report::Failed {
-            outcome: self.outcome(),
-            heals: self.heals_itself(),
-            error_type: self.inner.error_type.map(Cow::Borrowed),
-            // A fault whose record was made has no cause left to make it;
-            // a panic's was made where it was caught.
-            recorded: matches!(self.inner.kind, Kind::Fault { .. })
-                && matches!(self.inner.cause, None | Some(Cause::Panic(_))),
-        }
-    }
-
-    /// The error an answer's trusted report describes, read where the
-    /// call ends: an `ErrorData` a `#[tool]` returned, made from a
-    /// `ToolError` by its boundary.
-    pub(crate) fn from_report(report: Report, data: ErrorData) -> Self {
-        let error_type = match &report {
-            Report::Failed {
-                error_type: Some(name),
-                ..
-            } if name == std::any::type_name::<ErrorData>() => {
-                Some(std::any::type_name::<ErrorData>())
-            }
-            _ => Some("outcome_runtime::ToolError"),
-        };
-        Self::reported(report, data, error_type)
-    }
-
-    /// The error a report read from an `ErrorData` describes: a
-    /// `ToolError` of this process's that travelled as JSON.
-    fn reported(report: Report, data: ErrorData, error_type: Option<&'static str>) -> Self {
-        let recorded = matches!(report, Report::Failed { recorded: true, .. });
-        let kind = match report {
-            Report::Failed {
-                outcome: Outcome::Invalid,
-                ..
-            } => Kind::Invalid,
-            Report::Failed {
-                outcome: Outcome::Stale,
-                ..
-            } => Kind::Stale,
-            Report::Failed {
-                outcome: Outcome::Protocol,
-                ..
-            } => {
-                return Self::from_source(
-                    Kind::PassThrough(data.clone()),
-                    Box::new(data),
-                    error_type,
-                );
-            }
-            Report::Failed { heals, .. } => Kind::Fault { heals },
-            // Only a result carries these.
-            Report::Deferred | Report::Replayed => Kind::Fault { heals: false },
-        };
-        let text = message::one_line(&data.message, message::MESSAGE_LIMIT);
-        let built = sentences::Built {
-            text,
-            fallback: None,
-        };
-        let mut error = Self::model_facing(kind, built);
-        error.inner.error_type = error_type;
-        if recorded {
-            error.inner.cause = None;
-        }
-        error
-    }
-
-    /// A fault from a caught panic, recorded where it was caught (with its
-    /// location and backtrace), so it has nothing left to record.
-    pub(crate) fn from_panic(detail: String) -> Self {
-        let mut error = Self::from_source(
-            Kind::Fault { heals: false },
-            detail.into(),
-            Some(crate::base::outcome::PANIC_TYPE),
-        );
-        error.inner.cause = match error.inner.cause.take() {
-            Some(Cause::Error(detail)) => Some(Cause::Panic(detail)),
-            other => other,
-        };
-        error
-    }
-
-    /// The operator's record of this fault, made once: `None` for outcomes
-    /// 2 and 3, a pass-through, a panic, and a fault whose record was made
-    /// already. The error behind the fault goes with it: only the log
-    /// needs it. Runs no code of the tool's but its error's `Display`,
-    /// `source` and `Drop`, whose panics are noted in the record.
-    pub(crate) fn take_record(&mut self) -> Option<FaultRecord> {
-        if !matches!(self.inner.kind, Kind::Fault { .. })
-            || matches!(self.inner.cause, Some(Cause::Panic(_)))
-        {
-            return None;
-        }
-        let text = match self.inner.cause.take()? {
-            // Already the bounded chain: bounding it again could cut it twice.
-            Cause::Error(source) if source.is::<Captured>() => source.to_string(),
-            Cause::Error(source) => {
-                let mut chain = classify::chain_text(&*source);
-                drop_noting_panic(source, &mut chain);
-                chain
-            }
-            Cause::Condition => self.inner.message.to_string(),
-            Cause::Panic(_) => unreachable!("a panic's record is written where it is caught"),
-        };
-        Some(FaultRecord {
-            level: self.level(),
-            error_type: self.inner.error_type,
-            text,
-        })
-    }
-}
-impl<E> From<E> for ToolError
-where
-    E: Error + Send + Sync + 'static,
-{
-    fn from(error: E) -> Self {
-        Self::from_error(Box::new(error), Some(std::any::type_name::<E>()))
-    }
-}
-
-/// Drops an error the tool made, noting a panic of its drop in `record`:
-/// the drop is the tool's code, and its panic belongs in the fault's one
-/// `tool_failed`, not in a second one.
-fn drop_noting_panic<E>(error: E, record: &mut String) {
-    if let Err(panic) = panics::catch_described(move || drop(error)) {
-        record.push_str(&format!(" (dropping the error then panicked: {panic})"));
-    }
 }
 
 const _: () = assert!(Rule::ALL.len() <= 16, "a rule has no bit left in `waived`");
@@ -732,143 +588,6 @@ const _: () = assert!(Rule::ALL.len() <= 16, "a rule has no bit left in `waived`
 /// `rule`'s bit in [`Inner::waived`].
 fn rule_bit(rule: Rule) -> u16 {
     1 << rule.index()
-}
-
-/// What an rmcp `ErrorData` means for the call, by its code.
-enum Meaning {
-    PassThrough,
-    Invalid,
-    Fault,
-}
-
-/// What `data` means for the call; the table on [`ToolError`] says why.
-fn code_meaning(data: &ErrorData) -> Meaning {
-    match data.code {
-        ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY => Meaning::PassThrough,
-        ErrorCode::INVALID_PARAMS if !crate::base::rmcp_errors::is_missing_extension(data) => {
-            Meaning::Invalid
-        }
-        ErrorCode::INVALID_REQUEST | ErrorCode::RESOURCE_NOT_FOUND => Meaning::Invalid,
-        _ => Meaning::Fault,
-    }
-}
-
-/// The `error.type` of a boxed error whose type is not known.
-const BOXED_TYPE: &str = "Box<dyn Error>";
-
-/// The text of a boxed error's source chain, captured when the error could
-/// not be kept: it may not have been `Send`.
-#[derive(Debug)]
-struct Captured(String);
-
-impl Display for Captured {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl Error for Captured {}
-
-/// Runs `$body` with `$T` bound to each error type that is `Send + Sync`,
-/// common behind a `Box<dyn Error>`, and worth naming in `error.type`.
-macro_rules! for_known_types {
-    ($T:ident => $body:block) => {
-        for_known_types!(@each $T => $body;
-            std::io::Error,
-            std::num::ParseIntError,
-            std::num::ParseFloatError,
-            std::num::TryFromIntError,
-            std::str::ParseBoolError,
-            std::char::ParseCharError,
-            std::net::AddrParseError,
-            std::str::Utf8Error,
-            std::string::FromUtf8Error,
-            std::string::FromUtf16Error,
-            fmt::Error,
-            serde_json::Error,
-            ErrorData,
-        )
-    };
-    (@each $T:ident => $body:block; $($known:ty,)*) => {{
-        $({
-            type $T = $known;
-            $body
-        })*
-    }};
-}
-
-/// The type name of `error` when it is one of the known types.
-fn known_type(error: &(dyn Error + 'static)) -> Option<&'static str> {
-    for_known_types!(T => {
-        if error.is::<T>() {
-            return Some(std::any::type_name::<T>());
-        }
-    });
-    None
-}
-
-/// `error` as a `ToolError` that keeps it whole, when it is one of the
-/// known types; `error` back otherwise.
-fn keep_known(mut error: Box<dyn Error + 'static>) -> Result<ToolError, Box<dyn Error + 'static>> {
-    for_known_types!(T => {
-        error = match error.downcast::<T>() {
-            Ok(kept) => return Ok(ToolError::from_error(kept, Some(std::any::type_name::<T>()))),
-            Err(other) => other,
-        };
-    });
-    Err(error)
-}
-
-impl ToolError {
-    /// The error's outcome: an rmcp `ErrorData` by its code, anything else
-    /// a fault that heals itself when its chain says so.
-    fn from_error(source: Box<dyn Error + Send + Sync>, error_type: Option<&'static str>) -> Self {
-        if let Some(data) = source.downcast_ref::<ErrorData>() {
-            // A `ToolError` that travelled as an `ErrorData`: its message
-            // was written to the rules, so only its bound is checked again.
-            if let Some((report, data)) = report::read_error(data) {
-                return Self::reported(report, data, Some("outcome_runtime::ToolError"));
-            }
-            match code_meaning(data) {
-                Meaning::PassThrough => {
-                    let data = data.clone();
-                    return Self::from_source(Kind::PassThrough(data), source, error_type);
-                }
-                Meaning::Invalid => {
-                    // The tool called, so that a step naming it is kept as
-                    // the step, and what the model sent, so that it reads
-                    // its own values back; an error made outside a call
-                    // knows neither.
-                    let read = |tool: Option<&str>, sent: sentences::Sent<'_>| {
-                        if data.code == ErrorCode::RESOURCE_NOT_FOUND {
-                            // The URI is MCP's own field of this error: the
-                            // model's value, which its text may leave out.
-                            let uri = data.data.as_ref().and_then(|data| data.get("uri"));
-                            let uri = uri.and_then(serde_json::Value::as_str);
-                            sentences::resource_not_found(&data.message, uri, tool, sent)
-                        } else {
-                            let reason = sentences::data_reason(data.data.as_ref());
-                            sentences::invalid_params(&data.message, reason, tool, sent)
-                        }
-                    };
-                    let built = scope::CALL
-                        .try_with(|call| {
-                            read(
-                                Some(&call.tool),
-                                sentences::Sent::new(call.arguments.as_ref()),
-                            )
-                        })
-                        .unwrap_or_else(|_| read(None, sentences::Sent::default()));
-                    let mut error = Self::model_facing(Kind::Invalid, built);
-                    error.inner.error_type = error_type;
-                    return error;
-                }
-                Meaning::Fault => {}
-            }
-        }
-        let heals = classify::heals_itself(&*source);
-        Self::from_source(Kind::Fault { heals }, source, error_type)
-    }
 }
 
 impl fmt::Debug for ToolError {
@@ -892,86 +611,13 @@ impl Display for ToolError {
     }
 }
 
-/// How rmcp sends a `ToolError`: an `isError` result with the message as its
-/// only text, its fallback step naming the tool of the call in flight, or
-/// the JSON-RPC error it passes through; either carries the error's
-/// report for the request log, which takes it out. A
-/// fault's record is the boundary's to write, not this conversion's.
-impl IntoCallToolResult for ToolError {
-    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        let report = self.report();
-        let mut answer = self
-            .into_text()
-            .map(|text| CallToolResult::error(vec![ContentBlock::text(text)]).into());
-        attach_report(&mut answer, &report);
-        answer
-    }
-}
+mod from;
+mod record;
+mod sent;
 
-/// A `ToolError` where rmcp wants an `ErrorData`: the error type of its
-/// trait-based tools (`ToolBase::Error`). Nothing else happens.
-///
-/// The `ErrorData` carries what the `isError` result would: the message
-/// the model reads (its fallback step naming the call's tool), as an
-/// invalid-params error for outcomes 2 and 3 and an internal error for
-/// outcome 4, and in `data` the error's report (outcome,
-/// whether it heals itself), which the code alone cannot say, tagged so
-/// that only this process can write it for this message. An upstream MCP
-/// server's error passed on with `?` carries `data` of its own choosing:
-/// without a tag that matches, its code decides. [The
-/// table](ToolError#rmcps-errordata) reads it back: under this crate's
-/// `#[tool_handler]` or [`wrap_router`](crate::handler::wrap_router), a
-/// trait tool's call ends as its `ToolError` says, with its message, its
-/// outcome and its level. What does not survive is a fault's source chain:
-/// an `ErrorData` is JSON, so the operator's record names the message only.
-/// A trait tool that needs its cause in the log logs it, or is written as
-/// a `#[tool]` method.
-impl From<ToolError> for ErrorData {
-    fn from(error: ToolError) -> ErrorData {
-        let report = error.report();
-        let outcome = error.outcome();
-        let mut data = match error.into_text() {
-            Ok(text) if matches!(outcome, Outcome::Invalid | Outcome::Stale) => {
-                Err(ErrorData::invalid_params(text, None))
-            }
-            Ok(text) => Err(ErrorData::internal_error(text, None)),
-            Err(pass_through) => Err(pass_through),
-        };
-        attach_report(&mut data, &report);
-        match data {
-            Err(data) => data,
-            Ok(_) => unreachable!("a report leaves an error an error"),
-        }
-    }
-}
-
-/// Writes `report` into the answer made from a `ToolError`; but an error
-/// that rmcp's own code passes through as itself (a missing capability)
-/// stays as it is, for every client, and is read by its code.
-fn attach_report(answer: &mut Result<CallToolResponse, ErrorData>, report: &Report) {
-    if let Err(error) = answer
-        && crate::base::rmcp_errors::passes_through(error)
-    {
-        return;
-    }
-    report::attach(answer, report);
-}
-
-impl ToolError {
-    /// The text the model reads, its fallback step naming the call's tool;
-    /// the JSON-RPC error itself for a pass-through.
-    fn into_text(self) -> Result<String, ErrorData> {
-        let inner = *self.inner;
-        if let Kind::PassThrough(data) = inner.kind {
-            return Err(data);
-        }
-        let mut text = inner.message.into_owned();
-        if let Some(fallback) = inner.fallback {
-            let _ = scope::CALL.try_with(|call| fallback.name_tool(&mut text, &call.tool));
-        }
-        Ok(text)
-    }
-}
+use from::{BOXED_TYPE, Captured, keep_known, known_type};
+pub(crate) use record::FaultRecord;
+use record::drop_noting_panic;
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,8 @@
 //! The tests of `error`.
 
+use rmcp::handler::server::tool::IntoCallToolResult;
+use rmcp::model::ErrorCode;
+
 use super::*;
 
 /// Whether the outcome and the level say the same about who acts.
