@@ -12,6 +12,7 @@ use std::task::{Context, Poll};
 use rmcp::ErrorData;
 
 use crate::answer::error::ToolError;
+use crate::base::bounds::Bounded;
 use crate::base::panics::{catch, poll_caught};
 use crate::call::fault::{caught_panic, record_fault};
 
@@ -101,7 +102,7 @@ impl<T, E: ToolErrorType> ToolReturn for Result<T, E> {
 #[cold]
 #[inline(never)]
 fn fail(mut error: ToolError, tool: &'static str) -> ToolError {
-    record_fault(&mut error, Some(tool));
+    record_fault(&mut error, Some(&Bounded::new(tool)));
     error
 }
 
@@ -145,7 +146,7 @@ fn run_sync<R: ToolReturn>(tool: &'static str, body: &mut dyn SyncBody<R>) -> R 
     });
     match ran {
         Ok(result) => result.finish(tool),
-        Err(payload) => R::from_fault(fail(caught_panic(tool, payload), tool)),
+        Err(payload) => R::from_fault(fail(caught_panic(&Bounded::new(tool), payload), tool)),
     }
 }
 
@@ -207,6 +208,9 @@ fn poll_async<R: ToolReturn>(
     match poll_caught(body, cx) {
         Ok(Poll::Pending) => Poll::Pending,
         Ok(Poll::Ready(result)) => Poll::Ready(result.finish(tool)),
-        Err(payload) => Poll::Ready(R::from_fault(fail(caught_panic(tool, payload), tool))),
+        Err(payload) => Poll::Ready(R::from_fault(fail(
+            caught_panic(&Bounded::new(tool), payload),
+            tool,
+        ))),
     }
 }

@@ -58,3 +58,66 @@ fn bounded_slowly(tool: &str) -> Cow<'_, str> {
     }
     Cow::Owned(text)
 }
+
+/// Text from outside (a tool name, a request id) as records carry it:
+/// bounded once, where it enters, and carried so.
+#[derive(Clone, Debug)]
+pub(crate) struct Bounded<'a>(Cow<'a, str>);
+
+impl<'a> Bounded<'a> {
+    /// `text`, bounded as [`bounded`] bounds a tool name.
+    #[inline]
+    pub(crate) fn new(text: &'a str) -> Self {
+        Bounded(bounded(text))
+    }
+
+    /// The bounded text.
+    #[inline(always)]
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A call's tool name: as the router keys it or the client sent it, which
+/// finds the route and names the tool to the model; and as records carry
+/// it, bounded once, when the call starts.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ToolName {
+    name: Cow<'static, str>,
+    /// The name records carry, when bounding changed it.
+    cut: Option<Box<str>>,
+}
+
+impl ToolName {
+    /// `name`, bounded for records.
+    #[inline]
+    pub(crate) fn new(name: Cow<'static, str>) -> Self {
+        let cut = match bounded(&name) {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(cut) => Some(cut.into_boxed_str()),
+        };
+        ToolName { name, cut }
+    }
+
+    /// The name as records carry it.
+    #[inline(always)]
+    pub(crate) fn logged(&self) -> Bounded<'_> {
+        Bounded(Cow::Borrowed(self.cut.as_deref().unwrap_or(&self.name)))
+    }
+}
+
+/// The name itself, as the router keys it or the client sent it.
+impl std::ops::Deref for ToolName {
+    type Target = str;
+
+    #[inline(always)]
+    fn deref(&self) -> &str {
+        &self.name
+    }
+}
+
+impl std::fmt::Display for ToolName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)
+    }
+}

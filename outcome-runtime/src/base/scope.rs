@@ -2,21 +2,22 @@
 //! runs inside the call and that rmcp calls without saying (the boundary,
 //! a job, `ToolError`'s conversions).
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::RoleServer;
 use rmcp::model::InitializeRequestParams;
 use rmcp::service::RequestContext;
 
+use crate::base::bounds::ToolName;
+
 /// The call in flight. How it ends is not here: that travels in the answer
 /// (see [`report`](crate::base::report)).
 ///
 /// `tool` is the router's key, cloned: free for a `&'static str` name, as
-/// `#[tool]` writes it.
+/// `#[tool]` writes it; bounded for records once, when the call starts.
 #[derive(Default)]
 pub(crate) struct CallScope {
-    pub(crate) tool: Cow<'static, str>,
+    pub(crate) tool: ToolName,
     /// The session a job the call starts is bound to.
     pub(crate) session: Session,
     /// The arguments the client sent: what the model wrote is its own to

@@ -24,6 +24,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use tracing::Level;
 
 use crate::answer::error::ToolError;
+use crate::base::bounds::{Bounded, ToolName};
 use crate::base::outcome::{Ending, Outcome};
 use crate::base::report::Report;
 use crate::base::rmcp_errors::{argument_reason, is_argument_error, passes_through};
@@ -98,16 +99,17 @@ pub(crate) fn take_answer(slot: &mut AnswerSlot) -> Result<CallToolResponse, Err
 pub(crate) fn end_call<E: CallOutput>(
     telemetry: &Telemetry,
     started: Instant,
-    tool: &str,
+    tool: &ToolName,
     stopped: Stopped,
     answer: &mut AnswerSlot,
     explain: impl FnOnce(&str) -> String,
 ) -> Option<E> {
     let elapsed = || records::duration_ms(started);
+    let logged = &tool.logged();
     let report = match stopped {
         Stopped::Answered(report) => report,
         Stopped::Cancelled => {
-            request_log::call_cancelled(telemetry, tool, elapsed());
+            request_log::call_cancelled(telemetry, logged, elapsed());
             return Some(E::cancelled());
         }
         // The panic escaped the boundary: the tool is not wrapped, or
@@ -116,7 +118,7 @@ pub(crate) fn end_call<E: CallOutput>(
             return Some(E::answered(end_with(
                 telemetry,
                 tool,
-                caught_panic(tool, payload),
+                caught_panic(logged, payload),
                 elapsed(),
             )));
         }
@@ -128,7 +130,7 @@ pub(crate) fn end_call<E: CallOutput>(
             request_log::call_failed(
                 telemetry,
                 Level::INFO,
-                tool,
+                logged,
                 Outcome::Invalid,
                 elapsed(),
                 None,
@@ -146,11 +148,11 @@ pub(crate) fn end_call<E: CallOutput>(
     // A call that is part of a job is logged as the job says.
     match report {
         Some(Report::Deferred) => {
-            request_log::call_deferred(telemetry, tool, Ending::Deferred, elapsed());
+            request_log::call_deferred(telemetry, logged, Ending::Deferred, elapsed());
             return None;
         }
         Some(Report::Replayed) => {
-            request_log::call_completed(telemetry, tool, elapsed());
+            request_log::call_completed(telemetry, logged, elapsed());
             return None;
         }
         _ => {}
@@ -173,7 +175,7 @@ pub(crate) fn end_call<E: CallOutput>(
         };
         return Some(E::answered(end_with(telemetry, tool, error, elapsed())));
     }
-    log_answer(telemetry, tool, ended, report.as_ref(), elapsed());
+    log_answer(telemetry, logged, ended, report.as_ref(), elapsed());
     None
 }
 
@@ -182,20 +184,21 @@ pub(crate) fn end_call<E: CallOutput>(
 /// the tool.
 pub(crate) fn end_with(
     telemetry: &Telemetry,
-    tool: &str,
+    tool: &ToolName,
     mut error: ToolError,
     duration_ms: f64,
 ) -> Result<CallToolResponse, ErrorData> {
-    fault::record_fault(&mut error, Some(tool));
+    let logged = &tool.logged();
+    fault::record_fault(&mut error, Some(logged));
     if let Some(data) = error.protocol_error() {
-        call_protocol(telemetry, tool, data.code.0, duration_ms);
+        call_protocol(telemetry, logged, data.code.0, duration_ms);
         return Err(data.clone());
     }
     let (level, outcome) = (error.level(), error.outcome());
     request_log::call_failed(
         telemetry,
         level,
-        tool,
+        logged,
         outcome,
         duration_ms,
         error.error_type(),
@@ -210,7 +213,7 @@ pub(crate) fn end_with(
 /// and jobs alike.
 pub(crate) fn log_answer(
     telemetry: &Telemetry,
-    tool: &str,
+    tool: &Bounded<'_>,
     answer: &Result<CallToolResponse, ErrorData>,
     report: Option<&Report>,
     duration_ms: f64,
@@ -257,7 +260,7 @@ pub(crate) fn log_answer(
 }
 
 /// `tool_call_failed` for a JSON-RPC error the client gets as is.
-fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, duration_ms: f64) {
+fn call_protocol(telemetry: &Telemetry, tool: &Bounded<'_>, code: i32, duration_ms: f64) {
     request_log::call_failed(
         telemetry,
         Level::INFO,
@@ -273,7 +276,7 @@ fn call_protocol(telemetry: &Telemetry, tool: &str, code: i32, duration_ms: f64)
 /// whose call ended as `ended`, an answer or a panic. The request log
 /// writes the lines; this hands a `ToolError` over as every boundary does.
 pub(crate) fn route_answer(
-    tool: &str,
+    tool: &Bounded<'_>,
     ended: Result<Result<CallToolResponse, ErrorData>, Box<dyn Any + Send>>,
 ) -> Result<CallToolResponse, ErrorData> {
     match ended {

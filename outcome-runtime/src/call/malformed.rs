@@ -8,6 +8,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use tracing::Level;
 
+use crate::base::bounds::Bounded;
 use crate::base::outcome::Outcome;
 use crate::logs::records;
 use crate::logs::request_log;
@@ -53,7 +54,8 @@ pub fn malformed_call(
         .and_then(|params| params.get("name"))
         .and_then(serde_json::Value::as_str);
     let tool = name.unwrap_or_default();
-    let (telemetry, _ids) = Telemetry::call(tool, false, context);
+    let logged = Bounded::new(tool);
+    let (telemetry, _ids) = Telemetry::call(tool, &logged, false, context);
     let _inside = telemetry.enter();
     // A JSON-RPC error, which the client may hand to the model: in the
     // words of a tool call, not of the protocol's methods.
@@ -74,7 +76,7 @@ pub fn malformed_call(
     request_log::call_failed(
         &telemetry,
         Level::INFO,
-        tool,
+        &logged,
         Outcome::Invalid,
         records::duration_ms(started),
         None,

@@ -19,6 +19,7 @@ use rmcp::service::{MaybeSend, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 
 use crate::answer::arguments;
+use crate::base::bounds::{Bounded, ToolName};
 use crate::base::panics::{catch, catch_inline};
 use crate::base::report;
 use crate::base::scope::{self, CallScope, Session};
@@ -212,7 +213,7 @@ impl RunningTool<'_> {
         if let Body::Running(body) = std::mem::replace(&mut self.body, Body::Gone) {
             let scope = &self.scope;
             if let Err(payload) = catch(|| scope::in_scope(Some(scope), || drop(body))) {
-                drop(caught_panic("unknown", payload));
+                drop(caught_panic(&Bounded::new("unknown"), payload));
             }
         }
     }
@@ -286,19 +287,26 @@ fn start<'a, S: MaybeSend + 'static>(
     };
     request_log::check_filter_once();
     let found = find(router, none_disabled, &request.name);
-    let (span, ids) = Telemetry::call(&request.name, found.is_some(), &request.request_context);
-    *telemetry = span;
     let scope = &mut tool.scope;
+    // The name is bounded here, once: the span, the records and the answer
+    // all read it from the scope.
+    scope.tool = ToolName::new(match found {
+        Some((name, _)) => name.clone(),
+        None => std::mem::take(&mut request.name),
+    });
+    let (span, ids) = Telemetry::call(
+        &scope.tool,
+        &scope.tool.logged(),
+        found.is_some(),
+        &request.request_context,
+    );
+    *telemetry = span;
     scope.arguments = request.arguments.clone();
     scope.session = Session::of(&request.request_context);
     scope.ids = ids;
     match found {
-        Some((name, route)) => {
-            scope.tool = name.clone();
-            Some(route)
-        }
+        Some((_, route)) => Some(route),
         None => {
-            scope.tool = std::mem::take(&mut request.name);
             tool.body = Body::NotFound;
             *call = None;
             None
@@ -385,7 +393,7 @@ impl<'a> RunningTool<'a> {
             Ok(()) => {}
             // The body answered, then its drop panicked: logged here; the
             // answer stands.
-            Err(payload) => drop(caught_panic(&scope.tool, payload)),
+            Err(payload) => drop(caught_panic(&scope.tool.logged(), payload)),
         }
         let Poll::Ready(answered) = answer else {
             unreachable!("the body answered");
@@ -417,7 +425,7 @@ impl<'a> RunningTool<'a> {
             if self.plainly_answered(&stopped, answer) {
                 request_log::call_completed(
                     telemetry,
-                    &self.scope.tool,
+                    &self.scope.tool.logged(),
                     records::duration_ms(started),
                 );
                 None
@@ -465,7 +473,7 @@ impl<'a> RunningTool<'a> {
             && let Err(payload) = catch(|| scope::in_scope(None, || drop(body)))
         {
             // Logged where it is caught.
-            drop(caught_panic(tool, payload));
+            drop(caught_panic(&tool.logged(), payload));
         }
         // rmcp found the tool to answer, so the router has it.
         let explain = |reason: &str| {

@@ -25,6 +25,7 @@ use rmcp::service::MaybeSend;
 use outcome_schema::Contract;
 
 use crate::answer::error::ToolError;
+use crate::base::bounds::{Bounded, ToolName};
 use crate::base::panics::{CatchPanic, catch};
 use crate::call::ending;
 
@@ -92,7 +93,7 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
     }
     let unchecked = flags_of(&route.call).unchecked;
     let inner = route.call.clone();
-    let tool: Arc<str> = Arc::from(&*route.attr.name);
+    let tool = Arc::new(ToolName::new(route.attr.name.clone()));
     let contract = Some(crate::answer::arguments::contract(&route.attr.input_schema))
         .filter(|contract| contract.narrows() && !unchecked);
     let output = output_contract(route);
@@ -114,9 +115,9 @@ fn wrap_in_place<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
                     Ok(future) => CatchPanic::new(future).await,
                     Err(payload) => Err(payload),
                 };
-                let answer = ending::route_answer(&tool, ended);
+                let answer = ending::route_answer(&tool.logged(), ended);
                 match &output {
-                    Some(output) => kept_to(answer, output, &tool),
+                    Some(output) => kept_to(answer, output, &tool.logged()),
                     None => answer,
                 }
             })
@@ -318,12 +319,12 @@ fn check_after<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
         return;
     };
     let inner = route.call.clone();
-    let tool: Arc<str> = Arc::from(&*route.attr.name);
+    let tool = Arc::new(ToolName::new(route.attr.name.clone()));
     route.call = Arc::new(move |context: ToolCallContext<'_, S>| -> RouteFuture<'_> {
         let answered = inner(context);
         let output = output.clone();
         let tool = tool.clone();
-        Box::pin(async move { kept_to(answered.await, &output, &tool) })
+        Box::pin(async move { kept_to(answered.await, &output, &tool.logged()) })
     });
 }
 
@@ -334,7 +335,7 @@ fn check_after<S: MaybeSend + 'static>(route: &mut ToolRoute<S>) {
 fn kept_to(
     answer: Result<CallToolResponse, ErrorData>,
     output: &Contract,
-    tool: &str,
+    tool: &Bounded<'_>,
 ) -> Result<CallToolResponse, ErrorData> {
     let Ok(CallToolResponse::Complete(result)) = &answer else {
         return answer;

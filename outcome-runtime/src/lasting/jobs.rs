@@ -1,6 +1,7 @@
 //! Long-running tools: past a deadline, the call answers with a job the
 //! model polls, and the work goes on.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,6 +17,7 @@ use tokio::time::Instant;
 use tracing::Span;
 
 use crate::answer::error::ToolError;
+use crate::base::bounds::ToolName;
 use crate::base::message::quote;
 use crate::base::panics::CatchPanic;
 use crate::base::report::{self, Report};
@@ -284,19 +286,19 @@ impl Jobs {
     {
         // Outside a call (a body called directly, as in a unit test) the
         // job still runs, under a name that says so.
-        let tool: Arc<str> = CALL
-            .try_with(|call| Arc::from(&*call.tool))
-            .unwrap_or_else(|_| Arc::from("a tool called outside a tools/call"));
+        let tool = Arc::new(CALL.try_with(|call| call.tool.clone()).unwrap_or_else(|_| {
+            ToolName::new(Cow::Borrowed("a tool called outside a tools/call"))
+        }));
         let started = Instant::now();
         // The work runs on a task of its own, in a span that outlives the
         // call's when the call answers with the job.
         let ids = CALL.try_with(|call| call.ids.clone()).ok().flatten();
-        let telemetry = Telemetry::job(&tool, &Span::current(), ids.as_deref());
+        let telemetry = Telemetry::job(&tool.logged(), &Span::current(), ids.as_deref());
         let work_tool = Arc::clone(&tool);
         let handle = tokio::spawn(telemetry.share().instrument(async move {
             match CatchPanic::new(work).await {
                 Ok(ended) => ended,
-                Err(payload) => Err(caught_panic(&work_tool, payload)),
+                Err(payload) => Err(caught_panic(&work_tool.logged(), payload)),
             }
         }));
         // A call cancelled before its deadline takes its work with it, and
@@ -475,13 +477,14 @@ impl Jobs {
     /// the others read its answer.
     async fn overdue(&self, job: &str, tool: &str) -> Result<Option<StoredAnswer>, StoreError> {
         let now = Instant::now();
+        let tool = &ToolName::new(Cow::Owned(tool.to_owned()));
         let failed = || {
             Err::<String, _>(ToolError::fault(format!(
                 "job {job} of {tool} reached its limit of {:?} with no answer",
                 self.max_run
             )))
         };
-        let telemetry = Telemetry::job(tool, &Span::current(), None);
+        let telemetry = Telemetry::job(&tool.logged(), &Span::current(), None);
         // The answer first, unlogged: the log gets it only if it is the one
         // recorded.
         let answer =
@@ -505,7 +508,7 @@ impl Jobs {
 
     /// Records a finished job's answer; if the store fails, logs the loss
     /// and forgets the job.
-    async fn keep_answer(&self, id: &str, tool: &str, answer: StoredAnswer) {
+    async fn keep_answer(&self, id: &str, tool: &ToolName, answer: StoredAnswer) {
         if let Err(error) = self.stored(self.store.finish(id, answer, self.keep)).await {
             answer_lost(tool, id, &crate::answer::classify::chain_text(&error));
             self.forget(id).await;

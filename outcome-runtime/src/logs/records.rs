@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use tracing::Level;
 
-use crate::base::bounds::{bounded, bounded_text};
+use crate::base::bounds::{Bounded, bounded_text};
 use crate::base::outcome::{Outcome, PANIC_TYPE};
 
 /// One event at a level chosen at run time (`tracing` wants a constant per
@@ -41,8 +41,8 @@ pub(crate) fn millis(elapsed: std::time::Duration) -> f64 {
 }
 
 /// `tool_failed`, written once where the fault is classified.
-pub(crate) fn tool_failed(level: Level, tool: &str, error_type: Option<&str>, error: &str) {
-    let tool = &*bounded(tool);
+pub(crate) fn tool_failed(level: Level, tool: &Bounded<'_>, error_type: Option<&str>, error: &str) {
+    let tool = tool.as_str();
     let error = &*bounded_text(error);
     event_at!(
         level,
@@ -56,12 +56,12 @@ pub(crate) fn tool_failed(level: Level, tool: &str, error_type: Option<&str>, er
 
 /// `tool_failed` for a caught panic, with its location and backtrace.
 pub(crate) fn panic_failed(
-    tool: &str,
+    tool: &Bounded<'_>,
     message: &str,
     location: Option<&str>,
     backtrace: Option<&str>,
 ) {
-    let tool = &*bounded(tool);
+    let tool = tool.as_str();
     let message = &*bounded_text(message);
     event_at!(
         Level::ERROR,

@@ -5,7 +5,7 @@
 
 use tracing::Level;
 
-use crate::base::bounds::bounded;
+use crate::base::bounds::Bounded;
 use crate::base::outcome::{Ending, Outcome};
 use crate::logs::records::event_at;
 use crate::logs::telemetry::{Failure, Telemetry};
@@ -51,11 +51,12 @@ fn warn_dropped_info() {
 }
 
 // Each writes its record before the ending goes on the span, so that a
-// subscriber printing both shows the outcome once.
+// subscriber printing both shows the outcome once. Each takes the tool's
+// name bounded where the call entered, and bounds it no more.
 
 /// `tool_call_completed`, at INFO.
-pub(crate) fn call_completed(telemetry: &Telemetry, tool: &str, duration_ms: f64) {
-    let tool = &*bounded(tool);
+pub(crate) fn call_completed(telemetry: &Telemetry, tool: &Bounded<'_>, duration_ms: f64) {
+    let tool = tool.as_str();
     event_at!(
         Level::INFO,
         tool,
@@ -67,8 +68,8 @@ pub(crate) fn call_completed(telemetry: &Telemetry, tool: &str, duration_ms: f64
 }
 
 /// `tool_call_cancelled`, at INFO: the client withdrew the call.
-pub(crate) fn call_cancelled(telemetry: &Telemetry, tool: &str, duration_ms: f64) {
-    let tool = &*bounded(tool);
+pub(crate) fn call_cancelled(telemetry: &Telemetry, tool: &Bounded<'_>, duration_ms: f64) {
+    let tool = tool.as_str();
     event_at!(
         Level::INFO,
         tool,
@@ -83,7 +84,7 @@ pub(crate) fn call_cancelled(telemetry: &Telemetry, tool: &str, duration_ms: f64
 pub(crate) fn call_failed(
     telemetry: &Telemetry,
     level: Level,
-    tool: &str,
+    tool: &Bounded<'_>,
     outcome: Outcome,
     duration_ms: f64,
     error_type: Option<&str>,
@@ -93,7 +94,7 @@ pub(crate) fn call_failed(
         Some(code) => Failure::Code(code),
         None => Failure::Tool,
     };
-    let tool = &*bounded(tool);
+    let tool = tool.as_str();
     event_at!(
         level,
         tool,
@@ -109,8 +110,13 @@ pub(crate) fn call_failed(
 /// `tool_call_deferred`, at INFO: the result comes later, as a job to poll
 /// (`deferred`), after input asked of the client (`input_required`), or
 /// from a task of rmcp's tasks extension (`task`).
-pub(crate) fn call_deferred(telemetry: &Telemetry, tool: &str, ending: Ending, duration_ms: f64) {
-    let tool = &*bounded(tool);
+pub(crate) fn call_deferred(
+    telemetry: &Telemetry,
+    tool: &Bounded<'_>,
+    ending: Ending,
+    duration_ms: f64,
+) {
+    let tool = tool.as_str();
     event_at!(
         Level::INFO,
         tool,

@@ -16,7 +16,7 @@ use rmcp::service::RequestContext;
 use tracing::Span;
 use tracing::field::Empty;
 
-use crate::base::bounds::bounded;
+use crate::base::bounds::{Bounded, bounded};
 use crate::base::outcome::Ending;
 use crate::base::outcome::Outcome;
 use crate::base::panics::guard_subscriber;
@@ -43,10 +43,13 @@ pub(crate) struct Telemetry {
 impl Telemetry {
     /// The `tools/call {tool}` span (a child of the client's trace context,
     /// with `opentelemetry`), and the call's ids when it is recorded, for
-    /// the span of a job it starts. The metric records an unknown tool
-    /// (`!known`) as [`OTHER`], so made-up names cannot crowd out real ones.
+    /// the span of a job it starts. The span names the tool as `logged`,
+    /// bounded where the call entered; the metric names a known tool as
+    /// `tool` is, and an unknown one (`!known`) as [`OTHER`], so made-up
+    /// names cannot crowd out real ones.
     pub(crate) fn call(
         tool: &str,
+        logged: &Bounded<'_>,
         known: bool,
         context: &RequestContext<RoleServer>,
     ) -> (Self, Option<Box<CallIds>>) {
@@ -57,7 +60,7 @@ impl Telemetry {
         // for a span that is enabled, so a call whose span nobody takes
         // reads nothing (but for the metric, with `opentelemetry`).
         let once = std::cell::OnceCell::new();
-        let read = || once.get_or_init(|| Read::of(tool, context));
+        let read = || once.get_or_init(|| Read::of(logged, context));
         let span = guard_subscriber(|| {
             tracing::info_span!(
                 target: "outcome_runtime",
@@ -82,7 +85,7 @@ impl Telemetry {
         })
         .unwrap_or_else(Span::none);
         #[cfg(not(feature = "opentelemetry"))]
-        let _ = known;
+        let _ = (tool, known);
         #[cfg(feature = "opentelemetry")]
         let metric = {
             let read = read();
@@ -122,7 +125,7 @@ impl Telemetry {
     /// A job's span, with the starting call's `ids`: a root that follows
     /// from the call's span (its child in the trace, with `opentelemetry`),
     /// so that the call's span ends with its answer while the work goes on.
-    pub(crate) fn job(tool: &str, call: &Span, ids: Option<&CallIds>) -> Self {
+    pub(crate) fn job(tool: &Bounded<'_>, call: &Span, ids: Option<&CallIds>) -> Self {
         let span = guard_subscriber(|| {
             tracing::info_span!(
                 target: "outcome_runtime",
@@ -148,9 +151,9 @@ impl Telemetry {
                         span.record("mcp.session.id", session.as_str());
                     }
                 }
-                let tool = bounded(tool);
+                let tool = tool.as_str();
                 span.record("otel.name", format!("job {tool}").as_str());
-                span.record("gen_ai.tool.name", &*tool);
+                span.record("gen_ai.tool.name", tool);
                 #[cfg(feature = "opentelemetry")]
                 {
                     use tracing_opentelemetry::OpenTelemetrySpanExt;
@@ -302,8 +305,8 @@ struct Read<'a> {
 }
 
 impl<'a> Read<'a> {
-    fn of(tool: &'a str, context: &'a RequestContext<RoleServer>) -> Self {
-        let tool = bounded(tool);
+    fn of(tool: &'a Bounded<'_>, context: &'a RequestContext<RoleServer>) -> Self {
+        let tool = Cow::Borrowed(tool.as_str());
         Read {
             name: format!("tools/call {tool}"),
             tool,

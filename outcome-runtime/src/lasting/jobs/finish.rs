@@ -14,6 +14,7 @@ use tracing::Level;
 
 use super::Jobs;
 use crate::answer::error::ToolError;
+use crate::base::bounds::ToolName;
 use crate::base::panics::catch;
 use crate::base::report::{self, Report};
 use crate::base::scope::{CALL, CallScope};
@@ -29,7 +30,7 @@ use crate::logs::telemetry::Telemetry;
 pub(super) struct JobFinisher {
     pub(super) jobs: Jobs,
     pub(super) id: String,
-    pub(super) tool: Arc<str>,
+    pub(super) tool: Arc<ToolName>,
     pub(super) started: Instant,
     /// The work's span, until the job is settled: the span ends then, not
     /// when its answer is swept.
@@ -100,7 +101,7 @@ impl JobFinisher {
                 request_log::call_failed(
                     &telemetry,
                     Level::WARN,
-                    &self.tool,
+                    &self.tool.logged(),
                     crate::base::outcome::Outcome::Fault,
                     duration_ms,
                     Some(ANSWER_LOST),
@@ -156,7 +157,7 @@ impl Drop for JobFinisher {
 /// [`conclude`], logged: the job's answer, and its call's lines, once.
 pub(super) fn end_job<T: IntoCallToolResult>(
     telemetry: &Telemetry,
-    tool: &str,
+    tool: &ToolName,
     started: Instant,
     ended: Result<T, ToolError>,
 ) -> StoredAnswer {
@@ -169,10 +170,10 @@ pub(super) fn end_job<T: IntoCallToolResult>(
 const ANSWER_LOST: &str = "job_answer_lost";
 
 /// `job_answer_lost`, at WARNING: a job's answer that no poll can read.
-pub(super) fn answer_lost(tool: &str, job: &str, reason: &str) {
+pub(super) fn answer_lost(tool: &ToolName, job: &str, reason: &str) {
     records::event_at!(
         Level::WARN,
-        tool = &*crate::base::bounds::bounded(tool),
+        tool = tool.logged().as_str(),
         job,
         error = &*crate::base::bounds::bounded_text(reason),
         "job_answer_lost"
@@ -188,10 +189,10 @@ struct JobEnding {
 
 impl JobEnding {
     /// The call's final line.
-    fn log(&self, telemetry: &Telemetry, tool: &str, duration_ms: f64) {
+    fn log(&self, telemetry: &Telemetry, tool: &ToolName, duration_ms: f64) {
         crate::call::ending::log_answer(
             telemetry,
-            tool,
+            &tool.logged(),
             &self.response,
             self.report.as_ref(),
             duration_ms,
@@ -223,26 +224,27 @@ impl JobEnding {
 /// Turns how a job's work ended into the answer the inline call would have
 /// given. Whatever the value or the error do while they turn into an answer
 /// (fail to serialize, panic), the job ends.
-fn conclude<T: IntoCallToolResult>(tool: &str, ended: Result<T, ToolError>) -> JobEnding {
+fn conclude<T: IntoCallToolResult>(tool: &ToolName, ended: Result<T, ToolError>) -> JobEnding {
     let scope = CallScope {
-        tool: tool.to_owned().into(),
+        tool: tool.clone(),
         ..CallScope::default()
     };
+    let logged = &tool.logged();
     CALL.sync_scope(scope, || {
         let converted = catch(|| match ended {
             Ok(value) => value.into_call_tool_result(),
-            Err(error) => answer(error, Some(tool)),
+            Err(error) => answer(error, Some(logged)),
         });
         let mut response = match converted {
             Ok(answer) => answer,
-            Err(payload) => answer(caught_panic(tool, payload), Some(tool)),
+            Err(payload) => answer(caught_panic(logged, payload), Some(logged)),
         };
         let mut report = report::take(&mut response);
         // The value did not become an answer: a fault of this call.
         let protocol = report.as_ref().is_some_and(Report::is_protocol);
         response = match response {
             Err(error) if !protocol => {
-                let mut fault = answer(ToolError::from(error), Some(tool));
+                let mut fault = answer(ToolError::from(error), Some(logged));
                 report = report::take(&mut fault);
                 fault
             }
@@ -257,7 +259,7 @@ fn conclude<T: IntoCallToolResult>(tool: &str, ended: Result<T, ToolError>) -> J
                     "job of {tool} answered with a request for input or a task, which a job \
                      cannot hand over"
                 )),
-                Some(tool),
+                Some(logged),
             );
             report = report::take(&mut response);
         }
