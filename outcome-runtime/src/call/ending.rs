@@ -30,7 +30,7 @@ use crate::base::report::Report;
 use crate::base::rmcp_errors::{argument_reason, is_argument_error, passes_through};
 use crate::call::fault::{self, caught_panic};
 use crate::logs::records;
-use crate::logs::request_log;
+use crate::logs::request_log::{self, Line};
 use crate::logs::telemetry::Telemetry;
 
 /// What a call's future gives: its answer, or what a cancelled call gives.
@@ -93,9 +93,11 @@ pub(crate) fn take_answer(slot: &mut AnswerSlot) -> Result<CallToolResponse, Err
     }
 }
 
-/// Ends a call by this module's table: writes its lines and gives its
-/// answer, or `None` to leave it in `answer` for the caller. `explain`
-/// turns serde's reason into what is wrong with the arguments.
+/// Ends a call by this module's table: decides how it ended, then hands
+/// that to the request log (its one line) and to the answer (given, or
+/// `None` to leave it in `answer` for the caller). Nothing but a fault's
+/// record is written before the decision is made. `explain` turns serde's
+/// reason into what is wrong with the arguments.
 pub(crate) fn end_call<E: CallOutput>(
     telemetry: &Telemetry,
     started: Instant,
@@ -104,57 +106,54 @@ pub(crate) fn end_call<E: CallOutput>(
     answer: &mut AnswerSlot,
     explain: impl FnOnce(&str) -> String,
 ) -> Option<E> {
-    let elapsed = || records::duration_ms(started);
     let logged = &tool.logged();
-    let report = match stopped {
-        Stopped::Answered(report) => report,
-        Stopped::Cancelled => {
-            request_log::call_cancelled(telemetry, logged, elapsed());
-            return Some(E::cancelled());
+    let report;
+    let (line, ended) = match stopped {
+        Stopped::Answered(answered) => {
+            report = answered;
+            let (line, ended) = answered_line(tool, report.as_ref(), answer);
+            (line, ended.map(E::answered))
         }
+        Stopped::Cancelled => (Line::Cancelled, Some(E::cancelled())),
         // The panic escaped the boundary: the tool is not wrapped, or
         // rmcp's own code around the body panicked.
         Stopped::Panicked(payload) => {
-            return Some(E::answered(end_with(
-                telemetry,
-                tool,
-                caught_panic(logged, payload),
-                elapsed(),
-            )));
+            let (line, ended) = failed(tool, caught_panic(logged, payload));
+            (line, Some(E::answered(ended)))
         }
         Stopped::Refused => {
             let Poll::Ready(Err(error)) = &*answer else {
                 unreachable!("a refusal is rmcp's error");
             };
             let text = explain(argument_reason(&error.message).unwrap_or_default());
-            request_log::call_failed(
-                telemetry,
-                Level::INFO,
-                logged,
-                Outcome::Invalid,
-                elapsed(),
-                None,
-                None,
-            );
-            return Some(E::answered(Ok(CallToolResult::error(vec![
-                ContentBlock::text(text),
-            ])
-            .into())));
+            let line = Line::Failed {
+                level: Level::INFO,
+                outcome: Outcome::Invalid,
+                error_type: None,
+                error_code: None,
+            };
+            let ended = CallToolResult::error(vec![ContentBlock::text(text)]).into();
+            (line, Some(E::answered(Ok(ended))))
         }
     };
+    request_log::write(telemetry, logged, line, records::duration_ms(started));
+    ended
+}
+
+/// The line of a call whose body answered, with `report` taken out of
+/// its answer; and the answer that replaces the one in the slot, if any.
+fn answered_line<'r>(
+    tool: &ToolName,
+    report: Option<&'r Report>,
+    answer: &mut AnswerSlot,
+) -> (Line<'r>, Option<Result<CallToolResponse, ErrorData>>) {
     let Poll::Ready(ended) = answer else {
         unreachable!("a call that answered has its answer in the slot");
     };
     // A call that is part of a job is logged as the job says.
     match report {
-        Some(Report::Deferred) => {
-            request_log::call_deferred(telemetry, logged, Ending::Deferred, elapsed());
-            return None;
-        }
-        Some(Report::Replayed) => {
-            request_log::call_completed(telemetry, logged, elapsed());
-            return None;
-        }
+        Some(Report::Deferred) => return (Line::Deferred(Ending::Deferred), None),
+        Some(Report::Replayed) => return (Line::Completed, None),
         _ => {}
     }
     // A protocol error from inside the call (a failed extractor, a result
@@ -162,7 +161,7 @@ pub(crate) fn end_call<E: CallOutput>(
     // invalid params is outcome 2, the rest a fault. Only an unknown tool,
     // a missing capability and `ToolError::protocol` stay JSON-RPC errors.
     if let Err(error) = &*ended
-        && !(passes_through(error) || report.as_ref().is_some_and(Report::is_protocol))
+        && !(passes_through(error) || report.is_some_and(Report::is_protocol))
     {
         let Err(error) = take_answer(answer) else {
             unreachable!("the answer was just matched");
@@ -170,54 +169,46 @@ pub(crate) fn end_call<E: CallOutput>(
         // A `#[tool]` that returns `McpError` answered its `ToolError`
         // this way, its fault recorded by the boundary.
         let error = match report {
-            Some(report @ Report::Failed { .. }) => ToolError::from_report(report, error),
+            Some(report @ Report::Failed { .. }) => ToolError::from_report(report.clone(), error),
             _ => ToolError::from(error),
         };
-        return Some(E::answered(end_with(telemetry, tool, error, elapsed())));
+        let (line, ended) = failed(tool, error);
+        return (line, Some(ended));
     }
-    log_answer(telemetry, logged, ended, report.as_ref(), elapsed());
-    None
+    (line_of(ended, report), None)
 }
 
-/// Ends a call as `error` says, after its scope closed: the fault recorded
-/// once, the call logged at the error's level, the fallback step naming
-/// the tool.
-pub(crate) fn end_with(
-    telemetry: &Telemetry,
+/// How a call that ends as `error` says ends, after its scope closed: the
+/// fault recorded once, the line at the error's level, and the answer,
+/// its fallback step naming the tool.
+fn failed(
     tool: &ToolName,
     mut error: ToolError,
-    duration_ms: f64,
-) -> Result<CallToolResponse, ErrorData> {
-    let logged = &tool.logged();
-    fault::record_fault(&mut error, Some(logged));
+) -> (Line<'static>, Result<CallToolResponse, ErrorData>) {
+    fault::record_fault(&mut error, Some(&tool.logged()));
     if let Some(data) = error.protocol_error() {
-        call_protocol(telemetry, logged, data.code.0, duration_ms);
-        return Err(data.clone());
+        return (protocol(data.code.0), Err(data.clone()));
     }
-    let (level, outcome) = (error.level(), error.outcome());
-    request_log::call_failed(
-        telemetry,
-        level,
-        logged,
-        outcome,
-        duration_ms,
-        error.error_type(),
-        None,
-    );
+    let line = Line::Failed {
+        level: error.level(),
+        outcome: error.outcome(),
+        error_type: error.error_type(),
+        error_code: None,
+    };
     let text = error.into_message(tool);
-    Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+    (
+        line,
+        Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into()),
+    )
 }
 
-/// Writes the final line of a call that answered `answer` (with `report`,
-/// if a `ToolError` made it) by this module's table, for the request log
-/// and jobs alike.
-pub(crate) fn log_answer(
-    telemetry: &Telemetry,
-    tool: &Bounded<'_>,
+/// The final line of a call that answered `answer` (with `report`, if a
+/// `ToolError` made it) by this module's table, for the request log and
+/// jobs alike.
+pub(crate) fn line_of<'r>(
     answer: &Result<CallToolResponse, ErrorData>,
-    report: Option<&Report>,
-    duration_ms: f64,
-) {
+    report: Option<&'r Report>,
+) -> Line<'r> {
     match answer {
         Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => match report {
             Some(
@@ -226,50 +217,35 @@ pub(crate) fn log_answer(
                     error_type,
                     ..
                 },
-            ) => request_log::call_failed(
-                telemetry,
-                report.level(),
-                tool,
-                *outcome,
-                duration_ms,
-                error_type.as_deref(),
-                None,
-            ),
-            _ => request_log::call_failed(
-                telemetry,
-                Level::ERROR,
-                tool,
-                Outcome::Fault,
-                duration_ms,
-                None,
-                None,
-            ),
+            ) => Line::Failed {
+                level: report.level(),
+                outcome: *outcome,
+                error_type: error_type.as_deref(),
+                error_code: None,
+            },
+            _ => Line::Failed {
+                level: Level::ERROR,
+                outcome: Outcome::Fault,
+                error_type: None,
+                error_code: None,
+            },
         },
-        Ok(CallToolResponse::Complete(_)) => {
-            request_log::call_completed(telemetry, tool, duration_ms)
-        }
-        Ok(CallToolResponse::InputRequired(_)) => {
-            request_log::call_deferred(telemetry, tool, Ending::InputRequired, duration_ms)
-        }
-        Ok(CallToolResponse::Task(_)) => {
-            request_log::call_deferred(telemetry, tool, Ending::Task, duration_ms)
-        }
-        Ok(_) => request_log::call_deferred(telemetry, tool, Ending::Deferred, duration_ms),
-        Err(error) => call_protocol(telemetry, tool, error.code.0, duration_ms),
+        Ok(CallToolResponse::Complete(_)) => Line::Completed,
+        Ok(CallToolResponse::InputRequired(_)) => Line::Deferred(Ending::InputRequired),
+        Ok(CallToolResponse::Task(_)) => Line::Deferred(Ending::Task),
+        Ok(_) => Line::Deferred(Ending::Deferred),
+        Err(error) => protocol(error.code.0),
     }
 }
 
-/// `tool_call_failed` for a JSON-RPC error the client gets as is.
-fn call_protocol(telemetry: &Telemetry, tool: &Bounded<'_>, code: i32, duration_ms: f64) {
-    request_log::call_failed(
-        telemetry,
-        Level::INFO,
-        tool,
-        Outcome::Protocol,
-        duration_ms,
-        None,
-        Some(code),
-    );
+/// The line of a JSON-RPC error the client gets as is.
+fn protocol(code: i32) -> Line<'static> {
+    Line::Failed {
+        level: Level::INFO,
+        outcome: Outcome::Protocol,
+        error_type: None,
+        error_code: Some(code),
+    }
 }
 
 /// The answer of a wrapped route ([`wrap_route`](crate::handler::wrap_route))

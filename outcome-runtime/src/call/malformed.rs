@@ -11,7 +11,7 @@ use tracing::Level;
 use crate::base::bounds::Bounded;
 use crate::base::outcome::Outcome;
 use crate::logs::records;
-use crate::logs::request_log;
+use crate::logs::request_log::{self, Line};
 use crate::logs::telemetry::Telemetry;
 
 /// The answer to a `tools/call` whose params rmcp could not read (no
@@ -73,15 +73,13 @@ pub fn malformed_call(
               object of its arguments. Call the tool again with both."
             .to_owned(),
     };
-    request_log::call_failed(
-        &telemetry,
-        Level::INFO,
-        &logged,
-        Outcome::Invalid,
-        records::duration_ms(started),
-        None,
-        Some(ErrorCode::INVALID_PARAMS.0),
-    );
+    let line = Line::Failed {
+        level: Level::INFO,
+        outcome: Outcome::Invalid,
+        error_type: None,
+        error_code: Some(ErrorCode::INVALID_PARAMS.0),
+    };
+    request_log::write(&telemetry, &logged, line, records::duration_ms(started));
     Some(ErrorData::invalid_params(message, None))
 }
 

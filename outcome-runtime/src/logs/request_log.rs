@@ -52,7 +52,9 @@ fn warn_dropped_info() {
 
 // Each writes its record before the ending goes on the span, so that a
 // subscriber printing both shows the outcome once. Each takes the tool's
-// name bounded where the call entered, and bounds it no more.
+// name bounded where the call entered, and bounds it no more. [`write`]
+// writes the line the ending decided; a call that plainly answered, as
+// nearly every call does, writes `tool_call_completed` directly.
 
 /// `tool_call_completed`, at INFO.
 pub(crate) fn call_completed(telemetry: &Telemetry, tool: &Bounded<'_>, duration_ms: f64) {
@@ -68,7 +70,7 @@ pub(crate) fn call_completed(telemetry: &Telemetry, tool: &Bounded<'_>, duration
 }
 
 /// `tool_call_cancelled`, at INFO: the client withdrew the call.
-pub(crate) fn call_cancelled(telemetry: &Telemetry, tool: &Bounded<'_>, duration_ms: f64) {
+fn call_cancelled(telemetry: &Telemetry, tool: &Bounded<'_>, duration_ms: f64) {
     let tool = tool.as_str();
     event_at!(
         Level::INFO,
@@ -81,7 +83,7 @@ pub(crate) fn call_cancelled(telemetry: &Telemetry, tool: &Bounded<'_>, duration
 }
 
 /// `tool_call_failed`, at the outcome's level.
-pub(crate) fn call_failed(
+fn call_failed(
     telemetry: &Telemetry,
     level: Level,
     tool: &Bounded<'_>,
@@ -110,12 +112,7 @@ pub(crate) fn call_failed(
 /// `tool_call_deferred`, at INFO: the result comes later, as a job to poll
 /// (`deferred`), after input asked of the client (`input_required`), or
 /// from a task of rmcp's tasks extension (`task`).
-pub(crate) fn call_deferred(
-    telemetry: &Telemetry,
-    tool: &Bounded<'_>,
-    ending: Ending,
-    duration_ms: f64,
-) {
+fn call_deferred(telemetry: &Telemetry, tool: &Bounded<'_>, ending: Ending, duration_ms: f64) {
     let tool = tool.as_str();
     event_at!(
         Level::INFO,
@@ -125,4 +122,46 @@ pub(crate) fn call_deferred(
         "tool_call_deferred"
     );
     telemetry.ended(ending, Failure::None, duration_ms);
+}
+
+/// A call's one line, as [`ending`](crate::call::ending) decides it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Line<'a> {
+    /// `tool_call_completed`.
+    Completed,
+    /// `tool_call_cancelled`.
+    Cancelled,
+    /// `tool_call_deferred`, and why.
+    Deferred(Ending),
+    /// `tool_call_failed`: its level and outcome, and the error's type or
+    /// the JSON-RPC error's code.
+    Failed {
+        level: Level,
+        outcome: Outcome,
+        error_type: Option<&'a str>,
+        error_code: Option<i32>,
+    },
+}
+
+/// Writes the line of a call that ended as `line` says.
+pub(crate) fn write(telemetry: &Telemetry, tool: &Bounded<'_>, line: Line<'_>, duration_ms: f64) {
+    match line {
+        Line::Completed => call_completed(telemetry, tool, duration_ms),
+        Line::Cancelled => call_cancelled(telemetry, tool, duration_ms),
+        Line::Deferred(ending) => call_deferred(telemetry, tool, ending, duration_ms),
+        Line::Failed {
+            level,
+            outcome,
+            error_type,
+            error_code,
+        } => call_failed(
+            telemetry,
+            level,
+            tool,
+            outcome,
+            duration_ms,
+            error_type,
+            error_code,
+        ),
+    }
 }

@@ -21,7 +21,7 @@ use crate::base::scope::{CALL, CallScope};
 use crate::call::fault::{answer, caught_panic};
 use crate::lasting::job_store::{JobState, StoredAnswer, StoredJob};
 use crate::logs::records;
-use crate::logs::request_log;
+use crate::logs::request_log::{self, Line};
 use crate::logs::telemetry::Telemetry;
 
 /// Settles a job: its answer when the work ends, and the fault answer if the
@@ -98,15 +98,13 @@ impl JobFinisher {
             Recorded::Kept => concluded.log(&telemetry, &self.tool, duration_ms),
             Recorded::Lost(reason) => {
                 answer_lost(&self.tool, &self.id, &reason);
-                request_log::call_failed(
-                    &telemetry,
-                    Level::WARN,
-                    &self.tool.logged(),
-                    crate::base::outcome::Outcome::Fault,
-                    duration_ms,
-                    Some(ANSWER_LOST),
-                    None,
-                );
+                let line = Line::Failed {
+                    level: Level::WARN,
+                    outcome: crate::base::outcome::Outcome::Fault,
+                    error_type: Some(ANSWER_LOST),
+                    error_code: None,
+                };
+                request_log::write(&telemetry, &self.tool.logged(), line, duration_ms);
             }
             Recorded::SettledBefore => answer_lost(
                 &self.tool,
@@ -190,13 +188,8 @@ struct JobEnding {
 impl JobEnding {
     /// The call's final line.
     fn log(&self, telemetry: &Telemetry, tool: &ToolName, duration_ms: f64) {
-        crate::call::ending::log_answer(
-            telemetry,
-            &tool.logged(),
-            &self.response,
-            self.report.as_ref(),
-            duration_ms,
-        );
+        let line = crate::call::ending::line_of(&self.response, self.report.as_ref());
+        request_log::write(telemetry, &tool.logged(), line, duration_ms);
     }
 
     /// The answer a poll reads, cloned: this is logged once the store says
