@@ -63,7 +63,7 @@ pub fn malformed_call(
         (Some(serde_json::Value::Object(_)), Some(name)) => format!(
             "The arguments of a call of {} must be an object that maps each argument's name \
              to its value. Call the tool again with its arguments as such an object.",
-            crate::quote(name)
+            crate::base::message::quote(name)
         ),
         (Some(serde_json::Value::Object(_)), None) => "A tool call must name its tool, as a \
              string, in name. Call the tool again with name set to its name as the tool list \

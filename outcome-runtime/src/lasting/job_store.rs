@@ -254,7 +254,7 @@ impl Error for StoreError {
     }
 }
 
-impl crate::Transient for StoreError {
+impl crate::answer::classify::Transient for StoreError {
     /// Always: a store that did not answer is one that comes back.
     fn is_transient(&self) -> bool {
         true

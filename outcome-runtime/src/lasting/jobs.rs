@@ -165,7 +165,7 @@ impl Jobs {
 
     /// Jobs kept in `store`, with the bounds of [`new`](Self::new).
     pub fn with_store(store: impl JobStore) -> Self {
-        crate::recognize_transient::<StoreError>();
+        crate::answer::classify::recognize_transient::<StoreError>();
         Jobs {
             store: Arc::new(store),
             keep: Duration::from_secs(300),
