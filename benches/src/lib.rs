@@ -1,1 +1,0 @@
-//! Benchmarks live in `benches/`; run them with `cargo bench -p outcome-benches`.
