@@ -2,7 +2,11 @@
 //! every call of the scenario, and prints for each how it ended, what the
 //! model read and the log lines it left.
 //!
-//! `cargo run --example tour`
+//! `cargo run -p tour`: the package alone, so that Cargo builds only
+//! what the tour needs (at the workspace's root, without `-p`, it would
+//! build every crate with the features the whole workspace asks for).
+
+#![forbid(unsafe_code)]
 
 use std::fmt::Write;
 
