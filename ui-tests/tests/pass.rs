@@ -5,9 +5,11 @@
 //! does. One build with the rest of the workspace's tests, so the
 //! dependencies are compiled once, not again for `trybuild`.
 //!
-//! A case's items are there to be compiled, not called, hence
-//! `dead_code` allowed. The bodies nested hundreds of levels deep, too large to check in, are
-//! written by `build.rs` and compiled here with the rest.
+//! A case's items are there to be compiled, not called, hence `dead_code`
+//! allowed. The bodies nested hundreds of levels deep, too large to check
+//! in, are written by `build.rs` and compiled here with the rest. A file
+//! of `pass/` left out of the list below fails
+//! `every_case_of_pass_is_compiled_here`.
 
 #[path = "../pass/async-tails-that-await.rs"]
 #[allow(dead_code)]
@@ -68,7 +70,8 @@ mod deep_bodies {
     include!(concat!(env!("OUT_DIR"), "/deep-bodies.rs"));
 }
 
-/// A test per case, named after its file, that runs the case's `main`.
+/// A test per case, named after its file, that runs the case's `main`;
+/// and the cases' names.
 macro_rules! run {
     ($($case:ident,)*) => {
         $(
@@ -77,7 +80,32 @@ macro_rules! run {
                 $case::main();
             }
         )*
+
+        const CASES: &[&str] = &[$(stringify!($case)),*];
     };
+}
+
+#[test]
+fn every_case_of_pass_is_compiled_here() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("pass");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .expect("pass/ is beside Cargo.toml")
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            Some(name.strip_suffix(".rs")?.replace('-', "_"))
+        })
+        .collect();
+    files.sort();
+    let mut cases: Vec<String> = CASES
+        .iter()
+        .filter(|case| **case != "deep_bodies")
+        .map(|case| (*case).to_owned())
+        .collect();
+    cases.sort();
+    assert_eq!(
+        files, cases,
+        "each file of pass/ is a module and a test here"
+    );
 }
 
 run! {
