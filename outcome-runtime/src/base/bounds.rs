@@ -116,8 +116,10 @@ impl std::ops::Deref for ToolName {
     }
 }
 
+/// The bounded name, as every record carries it: a text that formats a
+/// tool name into a record's message gets no more than its fields do.
 impl std::fmt::Display for ToolName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name)
+        f.write_str(self.logged().as_str())
     }
 }
