@@ -21,6 +21,10 @@ pub(crate) struct Scan<'t> {
     paths: std::cell::OnceCell<usize>,
 }
 
+/// How far past a validator's issue code its message is looked for, in
+/// bytes: an issue is a few hundred.
+pub(crate) const ISSUE_READ: usize = 2048;
+
 /// How many names of one text are compared with the server's tools and
 /// parameters for a close one (`did you mean ..?`): 64. A name past them
 /// is taken as close to none, so that a text of many thousand names costs
@@ -313,7 +317,7 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
-        if ERRNO_NAMES.contains(&text) {
+        if ERRNO_NAMES.contains(&text) && !self.said_beside(index, index) {
             return Some((
                 Rule::NoLookup,
                 format!(
@@ -342,6 +346,7 @@ impl<'t> Scan<'t> {
         if before(1).is_some_and(|word| word.trim_matches(MARKS).trim_end_matches(':') == "code")
             && self.words[index - 1].followed_by == Some(':')
             && text.bytes().all(|b| b.is_ascii_digit())
+            && !self.said_beside(index - 1, index)
         {
             return Some((
                 Rule::NoLookup,
@@ -358,6 +363,7 @@ impl<'t> Scan<'t> {
                 .trim_end_matches(')')
                 .bytes()
                 .all(|b| b.is_ascii_digit())
+            && !self.said_beside(index - 2, index)
         {
             return Some((
                 Rule::NoLookup,
@@ -372,7 +378,7 @@ impl<'t> Scan<'t> {
         if before(1).as_deref() == Some("for")
             && before(2).is_some_and(|word| word == "error" || word == "errors")
             && before(3).as_deref() == Some("validation")
-            && text.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+            && is_validated_type(text)
         {
             return Some((
                 Rule::NoTypeName,
@@ -471,6 +477,57 @@ impl<'t> Scan<'t> {
         !kept && rest.contains(['/', '\\']) && paths == 1
     }
 
+    /// Whether the code that spans words `first..=last` stands beside its
+    /// meaning in words, so that the model looks nothing up: after it, past
+    /// a colon or a bracket that closes it (`ENOENT: no such file`, `[Errno
+    /// 111] Connection refused`, `code=100, message=collection not found`),
+    /// or before it, as the parentheses it stands in annotate the words
+    /// they follow (`Permission denied (os error 13)`). A bare code
+    /// (`spawnSync kubectl ENOENT`, `connect ECONNREFUSED 127.0.0.1:3306`,
+    /// `Error code: 502`) stands for what went wrong.
+    pub(crate) fn said_beside(&self, first: usize, last: usize) -> bool {
+        self.said_after(self.words[last].at.end) || self.said_before(first)
+    }
+
+    /// Whether words follow byte `end`, the end of a code, past the marks
+    /// that close it: a few bytes are read, whatever the text's length.
+    pub(crate) fn said_after(&self, end: usize) -> bool {
+        let rest = &self.masked[end..];
+        let marks = rest.len() - rest.trim_start_matches([':', ']', ')', ',']).len();
+        if marks == 0 || marks > 3 {
+            return false;
+        }
+        let rest = rest[marks..].trim_start_matches([' ', '\t']);
+        // A dump's own key for it: `(code=100, message=..`, `"message":`.
+        if ["message=", "msg=", "\"message\""]
+            .iter()
+            .any(|key| rest.starts_with(key))
+        {
+            return true;
+        }
+        let word: &str = rest
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':'))
+            .next()
+            .unwrap_or_default();
+        !word.is_empty()
+            && word.bytes().all(|b| b.is_ascii_alphabetic() || b == b'\'')
+            && !LEVELS.contains(&word)
+    }
+
+    /// Whether word `first`, a code's first, opens parentheses that follow
+    /// two words of one sentence: `Permission denied (os error 13)`, `No
+    /// issue. (code: 6)`.
+    pub(crate) fn said_before(&self, first: usize) -> bool {
+        if first < 2 || !self.masked[..self.words[first].at.start].ends_with('(') {
+            return false;
+        }
+        let plain = |i: usize| {
+            let word = self.word(&self.words[i]);
+            !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphabetic())
+        };
+        plain(first - 1) && plain(first - 2) && !self.words[first - 2].ends_sentence
+    }
+
     /// The code in a dump's `"code": "invalid_type"` at word `index`, if
     /// any: a code in `snake_case`, a validator's name for a problem.
     pub(crate) fn dumped_code(&self, index: usize) -> Option<&str> {
@@ -493,7 +550,18 @@ impl<'t> Scan<'t> {
         let snake = code.contains('_')
             && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
             && !code.starts_with('_');
-        snake.then_some(code)
+        // The issue's own message says what the code means: `{"code":
+        // "invalid_type", .., "message": "Expected number"}`. The issue
+        // ends at its first `}`, read once for its one code.
+        // Read no further than an issue's length, so that codes in a text
+        // that never closes one cost no more than those that do.
+        let mut bound = rest.len().min(ISSUE_READ);
+        while !rest.is_char_boundary(bound) {
+            bound -= 1;
+        }
+        let issue = rest[..bound].split('}').next().unwrap_or(rest);
+        let explained = issue.contains("\"message\"");
+        (snake && !explained).then_some(code)
     }
 
     /// The rule word `index` breaks, if any, read in its sentence: a URL
@@ -569,6 +637,8 @@ impl<'t> Scan<'t> {
             {
                 None
             }
+            // "E0308: mismatched types": a code beside its meaning.
+            Rule::NoLookup if !text.contains("://") && self.said_beside(index, index) => None,
             // A path after "url:" is the path of a URL the server requested
             // (`Max retries exceeded with url: /v1/x`), not a file of it.
             Rule::NoPath
@@ -678,13 +748,30 @@ impl<'t> Scan<'t> {
                 from = end;
                 let starts_word = start == 0 || !is_word_byte(lower.as_bytes()[start - 1]);
                 let ends_word = end == lower.len() || !is_word_byte(lower.as_bytes()[end]);
-                if starts_word && ends_word && !(self.sure_only && (*why == CODE || *why == LOGGED))
+                let explained = *why == CODE && self.number_said_after(end);
+                if starts_word
+                    && ends_word
+                    && !explained
+                    && !(self.sure_only && (*why == CODE || *why == LOGGED))
                 {
                     let message = format!("\"{}\" {why}", &self.text[start..end]);
                     broken.push(self.broken(*rule, start..end, message));
                 }
             }
         }
+    }
+
+    /// Whether the number right after byte `end` ("errno", "error code")
+    /// stands beside its meaning: `[Errno 111] Connection refused`.
+    pub(crate) fn number_said_after(&self, end: usize) -> bool {
+        let rest = &self.masked[end..];
+        let rest = rest.trim_start_matches([':', ' ']);
+        let digits = rest.strip_prefix('-').unwrap_or(rest);
+        let length = digits.len()
+            - digits
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .len();
+        length > 0 && self.said_after(self.masked.len() - digits.len() + length)
     }
 
     /// A command at word `index`: a tool the server's operator runs, then

@@ -295,18 +295,14 @@ fn words_the_model_cannot_use_are_refused() {
             Rule::NoTypeName,
             "strconv.Atoi",
         ),
-        (
-            "ENOENT: no such file or directory.",
-            Rule::NoLookup,
-            "ENOENT",
-        ),
-        ("Permission denied (os error 13).", Rule::NoLookup, "13"),
+        ("spawnSync kubectl ENOENT.", Rule::NoLookup, "ENOENT"),
+        ("The write failed: os error 13.", Rule::NoLookup, "13"),
         (
             "Search is off: set VECTOR_SYNC_ENABLED=true to turn it on.",
             Rule::NoEnvVar,
             "VECTOR_SYNC_ENABLED=true",
         ),
-        ("No issue (code: 6).", Rule::NoLookup, "6"),
+        ("The request failed with code: 6.", Rule::NoLookup, "6"),
     ] {
         assert_eq!(check_part(Part::Problem, text, &notes()), [], "{text}");
         let broken = check_message(Outcome::Fault, text, &notes());
@@ -332,10 +328,67 @@ fn a_log_lines_head_is_sure_and_its_parts_alone_are_not() {
     }
 }
 
+/// "validation error for X": X is the type the arguments were read into,
+/// a function's (`call[store]`) as much as a class; the compiler leaves it.
 #[test]
-fn a_validated_call_is_no_type() {
-    let text = "1 validation error for call[retrieve_jobs].";
-    assert_eq!(check_message(Outcome::Fault, text, &notes()), []);
+fn a_validated_call_is_a_type() {
+    for text in [
+        "1 validation error for call[retrieve_jobs].",
+        "2 validation errors for call[store].",
+        "1 validation error for fetch_args.",
+    ] {
+        let broken = check_message(Outcome::Fault, text, &notes());
+        assert_eq!(rules(&broken), [Rule::NoTypeName], "{text}: {broken:?}");
+        assert_eq!(check_part(Part::Problem, text, &notes()), [], "{text}");
+    }
+    // Not a validation error's type: a value the text validates, quoted,
+    // or words after "for".
+    for text in [
+        "No validation error for 'inbox/a.md'.",
+        "There was a validation error for the second item.",
+    ] {
+        assert_eq!(check_message(Outcome::Fault, text, &notes()), [], "{text}");
+    }
+}
+
+/// A code is a lookup only when it stands for what went wrong: beside
+/// its meaning in words, it sends the model nowhere.
+#[test]
+fn a_code_beside_its_meaning_is_no_lookup() {
+    let lookup = |text: &str| {
+        check_message(Outcome::Fault, text, &notes())
+            .iter()
+            .any(|b| b.rule == Rule::NoLookup)
+    };
+    for text in [
+        "ENOENT: no such file or directory, open 'a.md'",
+        "EISDIR: illegal operation on a directory, read",
+        "[Errno 111] Connection refused",
+        "Failed: ConnectError('[Errno -2] Name or service not known')",
+        "Permission denied (os error 13)",
+        "No such file or directory (os error 2)",
+        "Backlog API Error (HTTP 404): No issue. (code: 6)",
+        "MCP error -32602: Tool read_dir not found",
+        r#"Invalid input: [{"code":"invalid_type","expected":"number","message":"Expected number"}]"#,
+        "<MilvusException: (code=100, message=collection not found)>",
+        "Error 40400: Not Found",
+        "E0308: mismatched types",
+    ] {
+        assert!(!lookup(text), "{text}");
+    }
+    for text in [
+        "spawnSync kubectl ENOENT",
+        "connect ECONNREFUSED 127.0.0.1:3306",
+        "The write failed: os error 13.",
+        "Failed to fetch. Please try again later. Error code: 502",
+        "[Errno 13]",
+        "Failed with -32602",
+        "Error: page.goto: net::ERR_NAME_NOT_RESOLVED at https://a.example/",
+        r#"Invalid input: [{"code":"invalid_type","path":["limit"]}]"#,
+        "Failed (code: 6)",
+    ] {
+        assert!(lookup(text), "{text}");
+    }
 }
 
 #[test]

@@ -367,6 +367,19 @@ pub(crate) fn is_repr(name: &str) -> bool {
             && capitals >= 2)
 }
 
+/// The type named in "validation error for X": a name as code writes one,
+/// a class (`ReadNote`), a generated one (`fetch_args`) or pydantic's for a
+/// function (`call[store]`); not a word of English ("for the second item").
+pub(crate) fn is_validated_type(name: &str) -> bool {
+    name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'[' | b']' | b'.'))
+        && name
+            .bytes()
+            .any(|b| b.is_ascii_uppercase() || b == b'_' || b == b'[')
+}
+
 /// A function named by its module or type: `strconv.Atoi` before a colon,
 /// `tb.APIClient.get_pipe_data()`.
 pub(crate) fn is_qualified_function(word: &str, followed_by: Option<char>) -> bool {

@@ -126,3 +126,24 @@ fn a_json_dump_of_escapes_is_read_once() {
     let broken = check_message(Outcome::Invalid, &text, &Tools::unknown());
     assert!(!broken.is_empty());
 }
+
+#[test]
+fn codes_are_read_beside_their_meaning_once() {
+    // Each code looks for its meaning right after it, and a validator's
+    // issue code for its message no further than an issue's length.
+    for unit in [
+        "[{\"code\": \"in_x\", ",
+        " ENOENT:",
+        " [Errno 1]",
+        " errno ",
+        " (os error 1)",
+        " -32602:",
+    ] {
+        let text = repeated(unit);
+        let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+        assert!(broken.iter().any(|b| b.rule == Rule::NoLookup), "{unit}");
+    }
+    let text = repeated(" ENOENT: no such file");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoLookup));
+}
