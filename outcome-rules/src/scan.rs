@@ -19,6 +19,8 @@ pub(crate) struct Scan<'t> {
     os_error: std::cell::OnceCell<bool>,
     /// How many paths the text names, counted once.
     paths: std::cell::OnceCell<usize>,
+    /// The relative paths the text names (`reports/q3.md`), gathered once.
+    relative: std::cell::OnceCell<std::collections::HashSet<String>>,
 }
 
 /// How far past a validator's issue code its message is looked for, in
@@ -30,6 +32,10 @@ pub(crate) const ISSUE_READ: usize = 2048;
 /// is taken as close to none, so that a text of many thousand names costs
 /// no more than 64 looked up, whatever the number of tools.
 pub const CLOSEST_LOOKUPS: usize = 64;
+
+/// How many of a quoted path's last segments are compared with the
+/// relative paths a text names, to find it the resolved form of one.
+pub(crate) const RESOLVED_SEGMENTS: usize = 8;
 
 /// A word: a run between whitespace, without the punctuation around it.
 #[derive(Clone, Debug)]
@@ -111,6 +117,7 @@ impl<'t> Scan<'t> {
             sure_only: false,
             os_error: std::cell::OnceCell::new(),
             paths: std::cell::OnceCell::new(),
+            relative: std::cell::OnceCell::new(),
         }
     }
 
@@ -399,6 +406,7 @@ impl<'t> Scan<'t> {
     pub(crate) fn quoted_rule(&self, index: usize, original: &str) -> Option<(Rule, String)> {
         if let Some(why) = path(original)
             && self.is_os_error()
+            && !self.is_users_quoted_file(original)
         {
             return Some((
                 Rule::NoPath,
@@ -450,31 +458,40 @@ impl<'t> Scan<'t> {
     /// of a list (the directories a server allows).
     pub(crate) fn is_users_file(&self, index: usize) -> bool {
         let word = self.word(&self.words[index]);
-        let rest = word
-            .strip_prefix("/home/")
-            .or_else(|| word.strip_prefix("/Users/"))
-            .or_else(|| {
-                word.get(3..)
-                    .filter(|_| word.as_bytes()[1] == b':')
-                    .and_then(|w| {
-                        w.strip_prefix("Users\\")
-                            .or_else(|| w.strip_prefix("Users/"))
-                    })
-            });
-        let Some(rest) = rest else {
-            return false;
-        };
-        let kept = rest.split(['/', '\\']).any(|segment| {
-            segment.starts_with('.')
-                || matches!(segment, "node_modules" | "site-packages" | "dist-packages")
-        });
-        let paths = *self.paths.get_or_init(|| {
+        users_file(word) && self.paths() == 1
+    }
+
+    /// How many paths the text names, quoted or not, counted once.
+    pub(crate) fn paths(&self) -> usize {
+        *self.paths.get_or_init(|| {
             self.words
                 .iter()
-                .filter(|word| path(self.word(word)).is_some())
+                .filter(|word| path(&self.text[word.at.clone()]).is_some())
                 .count()
+        })
+    }
+
+    /// Whether `quoted`, a path an operating system's error quotes, is a
+    /// file in a user's home, the only path named, and not the resolved
+    /// form of a relative path the text also shows (`reports/q3.md: ..
+    /// open '/home/alice/projects/reports/q3.md'`, which shows the root).
+    pub(crate) fn is_users_quoted_file(&self, quoted: &str) -> bool {
+        if !users_file(quoted) || self.paths() != 1 {
+            return false;
+        }
+        let relative = self.relative.get_or_init(|| {
+            self.words
+                .iter()
+                .map(|word| &self.text[word.at.clone()])
+                .filter(|word| word.contains('/') && path(word).is_none() && !word.contains("://"))
+                .map(str::to_owned)
+                .collect()
         });
-        !kept && rest.contains(['/', '\\']) && paths == 1
+        // The last few segments only: a path of many cannot cost more.
+        !quoted
+            .rmatch_indices('/')
+            .take(RESOLVED_SEGMENTS)
+            .any(|(at, _)| relative.contains(&quoted[at + 1..]))
     }
 
     /// Whether the code that spans words `first..=last` stands beside its

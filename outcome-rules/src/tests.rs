@@ -851,3 +851,33 @@ fn what_the_blind_corpus_showed() {
         assert_eq!(check_part(Part::Problem, text, &notes()), [], "{text}");
     }
 }
+
+/// A path an operating system's error quotes is the model's own when it is
+/// a file in a user's home and the only path named: a model sends such a
+/// server absolute paths. The text shows the server's root when it names
+/// the relative path the model sent beside the resolved one.
+#[test]
+fn a_users_file_an_os_error_quotes_is_the_models() {
+    let no_path = |text: &str| {
+        check_message(Outcome::Invalid, text, &notes())
+            .iter()
+            .all(|b| b.rule != Rule::NoPath)
+    };
+    for text in [
+        "ENOENT: no such file or directory, open '/home/alice/projects/notes/todo.md'",
+        "[Errno 2] No such file or directory: '/home/alice/notes/srcc/main.py'",
+        "ENOTDIR: not a directory, scandir '/Users/dev/src/README.md'",
+    ] {
+        assert!(no_path(text), "{text}");
+    }
+    for text in [
+        "reports/q3.md: Error - ENOENT: no such file or directory, open \
+         '/home/alice/projects/reports/q3.md'",
+        "EACCES: permission denied, open '/usr/local/lib/node_modules/x/memory.tmp'",
+        "ENOENT: no such file or directory, open '/home/alice/.config/app/a.toml'",
+        "ENOENT: no such file or directory, copy '/home/alice/a.md' to '/home/alice/b/a.md'",
+        "ENOENT: no such file or directory, open '/srv/notes/a.md'",
+    ] {
+        assert!(!no_path(text), "{text}");
+    }
+}

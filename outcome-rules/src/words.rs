@@ -209,6 +209,31 @@ pub(crate) fn path(word: &str) -> Option<&'static str> {
         .then_some("a path on the server, which the model cannot open")
 }
 
+/// Whether `word`, a path, is a file in a user's home (`/home/alice/a.md`,
+/// `/Users/dev/src/App.cs`, `C:\\Users\\alice\\a.txt`): not a directory
+/// the server keeps there (`~/.config`, `node_modules`).
+pub(crate) fn users_file(word: &str) -> bool {
+    let rest = word
+        .strip_prefix("/home/")
+        .or_else(|| word.strip_prefix("/Users/"))
+        .or_else(|| {
+            word.get(3..)
+                .filter(|_| word.as_bytes()[1] == b':')
+                .and_then(|w| {
+                    w.strip_prefix("Users\\")
+                        .or_else(|| w.strip_prefix("Users/"))
+                })
+        });
+    let Some(rest) = rest else {
+        return false;
+    };
+    let kept = rest.split(['/', '\\']).any(|segment| {
+        segment.starts_with('.')
+            || matches!(segment, "node_modules" | "site-packages" | "dist-packages")
+    });
+    !kept && rest.contains(['/', '\\'])
+}
+
 /// A source location: `main.rs:42`, `server.py:10:5`, `Foo.java:3`.
 pub(crate) fn is_frame(word: &str) -> bool {
     let Some((file, rest)) = word.split_once(':') else {

@@ -147,3 +147,15 @@ fn codes_are_read_beside_their_meaning_once() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().all(|b| b.rule != Rule::NoLookup));
 }
+
+#[test]
+fn a_users_file_is_compared_with_the_relative_paths_once() {
+    // One quoted file in a user's home among many relative paths, and one
+    // of many segments: each asks whether the text shows it relative.
+    let text = format!("ENOENT: open '/home/a/b.md' {}", repeated(" x/b.md"));
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoPath));
+    let text = format!("ENOENT: open '/home/a{}' a/a", repeated("/a"));
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().any(|b| b.rule == Rule::NoPath));
+}
