@@ -60,6 +60,7 @@ use std::ops::Range;
 
 mod closest;
 mod description;
+mod dump;
 mod outcome;
 mod scan;
 mod text;
@@ -67,6 +68,7 @@ mod words;
 
 pub use closest::closest;
 pub use description::{DESCRIPTION_LIMIT, DescriptionProblem, check_description};
+use dump::Dumps;
 pub use outcome::Outcome;
 pub use scan::CLOSEST_LOOKUPS;
 use scan::*;
@@ -593,6 +595,10 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                 at + text[at..].chars().next().map_or(1, char::len_utf8)
             });
         let from = from.max(sentences.last().map_or(0, |s: &Range<usize>| s.end));
+        // A dump's keys and brackets start no sentence.
+        if word.in_dump && start.is_none() {
+            continue;
+        }
         start.get_or_insert(from);
         if word.ends_sentence {
             let end = text[word.at.end..]

@@ -45,6 +45,9 @@ pub(crate) struct Word {
     pub(crate) ends_sentence: bool,
     /// The punctuation right after it (`,`, `.`), if any.
     pub(crate) followed_by: Option<char>,
+    /// Whether it is a dump's key or literal, outside the prose of its
+    /// values, and ends no sentence: it starts none either.
+    pub(crate) in_dump: bool,
 }
 
 /// Words after which a `call` names no tool.
@@ -108,7 +111,7 @@ impl<'t> Scan<'t> {
     }
 
     pub(crate) fn of(text: &'t str, masked: String) -> Scan<'t> {
-        let words = split_words(&masked);
+        let words = split_words(text, &masked);
         Scan {
             text,
             masked,
@@ -123,7 +126,12 @@ impl<'t> Scan<'t> {
 
     /// The index of the first word of the last sentence.
     pub(crate) fn last_sentence(&self) -> usize {
-        let before_last = self.words.len().saturating_sub(1);
+        // A dump's keys and brackets after its last value are no sentence.
+        let before_last = self
+            .words
+            .iter()
+            .rposition(|word| !word.in_dump)
+            .unwrap_or(self.words.len().saturating_sub(1));
         self.words[..before_last]
             .iter()
             .rposition(|word| word.ends_sentence)
@@ -180,7 +188,12 @@ impl<'t> Scan<'t> {
     /// without its end.
     pub(crate) fn sentences(&self) -> usize {
         let ends = self.words.iter().filter(|w| w.ends_sentence).count();
-        let open = self.words.last().is_some_and(|w| !w.ends_sentence);
+        let open = self
+            .words
+            .iter()
+            .rev()
+            .take_while(|w| !w.ends_sentence)
+            .any(|w| !w.in_dump);
         ends + usize::from(open)
     }
 
@@ -1264,11 +1277,22 @@ pub(crate) fn closing_quote(rest: &str) -> Option<usize> {
     None
 }
 
-/// Splits `masked` into words, each without the punctuation around it.
-pub(crate) fn split_words(masked: &str) -> Vec<Word> {
+/// Splits `masked` into words, each without the punctuation around it,
+/// and finds where its sentences end; `text` is what it masks, read for
+/// the dumps it quotes.
+pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
     let mut words = Vec::new();
     let mut start = None;
     let bytes = masked.as_bytes();
+    let dumps = Dumps::read(text);
+    // The dump and the prose value each word is at or before: words come
+    // in order, so each list is walked once.
+    let (mut object, mut prose) = (0, 0);
+    // Whether the next word opens a line, and how many words of the item
+    // of a list the line is, if it is one.
+    let mut opens_line = true;
+    let mut item_words: Option<usize> = None;
+    let mut line_words = 0usize;
     for (at, c) in masked.char_indices().chain([(masked.len(), ' ')]) {
         if !c.is_whitespace() {
             start.get_or_insert(at);
@@ -1277,6 +1301,16 @@ pub(crate) fn split_words(masked: &str) -> Vec<Word> {
         let Some(from) = start.take() else {
             continue;
         };
+        // A line break ends a sentence too: a text of four lines is four.
+        let broken_line = masked[at..]
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .any(|c| c == '\n' || c == '\r');
+        if std::mem::replace(&mut opens_line, broken_line) {
+            item_words = is_list_item(&masked[from..]).then_some(0);
+            line_words = 0;
+        }
+        line_words += 1;
         let raw = &masked[from..at];
         let lead = raw.len() - raw.trim_start_matches(LEADING).len();
         let trimmed = raw.trim_start_matches(LEADING).trim_end_matches(TRAILING);
@@ -1297,11 +1331,6 @@ pub(crate) fn split_words(masked: &str) -> Vec<Word> {
         // A sentence ends at `.`, `!` or `?` followed by the end or a word
         // that starts as a sentence does.
         let mark = tail.contains(['.', '!', '?']);
-        // A line break ends a sentence too: a text of four lines is four.
-        let broken_line = masked[at..]
-            .chars()
-            .take_while(|c| c.is_whitespace())
-            .any(|c| c == '\n' || c == '\r');
         let next = bytes[at..]
             .iter()
             .position(|b| !b.is_ascii_whitespace())
@@ -1319,22 +1348,69 @@ pub(crate) fn split_words(masked: &str) -> Vec<Word> {
                 .iter()
                 .any(|short| trimmed.eq_ignore_ascii_case(short));
         // A line that introduces a list, or one followed by an item of a
-        // list, goes on: "Found 2 notes:\n- a.md\n- b.md" is one sentence.
-        let list_goes_on = followed_by == Some(':')
-            || next.is_some_and(|n| {
-                let line = &masked[n..];
-                line.starts_with(['-', '*', '\u{2022}'])
-                    || line
-                        .trim_start_matches(|c: char| c.is_ascii_digit())
-                        .starts_with(['.', ')'])
-                        && line.starts_with(|c: char| c.is_ascii_digit())
-            });
+        // list, goes on: "Found 2 notes:\n- a.md\n- b.md" is one sentence;
+        // but an item that is a clause ("- element is not enabled") is a
+        // sentence of its own, as many as the list has.
+        if trimmed.bytes().any(|b| b.is_ascii_alphanumeric()) {
+            item_words = item_words.map(|words| words + 1);
+        }
+        let clause = item_words.is_some_and(|words| words >= CLAUSE_WORDS);
+        let list_goes_on = !clause
+            && (followed_by == Some(':') || next.is_some_and(|n| is_list_item(&masked[n..])));
+        let mut ends_sentence =
+            (mark && starts_sentence && !abbreviation) || (broken_line && (mark || !list_goes_on));
+        // In a dump, a value in words ends a sentence wherever it ends
+        // (`{"message":"Not found.","status":404}` is one), and a line
+        // that gives a key a literal (`"success": false,`) ends none.
+        while dumps.objects.get(object).is_some_and(|o| o.end <= begin) {
+            object += 1;
+        }
+        while dumps.prose.get(prose).is_some_and(|p| p.end < begin) {
+            prose += 1;
+        }
+        let in_object = dumps.objects.get(object).is_some_and(|o| o.start <= begin);
+        let value = dumps.prose.get(prose).filter(|p| p.start <= at);
+        if in_object {
+            let value_ends = value.is_some_and(|p| begin < p.end && p.end <= at);
+            let literal = matches!(trimmed, "true" | "false" | "null")
+                || trimmed
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-');
+            ends_sentence = value_ends || ends_sentence && (value.is_some() || !literal);
+        } else if followed_by == Some(':') && (broken_line || line_words <= HEADING_WORDS) {
+            // "Raw response content:\nb'{..}'", "Details: {..}": a line,
+            // or a label that opens one, heading a dump is a sentence of
+            // its own; "failed to get issue: {..}" says what the dump is.
+            let heads = dumps
+                .objects
+                .get(object)
+                .is_some_and(|o| next.is_some_and(|n| o.start >= n && o.start - n <= 2));
+            ends_sentence |= heads;
+        }
         words.push(Word {
             at: begin..end,
-            ends_sentence: (mark && starts_sentence && !abbreviation)
-                || (broken_line && (mark || !list_goes_on)),
+            ends_sentence,
             followed_by,
+            in_dump: in_object && value.is_none() && !ends_sentence,
         });
     }
     words
+}
+
+/// How many words a label that opens a line and heads a dump has at most:
+/// "Details:", "Response body:".
+pub(crate) const HEADING_WORDS: usize = 2;
+
+/// How many words (marks aside) an item of a list has at least to be a
+/// clause, a sentence of its own: "element is not enabled", not "a.md".
+pub(crate) const CLAUSE_WORDS: usize = 3;
+
+/// Whether `line` starts as an item of a list: `- `, `* `, `• `, `1.`,
+/// `2)`.
+pub(crate) fn is_list_item(line: &str) -> bool {
+    line.starts_with(['-', '*', '\u{2022}'])
+        || line
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .starts_with(['.', ')'])
+            && line.starts_with(|c: char| c.is_ascii_digit())
 }

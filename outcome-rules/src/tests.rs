@@ -881,3 +881,49 @@ fn a_users_file_an_os_error_quotes_is_the_models() {
         assert!(!no_path(text), "{text}");
     }
 }
+
+/// A list's items that are clauses are sentences, as many as there are; a
+/// list of values is one sentence with the line that opens it. In a dump
+/// (a JSON object), what the model reads is the prose of its values: each
+/// of their sentences counts, and the dump's lines and keys do not; a line
+/// that heads a dump ("Details:", "Raw response content:") is a sentence of
+/// its own.
+#[test]
+fn a_lists_clauses_and_a_dumps_prose_are_its_sentences() {
+    let short = |text: &str| message(Outcome::Fault, text).contains(&Rule::Short);
+    for text in [
+        "TimeoutError: Timeout 5000ms exceeded.\nCall log:\n  - waiting for the save button\n  \
+         - attempting click action\n    - element is not enabled",
+        "Tips:\n- Include more lines around the text\n- Use line numbers to find the place\n\
+         - Read the whole file first",
+        "Upload failed: 400 (Bad Request)\nRaw response content:\nb'{\"status\":{\"error\":\
+         \"Wrong input: no vector named fast-minilm\"},\"time\":0.0002}'",
+        "Validation Error: Validation Failed\nDetails: {\"message\":\"Validation Failed\",\
+         \"errors\":[{\"resource\":\"PullRequest\",\"message\":\"A pull request already exists \
+         for octocat:feature-x.\"}],\"status\":\"422\"}",
+        "{\n  \"success\": false,\n  \"error\": {\n    \"message\": \"Parameter is not valid \
+         JSON\",\n    \"suggestions\": [\n      \"Ensure the parameter is valid JSON\",\n      \
+         \"Check for syntax errors in JSON\"\n    ]\n  }\n}",
+    ] {
+        assert!(short(text), "{text}");
+    }
+    for text in [
+        "Found 2 notes:\n- inbox/a.md\n- inbox/b.md\nRead one with read_note.",
+        "Invalid arguments:\n- path: required\n- limit: too big",
+        "Navigation failed.\nCall log:\n  - navigating to the page, waiting until it loads",
+        "Tool browser_click does not handle the modal state.\n### Modal state\n- the \"alert\" \
+         dialog: handled by browser_handle_dialog",
+        "Could not find exact match for edit:\n    let total = items.len();\n    \
+         println!(\"{}\", total);",
+        "{\n  \"error\": \"Invalid thought: must be a string\",\n  \"status\": \"failed\"\n}",
+        "{\n  \"success\": false,\n  \"data\": null,\n  \"error\": \"Failed to run the tests: \
+         permission denied\"\n}",
+        "{\"message\": \"Not Found\", \"documentation\": \"none\", \"status\": \"404\"}",
+        "failed to create issue: {\"errorMessages\":[],\"errors\":{\"issuetype\":\"Specify an \
+         issue type\"}} (endpoint: /rest/api/2/issue)",
+        "{\"detail\": \"Execution is not allowed in read only mode. Call sync_notes first.\"}",
+        "[{\"path\": [\"limit\"], \"message\": \"Expected a number, received a string\"}]",
+    ] {
+        assert!(!short(text), "{text}");
+    }
+}

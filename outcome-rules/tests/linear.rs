@@ -159,3 +159,23 @@ fn a_users_file_is_compared_with_the_relative_paths_once() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().any(|b| b.rule == Rule::NoPath));
 }
+
+#[test]
+fn dumps_and_lists_are_read_once() {
+    // One object never closed, of many values in words: each is a
+    // sentence, found by one walk over the objects and the values.
+    let unit = "\"k\": \"not a word\", ";
+    let text = format!("{{{}", repeated(unit));
+    assert_eq!(outcome_rules::sentences(&text).len(), SIZE / unit.len());
+    // Objects opened and closed, and strings never closed.
+    for unit in ["{\"a\": 1} ", "{\"", "{ \"a\": \"b c d", "- a b c\n"] {
+        let text = repeated(unit);
+        let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+        let _ = outcome_rules::sentences(&text);
+        assert!(
+            broken.len() <= 2,
+            "{unit}: {:?}",
+            &broken[..broken.len().min(3)]
+        );
+    }
+}

@@ -1,0 +1,94 @@
+//! The prose of a dump: in a JSON object a server passed on, the values
+//! written in words are what the model reads, and its keys, brackets and
+//! lines are not.
+
+use std::ops::Range;
+
+/// How many words a dump's string value has at least to be prose ("Not
+/// Found"), not a code or a name (`not_found`, `"failed"`).
+pub(crate) const PROSE_WORDS: usize = 3;
+
+/// The JSON objects of a text, and the prose among their values, in
+/// bytes, each list in order and without overlaps.
+#[derive(Debug, Default)]
+pub(crate) struct Dumps {
+    /// Each object, from its `{` to its `}` (or to the end, cut short).
+    pub(crate) objects: Vec<Range<usize>>,
+    /// Each value that is prose, inside its quotes.
+    pub(crate) prose: Vec<Range<usize>>,
+}
+
+impl Dumps {
+    /// Reads `text` once: an object opens at a `{` whose next mark is a
+    /// `"` (`{"error": ..`), and closes at the bracket that balances it,
+    /// outside its strings; a string is a key where a `:` follows it.
+    pub(crate) fn read(text: &str) -> Dumps {
+        let bytes = text.as_bytes();
+        let mut dumps = Dumps::default();
+        let mut at = 0;
+        while at < bytes.len() {
+            let opens = bytes[at] == b'{'
+                && bytes[at + 1..]
+                    .iter()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .is_some_and(|&b| b == b'"');
+            if !opens {
+                at += 1;
+                continue;
+            }
+            let start = at;
+            let mut depth = 0usize;
+            while at < bytes.len() {
+                match bytes[at] {
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            at += 1;
+                            break;
+                        }
+                    }
+                    b'"' => {
+                        let inner = at + 1;
+                        let close = string_end(&bytes[inner..]).map_or(bytes.len(), |n| inner + n);
+                        let key = bytes
+                            .get(close + 1..)
+                            .and_then(|rest| rest.iter().find(|b| !b.is_ascii_whitespace()))
+                            == Some(&b':');
+                        if !key && is_prose(&text[inner..close]) {
+                            dumps.prose.push(inner..close);
+                        }
+                        at = close;
+                    }
+                    _ => {}
+                }
+                at += 1;
+            }
+            dumps.objects.push(start..at.min(bytes.len()));
+        }
+        dumps
+    }
+}
+
+/// Where the string whose inside `rest` starts with ends: its first `"`
+/// not escaped.
+fn string_end(rest: &[u8]) -> Option<usize> {
+    let mut escaped = false;
+    for (at, &b) in rest.iter().enumerate() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' => escaped = true,
+            b'"' => return Some(at),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a string value is written in words: several, one of them of
+/// letters.
+fn is_prose(value: &str) -> bool {
+    let mut words = value.split_whitespace();
+    words.clone().nth(PROSE_WORDS - 1).is_some()
+        && words.any(|word| word.bytes().all(|b| b.is_ascii_alphabetic()))
+}
