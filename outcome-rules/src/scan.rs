@@ -939,6 +939,11 @@ impl<'t> Scan<'t> {
         if NOT_NAMES.contains(&lower.as_str()) {
             return None;
         }
+        // A parameter of the server's tools is none of them: "with
+        // view_range to find the place" names a parameter.
+        if tools.complete && tools.is_parameter(name) && !tools.is_tool(name) {
+            return None;
+        }
         // "call" is the verb, not the noun of "this call fails".
         let verb = index < 2
             || self.words[index - 2].ends_sentence
@@ -965,6 +970,29 @@ impl<'t> Scan<'t> {
             || before_tool
             || tools.is_tool(name);
         perhaps.then_some(Mention::Perhaps)
+    }
+
+    /// Whether word `index`, named without a verb that calls it, is set
+    /// apart as a name: any but a word of English (`search_notes`), or
+    /// one after "call", in quotes or before "tool" (`'find'`, "the count
+    /// tool"); "Could
+    /// not find an index" names no tool, whatever the server's tools.
+    pub(crate) fn set_apart(&self, index: usize) -> bool {
+        let word = &self.words[index];
+        let name = self.word(word);
+        let called = index.checked_sub(1).is_some_and(|i| {
+            self.words[i].followed_by.is_none()
+                && self
+                    .lower(i)
+                    .is_some_and(|verb| verb == "call" || verb == "invoke")
+        });
+        called
+            || !name.bytes().all(|b| b.is_ascii_lowercase())
+            || self.masked[..word.at.start].ends_with(['\'', '"', '`'])
+            || word.followed_by.is_none_or(|c| "'\"`".contains(c))
+                && self
+                    .lower(index + 1)
+                    .is_some_and(|next| next == "tool" || next == "tools")
     }
 
     /// Whether word `index` ends the clause it is in: "with search_notes"
@@ -1098,6 +1126,7 @@ impl<'t> Scan<'t> {
                 Some(Mention::Perhaps) => {
                     depth == 0
                         && tools.own.as_deref() != Some(name)
+                        && self.set_apart(index)
                         && (tools.get(name).is_some()
                             || verb_led
                                 && (!tools.complete

@@ -927,3 +927,43 @@ fn a_lists_clauses_and_a_dumps_prose_are_its_sentences() {
         assert!(!short(text), "{text}");
     }
 }
+
+/// A tool whose name is a word of English (`find`, `count`, `connect`)
+/// is named where its author set it apart (quoted, before "tool", after
+/// "call" or "use"), not wherever the word stands in a sentence ("Could
+/// not find an index"). A parameter of the server is no tool, whatever
+/// the words around it ("with view_range to ..").
+#[test]
+fn a_tool_named_as_a_word_of_english_is_named_where_set_apart() {
+    let tools = Tools::new()
+        .tool_with_parameters("find", ["filter", "limit"])
+        .tool("count")
+        .tool("connect")
+        .tool_with_parameters("text_editor", ["path", "view_range"])
+        .tool("aggregate")
+        .answering("aggregate");
+    let names = |text: &str| {
+        check_message(Outcome::Invalid, text, &tools)
+            .iter()
+            .all(|b| b.rule != Rule::NamesTool)
+    };
+    for text in [
+        "Error running aggregate: Could not find an index named \"vec\".",
+        "Could not connect to the cluster in time.",
+        "The count of stages is over the limit.",
+        "The text is not unique. Use line numbers with view_range to find the place.",
+        "The text is not unique.\n- Pass view_range to narrow it",
+    ] {
+        assert!(!names(text), "{text}");
+    }
+    for text in [
+        "No index named \"vec\". Call find with a filter.",
+        "No index named \"vec\". List the indexes with find.",
+        "No index named \"vec\". Use the 'find' tool to list them.",
+        "Not connected. Use connect first.",
+        "No index named \"vec\"; `count` lists them.",
+        "The text is not unique. Call text_editor with view_range set to the lines.",
+    ] {
+        assert!(names(text), "{text}");
+    }
+}
