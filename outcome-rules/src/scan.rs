@@ -95,6 +95,24 @@ pub(crate) const QUALITIES: &[&str] = &[
     "conflicting",
 ];
 
+/// Words beside a name that say it names nothing: "Tool not found: x".
+pub(crate) const MISSING: &[&str] = &[
+    "unknown",
+    "found",
+    "not",
+    "exist",
+    "exists",
+    "such",
+    "nonexistent",
+    "doesn't",
+    "isn't",
+    "unrecognized",
+    "unrecognised",
+];
+
+/// How many words before a name are read for [`MISSING`].
+pub(crate) const MISSING_READ: usize = 3;
+
 /// Words that end the clause a tool named after "with" stands in.
 pub(crate) const CLAUSE_ENDS: &[&str] = &[
     "and", "or", "first", "instead", "then", "before", "after", "again", "to", "for",
@@ -474,6 +492,15 @@ impl<'t> Scan<'t> {
         users_file(word) && self.paths() == 1
     }
 
+    /// Whether the text refuses a path for where it is: outside the
+    /// directories the server allows.
+    pub(crate) fn refuses_a_place(&self) -> bool {
+        let lower = self.masked.to_ascii_lowercase();
+        ["outside", "not within", "not under", "escapes"]
+            .iter()
+            .any(|words| lower.contains(words))
+    }
+
     /// How many paths the text names, quoted or not, counted once.
     pub(crate) fn paths(&self) -> usize {
         *self.paths.get_or_init(|| {
@@ -626,6 +653,9 @@ impl<'t> Scan<'t> {
                 };
                 head.then_some((rule, message))
             }
+            // "ERROR: You provided ..": a level that heads the whole text
+            // is its label, as "Error:" is.
+            Rule::NoLogLine if index == 0 && self.words[0].followed_by == Some(':') => None,
             // A URL sends the model away when the words right before it do,
             // in its sentence ("For more information visit <url>"), or when
             // a dump's key names it a page to read (`"documentation_url":`).
@@ -679,6 +709,9 @@ impl<'t> Scan<'t> {
             {
                 None
             }
+            // "path outside allowed directories: /etc/passwd": the one path
+            // a text refuses to go to is the one the model asked for.
+            Rule::NoPath if !self.sure_only && self.paths() == 1 && self.refuses_a_place() => None,
             // A file in a user's home, the only path the text names: the
             // file the model asked about, as often as not sent by it.
             Rule::NoPath if !self.sure_only && self.is_users_file(index) => None,
@@ -851,6 +884,10 @@ impl<'t> Scan<'t> {
                     continue;
                 }
                 let sure = mention == Mention::Sure;
+                // "Tool not found: manage_folder": the name the model sent.
+                if !sure && self.reported_missing(index) {
+                    continue;
+                }
                 let close = self.closest(name, tools.tools.iter().map(|tool| tool.name.as_str()));
                 if !sure && close.is_none() {
                     continue;
@@ -970,6 +1007,27 @@ impl<'t> Scan<'t> {
             || before_tool
             || tools.is_tool(name);
         perhaps.then_some(Mention::Perhaps)
+    }
+
+    /// Whether the text says the name at word `index` names nothing: a
+    /// word of the few right before it, in one clause, or right after it
+    /// (`Tool not found: x`, `Unknown tool: x`, `Tool x does not exist`).
+    pub(crate) fn reported_missing(&self, index: usize) -> bool {
+        let before = (index.saturating_sub(MISSING_READ)..index)
+            .rev()
+            .take_while(|&i| matches!(self.words[i].followed_by, None | Some(':')))
+            .filter_map(|i| self.lower(i))
+            .any(|word| MISSING.contains(&word.as_str()));
+        let after = |n: usize| {
+            (self.words[index + n - 1].followed_by.is_none())
+                .then(|| self.lower(index + n))
+                .flatten()
+        };
+        let next = after(1);
+        before
+            || next.as_deref().is_some_and(|word| MISSING.contains(&word))
+            || matches!(next.as_deref(), Some("does" | "is" | "was"))
+                && after(2).as_deref() == Some("not")
     }
 
     /// Whether word `index`, named without a verb that calls it, is set

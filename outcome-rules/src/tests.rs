@@ -967,3 +967,68 @@ fn a_tool_named_as_a_word_of_english_is_named_where_set_apart() {
         assert!(names(text), "{text}");
     }
 }
+
+/// Readings the tune third of the blind corpus showed wrong: the name of
+/// a tool the text says does not exist is the name the model sent; a
+/// level that heads the whole text ("ERROR: ..") is its label, as
+/// "Error:" is; a name a reader fills in (`YOUR_API_KEY`) is no variable;
+/// the one path a text refuses to go to is the path the model asked for.
+#[test]
+fn what_the_tune_third_showed() {
+    let tools = Tools::new().tool("manage_folders").tool("manage_devices");
+    let rules_of = |outcome: Outcome, text: &str| rules(&check_message(outcome, text, &tools));
+    for text in [
+        "Internal error: Tool not found: manage_folder",
+        "Unknown tool: manage_folder",
+        "MCP error -32602: Tool manage_folder not found",
+        "Tool manage_folder does not exist",
+    ] {
+        assert!(
+            !rules_of(Outcome::Fault, text).contains(&Rule::KnownTool),
+            "{text}"
+        );
+    }
+    for text in [
+        "No folder 'a'. Call manage_folder to list them.",
+        "Tool not found: x. Use manage_folder instead.",
+    ] {
+        assert!(
+            rules_of(Outcome::Invalid, text).contains(&Rule::KnownTool),
+            "{text}"
+        );
+    }
+    let keeps = |text: &str, rule: Rule| {
+        let broken = rules_of(Outcome::Fault, text);
+        assert!(!broken.contains(&rule), "{rule}: {text}: {broken:?}");
+    };
+    let flags = |text: &str, rule: Rule| {
+        let broken = rules_of(Outcome::Fault, text);
+        assert!(broken.contains(&rule), "{rule}: {text}: {broken:?}");
+    };
+    keeps("ERROR: You provided invalid inputs.", Rule::NoLogLine);
+    keeps("WARNING: the index is rebuilding.", Rule::NoLogLine);
+    flags("The store failed.\nERROR: pool exhausted", Rule::NoLogLine);
+    flags("Failed: ERROR pool exhausted", Rule::NoLogLine);
+    keeps(
+        "Set the header Authorization: Bearer YOUR_API_KEY on each request.",
+        Rule::NoEnvVar,
+    );
+    flags("Set FIRECRAWL_API_KEY first.", Rule::NoEnvVar);
+    keeps(
+        "Error: access denied - path outside allowed directories: /etc/passwd",
+        Rule::NoPath,
+    );
+    keeps(
+        "Access denied: /etc/shadow is outside the allowed roots",
+        Rule::NoPath,
+    );
+    flags(
+        "Access denied - path outside allowed directories: /etc/shadow not in /home/a/projects",
+        Rule::NoPath,
+    );
+    flags(
+        "Access denied: cannot write /srv/notes/index.db",
+        Rule::NoPath,
+    );
+    flags("Cannot write /srv/notes/index.db", Rule::NoPath);
+}

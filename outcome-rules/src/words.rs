@@ -320,6 +320,10 @@ pub(crate) fn is_env_var(word: &str) -> bool {
     if WELL_KNOWN_VARIABLES.contains(&word) {
         return true;
     }
+    // `YOUR_API_KEY`: a name the reader fills in, not a variable.
+    if word.starts_with("YOUR_") || word.starts_with("MY_") {
+        return false;
+    }
     let capitals = word.split('_').filter(|part| !part.is_empty());
     word.contains('_')
         && !word.starts_with('_')

@@ -179,3 +179,16 @@ fn dumps_and_lists_are_read_once() {
         );
     }
 }
+
+#[test]
+fn names_reported_missing_and_refused_paths_are_read_once() {
+    // Each name reads a few words either side of it, whatever the text's
+    // length; the one path a text refuses, the text once.
+    let tools = Tools::new().tool("manage_folders");
+    let text = repeated(" Unknown tool: manage_folder");
+    let broken = check_message(Outcome::Fault, &text, &tools);
+    assert!(broken.iter().all(|b| b.rule != Rule::KnownTool));
+    let text = format!("{} outside: /etc/passwd", repeated("a "));
+    let broken = check_message(Outcome::Fault, &text, &tools);
+    assert!(broken.iter().all(|b| b.rule != Rule::NoPath));
+}
