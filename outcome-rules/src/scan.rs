@@ -282,6 +282,28 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // "stderr: 'error: ..'": a process's error stream, quoted.
+        if matches!(text, "stderr" | "stdout") && self.words[index].followed_by == Some(':') {
+            return Some((
+                Rule::NoLogLine,
+                format!(
+                    "`{text}:` quotes what a process the server ran wrote, which is the \
+                     operator's; say what went wrong in the model's terms"
+                ),
+            ));
+        }
+        // "Use a JSON validator": a tool outside the server, which the
+        // model cannot reach from a failed call.
+        if OUTSIDE_TOOLS.contains(&text.to_ascii_lowercase().as_str()) && self.sends_outside(index)
+        {
+            return Some((
+                Rule::NoLookup,
+                format!(
+                    "\"{text}\" sends the model to a tool outside this server; say in this \
+                     text what it must change"
+                ),
+            ));
+        }
         // "code": "invalid_type": a validator's code for a problem, in a
         // dump of its issues.
         if let Some(code) = self.dumped_code(index) {
@@ -735,6 +757,16 @@ impl<'t> Scan<'t> {
                 if named || after || before(&["set", "export", "env", "unset"]) {
                     return Some((rule, message));
                 }
+                // "Ask the administrator to update SCHEMA_PERMISSIONS.": a
+                // setting someone is asked to change, the object of the
+                // verb; "update ENTITY_NOT_FOUND handling" is a code's.
+                let object = self.words[index].followed_by.is_some()
+                    || self.lower(index + 1).is_none_or(|next| {
+                        matches!(next.as_str(), "to" | "and" | "or" | "in" | "on" | "first")
+                    });
+                if !self.sure_only && object && before(CHANGE_WORDS) {
+                    return Some((rule, message));
+                }
                 // Not a variable: perhaps a code to look up (`ERR_404`).
                 (!self.sure_only && is_code(text)).then(|| {
                     let message = format!(
@@ -1007,6 +1039,25 @@ impl<'t> Scan<'t> {
             || before_tool
             || tools.is_tool(name);
         perhaps.then_some(Mention::Perhaps)
+    }
+
+    /// Whether word `index`, a kind of tool, is one the text tells the
+    /// model to use, as any of its kind: "Use a JSON validator", "Try an
+    /// online linter".
+    pub(crate) fn sends_outside(&self, index: usize) -> bool {
+        let before: Vec<String> = (index.saturating_sub(OUTSIDE_READ)..index)
+            .rev()
+            .take_while(|&i| self.words[i].followed_by.is_none())
+            .filter_map(|i| self.lower(i))
+            .collect();
+        let article = before
+            .iter()
+            .position(|word| matches!(word.as_str(), "a" | "an" | "any" | "some"));
+        article.is_some_and(|at| {
+            before
+                .get(at + 1)
+                .is_some_and(|verb| RUN_WORDS.contains(&verb.as_str()))
+        })
     }
 
     /// Whether the text says the name at word `index` names nothing: a

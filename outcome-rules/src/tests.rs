@@ -1032,3 +1032,42 @@ fn what_the_tune_third_showed() {
     );
     flags("Cannot write /srv/notes/index.db", Rule::NoPath);
 }
+
+/// Misses the tune third and the first corpus showed: a text that sends
+/// the model to a tool outside the server ("Use a JSON validator"), a
+/// process's error stream quoted (`stderr: ..`), a variable the text asks
+/// someone to change ("update SCHEMA_INSERT_PERMISSIONS"); and beside each,
+/// the words a model can act on.
+#[test]
+fn what_the_tune_third_missed() {
+    let flags = |text: &str, rule: Rule| {
+        let broken = message(Outcome::Fault, text);
+        assert!(broken.contains(&rule), "{rule}: {text}: {broken:?}");
+    };
+    let keeps = |text: &str, rule: Rule| {
+        let broken = message(Outcome::Fault, text);
+        assert!(!broken.contains(&rule), "{rule}: {text}: {broken:?}");
+    };
+    flags("Use a JSON validator to verify the format", Rule::NoLookup);
+    flags("Try an online YAML linter first.", Rule::NoLookup);
+    keeps("Use a valid JSON object as the value.", Rule::NoLookup);
+    keeps("Use a different name for the note.", Rule::NoLookup);
+    keeps("The validator rejected the note.", Rule::NoLookup);
+    flags(
+        "git checkout failed\n  stderr: 'error: pathspec did not match'",
+        Rule::NoLogLine,
+    );
+    keeps("The stderr of the job is empty.", Rule::NoLogLine);
+    flags(
+        "Ask the administrator to update SCHEMA_INSERT_PERMISSIONS.",
+        Rule::NoEnvVar,
+    );
+    keeps("Update ENTITY_NOT_FOUND handling later.", Rule::NoEnvVar);
+    // The compiler leaves each of these to the run-time check.
+    for text in [
+        "Use a JSON validator to verify the format",
+        "Ask the administrator to update SCHEMA_INSERT_PERMISSIONS",
+    ] {
+        assert_eq!(check_part(Part::Problem, text, &notes()), [], "{text}");
+    }
+}

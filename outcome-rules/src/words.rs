@@ -527,6 +527,27 @@ pub(crate) fn is_timestamp(word: &str) -> bool {
     date || time
 }
 
+/// Kinds of tool outside a server a text may send the model to: "Use a
+/// JSON validator".
+pub(crate) const OUTSIDE_TOOLS: &[&str] = &[
+    "validator",
+    "linter",
+    "formatter",
+    "converter",
+    "checker",
+    "decoder",
+    "website",
+    "browser",
+];
+
+/// How many words before a kind of tool are read for the verb and article
+/// that send the model to one.
+pub(crate) const OUTSIDE_READ: usize = 4;
+
+/// Verbs before a variable that ask someone to change it: "Ask the
+/// administrator to update X".
+pub(crate) const CHANGE_WORDS: &[&str] = &["update", "change", "configure", "adjust", "define"];
+
 /// Words before a quoted command that say to run it: "using 'aws
 /// configure'", "may require 'docker login'".
 pub(crate) const RUN_WORDS: &[&str] = &[

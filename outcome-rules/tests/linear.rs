@@ -192,3 +192,12 @@ fn names_reported_missing_and_refused_paths_are_read_once() {
     let broken = check_message(Outcome::Fault, &text, &tools);
     assert!(broken.iter().all(|b| b.rule != Rule::NoPath));
 }
+
+#[test]
+fn tools_outside_the_server_are_read_a_few_words_back() {
+    // Each kind of tool reads the four words before it, whatever the
+    // text's length.
+    let text = repeated(" use a JSON validator");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
+}
