@@ -18,8 +18,10 @@ use crate::base::bounds::ToolName;
 #[derive(Default)]
 pub(crate) struct CallScope {
     pub(crate) tool: ToolName,
-    /// The session a job the call starts is bound to.
-    pub(crate) session: Session,
+    /// The session a job the call starts is bound to; `None` for a call
+    /// whose body runs whole when it is called (a sync tool), which can
+    /// wait on no job, so its session is never read.
+    pub(crate) session: Option<Session>,
     /// The arguments the client sent: what the model wrote is its own to
     /// read back, and explains arguments that fail to deserialize.
     pub(crate) arguments: Option<rmcp::model::JsonObject>,

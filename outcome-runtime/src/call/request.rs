@@ -169,6 +169,7 @@ where
                 tool: RunningTool {
                     scope: CallScope::default(),
                     body: Body::Gone,
+                    whole: false,
                 },
             }),
             cancelled,
@@ -181,6 +182,9 @@ where
 struct RunningTool<'a> {
     scope: CallScope,
     body: Body<'a>,
+    /// Whether the body runs whole when its route is called (a sync tool):
+    /// what is left of it once it answered is rmcp's, not tool code.
+    whole: bool,
 }
 
 /// The body of a call.
@@ -244,10 +248,15 @@ where
                     &mut parts.telemetry,
                     &mut parts.tool,
                 );
-                if let (Some(route), Some(call)) = (route, parts.call.as_ref())
-                    && !routes::runs_whole(this.known.runs_whole, route)
-                {
-                    this.cancelled.as_mut().arm(&call.request_context.ct);
+                // A body that runs whole when it is called can be neither
+                // cancelled nor wait on a job: its call reads no session.
+                if let (Some(route), Some(call)) = (route, parts.call.as_ref()) {
+                    if routes::runs_whole(this.known.runs_whole, route) {
+                        parts.tool.whole = true;
+                    } else {
+                        parts.tool.scope.session = Some(Session::of(&call.request_context));
+                        this.cancelled.as_mut().arm(&call.request_context.ct);
+                    }
                 }
                 (started, route)
             }
@@ -302,7 +311,6 @@ fn start<'a, S: MaybeSend + 'static>(
     );
     *telemetry = span;
     scope.arguments = request.arguments.clone();
-    scope.session = Session::of(&request.request_context);
     scope.ids = ids;
     match found {
         Some((_, route)) => Some(route),
@@ -359,7 +367,7 @@ impl<'a> RunningTool<'a> {
         answer: &mut AnswerSlot,
         cx: &mut Context<'_>,
     ) -> Poll<Stopped> {
-        let RunningTool { scope, body } = self;
+        let RunningTool { scope, body, whole } = self;
         let polled = scope::in_scope(Some(scope), || {
             catch_inline(|| {
                 if let Some(route) = route {
@@ -375,9 +383,15 @@ impl<'a> RunningTool<'a> {
                             // Dropped under the guard (its drop is tool
                             // code), taken out first so a panicking drop
                             // leaves nothing to drop twice, and outside
-                            // the scope, which the request log still reads.
+                            // the scope, which the request log still reads;
+                            // a body that ran whole left only rmcp's
+                            // future, spent.
                             let answered = std::mem::replace(body, Body::Gone);
-                            scope::in_scope(None, || drop(answered));
+                            if *whole {
+                                drop(answered);
+                            } else {
+                                scope::in_scope(None, || drop(answered));
+                            }
                         }
                     }
                     Body::NotFound => {

@@ -278,7 +278,10 @@ impl Jobs {
     /// within the store timeout), the work is stopped, since no poll could
     /// ever read it, and the call answers a fault that heals itself.
     ///
-    /// The job is the tool's that runs it: its name comes from the call.
+    /// The job is the tool's that runs it: its name comes from the call,
+    /// which must be `async`: a body that is not (one that blocks on this
+    /// future) is called with no session read, so a job it would leave
+    /// past the deadline ends the call as a fault that says so.
     pub async fn run<T, F>(&self, deadline: Duration, work: F) -> Result<Deferred<T>, ToolError>
     where
         T: IntoCallToolResult + Send + 'static,
@@ -309,12 +312,26 @@ impl Jobs {
             Ok(Err(join)) => return Err(join.into()),
             Err(_elapsed) => {}
         }
-        // Outside a call there is no session to bind the job to.
-        let owner = CALL
-            .try_with(|call| {
-                Owner::local(call.session.params.as_ref(), self.session_id(&call.session))
-            })
-            .unwrap_or_default();
+        // Outside a call there is no session to bind the job to; a body
+        // that runs whole (a sync tool blocking on the job) never read its
+        // call's, and a job bound to none would be anyone's to read.
+        let owner = match CALL.try_with(|call| {
+            let session = call.session.as_ref()?;
+            Some(Owner::local(
+                session.params.as_ref(),
+                self.session_id(session),
+            ))
+        }) {
+            Ok(Some(owner)) => owner,
+            Ok(None) => {
+                return Err(ToolError::fault(
+                    "a job outlived its deadline in a tool whose body is not async: such a \
+                     body cannot wait on a job, and its job would be bound to no session; \
+                     make the tool async",
+                ));
+            }
+            Err(_outside) => Owner::default(),
+        };
         let id = new_id()?;
         let job = NewJob {
             tool: tool.to_string(),

@@ -562,3 +562,41 @@ async fn a_call_that_makes_the_first_jobs_answers_with_a_job_as_the_next_does() 
         assert_eq!(call.events(), ["INFO tool_call_deferred"]);
     }
 }
+
+/// A tool that is not `async`, blocking its thread on a job.
+struct Blocking {
+    jobs: Jobs,
+}
+
+#[tool_router]
+impl Blocking {
+    /// Block on a job that outlives its deadline.
+    #[tool]
+    fn blocking(&self) -> Result<Deferred<String>, ToolError> {
+        tokio::task::block_in_place(|| {
+            tokio::runtime::Handle::current().block_on(self.jobs.run(DEADLINE, async {
+                tokio::time::sleep(WORK).await;
+                Ok("blocked".to_owned())
+            }))
+        })
+    }
+}
+
+// The router built once, which knows which bodies run whole.
+#[tool_handler]
+impl ServerHandler for Blocking {}
+
+/// A body that is not `async` runs whole when it is called, and its call
+/// reads no session: a job it blocks on past the deadline could be bound
+/// to none, readable by whoever holds its id. The call is the server's
+/// fault, which says to make the tool `async`; no job is left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_blocked_on_by_a_body_that_is_not_async_is_a_fault() {
+    let jobs = jobs();
+    let server = Blocking { jobs: jobs.clone() };
+    let session = Session::connect(server, ()).await;
+    let call = session.call("blocking", json!({})).await;
+    assert_eq!(call.ok().is_error, Some(true), "{:?}", call.ok());
+    assert_eq!(call.text(), FAULT_MESSAGE);
+    assert_eq!(jobs.len(), 0);
+}
