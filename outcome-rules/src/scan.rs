@@ -368,6 +368,18 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // `(psycopg2.errors.UndefinedTable) relation ..`, `botocore.
+        // errorfactory.NoSuchKey: ..`: a class its module calls an error,
+        // or heading what went wrong as an exception's type does.
+        if is_qualified_class(text) && self.heads_an_exception(index, text) {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is an exception's type, which means nothing to the model; say in \
+                     words what went wrong"
+                ),
+            ));
+        }
         if is_qualified_function(text, self.words[index].followed_by) {
             return Some((
                 Rule::NoTypeName,
@@ -449,6 +461,33 @@ impl<'t> Scan<'t> {
             ));
         }
         None
+    }
+
+    /// Whether word `index`, a qualified class, is an exception's type:
+    /// its module is one of errors (`psycopg2.errors.UndefinedTable`), or
+    /// it heads what went wrong, alone in brackets (SQLAlchemy's
+    /// `(sqlite3.OperationalError) no such column`) or before a colon
+    /// (`psycopg2.errors.UndefinedTable: relation ..`), at the start of
+    /// the text or of a label's words. A class of the user's project, as
+    /// the model named it, stands elsewhere: "not found in class:
+    /// com.acme.Invoice".
+    pub(crate) fn heads_an_exception(&self, index: usize, class: &str) -> bool {
+        let modules = class.rsplit_once('.').map_or("", |(modules, _)| modules);
+        if modules
+            .split('.')
+            .any(|module| ERROR_MODULES.contains(&module))
+        {
+            return true;
+        }
+        let word = &self.words[index];
+        let opens = index == 0 || {
+            let previous = &self.words[index - 1];
+            previous.ends_sentence || previous.followed_by == Some(':')
+        };
+        let bracketed = self.masked[..word.at.start].ends_with('(')
+            && self.masked[word.at.end..].starts_with(')');
+        let followed = index + 1 < self.words.len();
+        opens && followed && (bracketed || word.followed_by == Some(':'))
     }
 
     /// The readings of a value in quotes, which is read only where the

@@ -1071,3 +1071,60 @@ fn what_the_tune_third_missed() {
         assert_eq!(check_part(Part::Problem, text, &notes()), [], "{text}");
     }
 }
+
+/// A type named by its module or package, as exception texts print one:
+/// SQLAlchemy's `(module.Class) message`, Python's and Java's
+/// `package.Class: message`, a Java NPE's `"pkg.Type.method(Args)"`;
+/// beside each, a class of the user's project the model named, which is
+/// its value.
+#[test]
+fn a_type_named_by_its_module_is_a_type_name() {
+    let flags = |text: &str| {
+        let broken = message(Outcome::Fault, text);
+        assert!(broken.contains(&Rule::NoTypeName), "{text}: {broken:?}");
+    };
+    let keeps = |text: &str| {
+        let broken = message(Outcome::Invalid, text);
+        assert!(!broken.contains(&Rule::NoTypeName), "{text}: {broken:?}");
+    };
+    // Python's database drivers through SQLAlchemy, and a module's
+    // errors printed whole.
+    flags("Error: (sqlite3.OperationalError) no such column: emial");
+    flags("(psycopg2.errors.UniqueViolation) duplicate key value violates a constraint");
+    flags("Error: (psycopg2.errors.UndefinedTable) relation \"user\" does not exist");
+    flags("(sqlalchemy.exc.InvalidRequestError) A value is required for bind parameter");
+    flags("(pymysql.err.OperationalError) (2003, \"Can't connect to MySQL server\")");
+    flags("psycopg2.errors.UndefinedTable: relation \"user\" does not exist");
+    flags("requests.exceptions.ReadTimeout: the server did not answer in time");
+    flags("botocore.errorfactory.NoSuchKey: The specified key does not exist.");
+    flags("Query failed: asyncpg.exceptions.UndefinedTableError: relation does not exist");
+    // Java and C#.
+    flags("java.lang.IllegalStateException: Connection pool shut down");
+    flags("Unexpected error: System.IO.FileNotFoundException: Could not find the file.");
+    flags(
+        "Unexpected error: Cannot invoke \"com.fasterxml.jackson.databind.JsonNode.get(String)\" \
+         because \"data\" is null",
+    );
+    flags("Cannot invoke \"java.util.List.size()\" because \"items\" is null");
+    flags("Cannot invoke \"String.length()\" because \"<local1>\" is null");
+    flags("Failed in System.Text.Json.JsonSerializer.Deserialize(String, Type) at startup.");
+    // A class of the user's project, named as the model named it.
+    keeps("Error: Member 'calcTotal' not found in class: com.acme.billing.InvoiceService");
+    keeps("Class com.acme.billing.InvoiceService has no method calcTotal.");
+    keeps(
+        "Configuration 'AllTests' not found. Available: [UserServiceTest, UserServiceTest.testLogin]",
+    );
+    keeps("Type Shop.Domain.OrderValidator already exists in the project.");
+    keeps("No test named com.acme.billing.InvoiceServiceTest.testTotal in the run.");
+    keeps("Found 2 usages (com.acme.billing.InvoiceService) of calcTotal.");
+    keeps("The field user.Name must be set.");
+    // The compiler reads a type whose own name says it is one.
+    assert_eq!(
+        rules(&check_part(
+            Part::Retry,
+            "Error: (sqlite3.OperationalError) no such column",
+            &notes()
+        )),
+        [Rule::NoTypeName]
+    );
+}

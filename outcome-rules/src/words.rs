@@ -257,6 +257,13 @@ pub(crate) const SOURCE_EXTENSIONS: &[&str] = &[
 /// An exception or error type: `FileNotFoundError`, `IOException`,
 /// `std::io::Error`, `io::ErrorKind::NotFound`.
 pub(crate) fn is_type_name(word: &str) -> bool {
+    // `sqlite3.OperationalError`, `java.io.IOException`: a type named by
+    // its module or package, whose own name says it is one.
+    if let Some((modules, last)) = word.rsplit_once('.')
+        && !word.contains("::")
+    {
+        return modules.split('.').all(is_identifier) && !last.contains('.') && is_type_name(last);
+    }
     if word.contains("::") {
         let segments: Vec<&str> = word.split("::").collect();
         // `net::ERR_NAME_NOT_RESOLVED`: a constant, a code, not a type.
@@ -286,6 +293,44 @@ pub(crate) fn is_type_name(word: &str) -> bool {
             .iter()
             .any(|suffix| word.len() > suffix.len() && word.ends_with(suffix))
 }
+
+/// Whether `word` is an identifier of code: a letter, then letters,
+/// digits and `_`.
+pub(crate) fn is_identifier(word: &str) -> bool {
+    word.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+        && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// A class named by its modules or packages, in lowercase, then its own
+/// name, capitalised: `psycopg2.errors.UndefinedTable`,
+/// `com.acme.billing.Invoice`; whether an exception's or the user's
+/// project's, the words around it say.
+pub(crate) fn is_qualified_class(word: &str) -> bool {
+    let Some((modules, class)) = word.rsplit_once('.') else {
+        return false;
+    };
+    modules.split('.').all(|module| {
+        is_identifier(module)
+            && module
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_lowercase())
+    }) && is_identifier(class)
+        && class.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        && class.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// The modules a language's libraries keep their exceptions in:
+/// `psycopg2.errors`, `sqlalchemy.exc`, `requests.exceptions`,
+/// `botocore.errorfactory`.
+pub(crate) const ERROR_MODULES: &[&str] = &[
+    "errors",
+    "error",
+    "exc",
+    "exceptions",
+    "exception",
+    "errorfactory",
+];
 
 /// The ends of type names a model never needs: `ValueError`,
 /// `IOException`, `ReadNoteArguments`.
@@ -414,7 +459,22 @@ pub(crate) fn is_validated_type(name: &str) -> bool {
 pub(crate) fn is_qualified_function(word: &str, followed_by: Option<char>) -> bool {
     // A word loses its closing bracket to the marks around it: `f()`
     // reads as `f(`.
-    let (name, called) = match word.strip_suffix("()").or_else(|| word.strip_suffix('(')) {
+    // Or keeps the types of its arguments: `JsonNode.get(String`, as a
+    // Java or C# message names a method.
+    let types = |arguments: &str| {
+        arguments.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(b, b'_' | b',' | b'.' | b'[' | b']' | b'<' | b'>' | b')')
+        })
+    };
+    let (name, called) = match word
+        .strip_suffix("()")
+        .or_else(|| word.strip_suffix('('))
+        .or_else(|| {
+            word.split_once('(')
+                .filter(|(_, arguments)| types(arguments))
+                .map(|(name, _)| name)
+        }) {
         Some(name) => (name, true),
         None => (word, false),
     };

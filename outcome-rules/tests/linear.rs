@@ -201,3 +201,23 @@ fn tools_outside_the_server_are_read_a_few_words_back() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
 }
+
+#[test]
+fn qualified_names_are_read_once_each() {
+    // One name of half a megabyte of modules, its class at the end; many
+    // classes each heading an exception; a method's argument types.
+    for (text, rule) in [
+        (
+            format!("{}OperationalError failed", repeated("a.")),
+            Rule::NoTypeName,
+        ),
+        (repeated("(a.b.Cd) e "), Rule::NoTypeName),
+        (
+            format!("Cannot invoke \"a.B.c({})\"", repeated("T,")),
+            Rule::NoTypeName,
+        ),
+    ] {
+        let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+        assert!(broken.iter().any(|b| b.rule == rule));
+    }
+}
