@@ -69,7 +69,7 @@ done
 python3 - "$out" <<'EOF'
 import re, statistics, sys
 
-names = ["fixed", "timed", "bare_again", "twin", "text", "handwritten"]
+names = ["fixed", "timed", "bare_again", "twin", "text", "handwritten", "spanned"]
 builds = {}
 for line in open(sys.argv[1]):
     build, layout = line.split(":")[0].split()
@@ -87,5 +87,6 @@ for build, layouts in builds.items():
     print(f"{build}, all {len(everything)} runs: {medians(everything)}")
 print("fixed, timed: wrapped / bare rmcp with a fixed or a measured duration in its log line;")
 print("bare_again: bare / the same bare; twin: a second bare type / bare; text: wrapped / bare, 1 KB arguments;")
-print("handwritten: wrapped / bare rmcp with the line written by a call_tool of its own")
+print("handwritten: wrapped / bare rmcp with the line written by a call_tool of its own;")
+print("spanned: wrapped / bare rmcp with the call's span and the timed line written by hand")
 EOF

@@ -188,6 +188,34 @@ mod servers {
                     );
                     Ok(text)
                 }
+
+                #[rmcp::tool(
+                    description = "Return a number as text, in a span of the call, and log a line with the call's real duration."
+                )]
+                pub fn echo_spanned(&self) -> Result<String, ToolError> {
+                    // What a server writing its telemetry by hand writes:
+                    // the call's span, a root, entered while the body runs,
+                    // and the timed line inside it.
+                    let started = std::time::Instant::now();
+                    let span = tracing::info_span!(
+                        target: "outcome_runtime",
+                        parent: None,
+                        "tools/call",
+                        otel.name = "tools/call echo",
+                        gen_ai.tool.name = "echo",
+                    );
+                    let _entered = span.enter();
+                    let text = "42".to_owned();
+                    let elapsed = started.elapsed();
+                    tracing::info!(
+                        target: "outcome_runtime",
+                        tool = "echo",
+                        outcome = "result",
+                        duration_ms = elapsed.as_secs_f64() * 1000.0,
+                        "tool_call_completed"
+                    );
+                    Ok(text)
+                }
             }
 
             #[rmcp::tool_router(router = text_router, vis = "pub")]
@@ -522,7 +550,8 @@ impl tracing::Subscriber for EventsOnly {
 ///
 /// The call is the wrapped tool's, or with `BENCH_SERVER=bare_logged` bare
 /// rmcp's writing an equal log line by hand (`bare_timed`: with the call's
-/// duration measured, as a hand-written request log would; `twin_timed`:
+/// duration measured, as a hand-written request log would; `bare_spanned`:
+/// the same inside a hand-written `tools/call` span; `twin_timed`:
 /// the same from `Twin`, the control; `handwritten`: the line written by a
 /// `call_tool` of its own, as [`Handwritten`] does; `wrapped_text` and
 /// `bare_text`: a tool that takes a line of text, under a schema that
@@ -553,6 +582,7 @@ fn count_mode() -> bool {
     let (client, tool) = match std::env::var("BENCH_SERVER").as_deref() {
         Ok("bare_logged") => (bare(), "echo_logged"),
         Ok("bare_timed") => (bare(), "echo_timed"),
+        Ok("bare_spanned") => (bare(), "echo_spanned"),
         Ok("twin_timed") => (
             runtime.block_on(client(Twin {
                 tool_router: Twin::tool_router(),
@@ -626,7 +656,9 @@ fn mean_ns(dir: &Path, group: &str, name: &str) -> Option<f64> {
 /// does); the wrapped call against the timed line for a tool that takes a
 /// kilobyte of text as its arguments; and the wrapped call against a
 /// request log written by hand in `call_tool` ([`Handwritten`]), where a
-/// server without this crate would write one for all its tools.
+/// server without this crate would write one for all its tools; and the
+/// wrapped call against bare rmcp writing both the call's span and the
+/// timed line by hand (`echo_spanned`), all a wrapped call writes.
 ///
 /// Each run connects its clients afresh: where a connection's buffers land
 /// in memory moves a run's ratio by a percent or two either way, the same
@@ -675,6 +707,8 @@ fn interleaved_mode() -> bool {
         let (_, _, twins) = interleaved(|| call(&twin, "echo_timed"), || call(&bare, "echo_timed"));
         let (_, _, in_handler) =
             interleaved(|| call(&wrapped, "echo"), || call(&handwritten, "echo"));
+        let (_, _, spanned) =
+            interleaved(|| call(&wrapped, "echo"), || call(&bare, "echo_spanned"));
         let (_, _, with_text) = interleaved(
             || call_with_text(&wrapped, "echo_text"),
             || call_with_text(&bare, "echo_text_timed"),
@@ -685,7 +719,8 @@ fn interleaved_mode() -> bool {
              bare_again / bare_one_log_line = {same:.3}x, \
              twin / bare_timed_log_line = {twins:.3}x, \
              with a kilobyte of arguments: wrapped / bare_timed_log_line = {with_text:.3}x, \
-             wrapped / handwritten_request_log = {in_handler:.3}x"
+             wrapped / handwritten_request_log = {in_handler:.3}x, \
+             wrapped / bare_spanned_timed_log_line = {spanned:.3}x"
         );
     }
     true
