@@ -348,7 +348,7 @@ impl fmt::Display for Broken {
 /// | `no-path` | a path of the server (not the form of a value, as after "format:", nor a URL's after "url:") | a quoted path an OS error reports; not a file in a user's home that is the only path named (as often the model's own), unless the text shows the relative path it was resolved from; not the one path a text refuses for being outside what the server allows |
 /// | `no-stack-frame` | source locations, "Traceback" | a Python frame (`File "x.py", line 3`) |
 /// | `no-log-line` | a log line's head: a timestamp, then a level | a timestamp or a level alone (as often a time the model can use, or a label), a level in brackets (`[Error]`), "Call log:", `key=value` fields beside a timestamp or a log's own key (`level=`, `msg=`), a process's `stderr:`; not a level that heads the whole text (`ERROR: ..`) |
-/// | `no-env-var` | variables (`$HOME`, `NOTES_DIR`, "environment variable") | one given its value (`Set X_ENABLED=true`), or someone asked to change it ("update X") |
+/// | `no-env-var` | variables (`$HOME`, `NOTES_DIR`, "environment variable", a name in capitals that "must be set" or "is not set") | one given its value (`Set X_ENABLED=true`), or someone asked to change it ("update X") |
 /// | `no-command` | commands (`pip install`, `kubectl get`), flags | a quoted command the text says to run (`using 'aws configure'`) |
 /// | `short` | a part too long for the whole to be one or two sentences | |
 pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {

@@ -793,7 +793,11 @@ impl<'t> Scan<'t> {
                     matches!(next.as_str(), "environment" | "env" | "variable")
                 });
                 let named = ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix));
-                if named || after || before(&["set", "export", "env", "unset"]) {
+                if named
+                    || after
+                    || before(&["set", "export", "env", "unset"])
+                    || self.said_unset(index)
+                {
                     return Some((rule, message));
                 }
                 // "Ask the administrator to update SCHEMA_PERMISSIONS.": a
@@ -817,6 +821,31 @@ impl<'t> Scan<'t> {
             }
             _ => Some((rule, message)),
         }
+    }
+
+    /// Whether the words right after word `index`, a name in capitals,
+    /// say it must be set or is not ("X must be set to 'true'", "X is not
+    /// set", "X has not been configured"): a setting of the server's
+    /// operator. A name that is set ("Label DO_NOT_MERGE is set") is as
+    /// often the model's constant.
+    pub(crate) fn said_unset(&self, index: usize) -> bool {
+        let mut said = false;
+        let end = (index + 1 + UNSET_READ).min(self.words.len());
+        for (auxiliaries, i) in (index + 1..end).enumerate() {
+            if self.words[i - 1].followed_by.is_some() {
+                return false;
+            }
+            let word = self.lower(i).unwrap_or_default();
+            if SETTINGS_DONE.contains(&word.as_str()) {
+                // "X is set" alone says it is, not that it must be.
+                return said || word == "unset" || auxiliaries == 0 && word != "set";
+            }
+            if !AUXILIARIES.contains(&word.as_str()) {
+                return false;
+            }
+            said |= !matches!(word.as_str(), "is" | "are" | "was" | "were" | "been" | "be");
+        }
+        false
     }
 
     /// The fields of a log line or a debug dump: `key=value` words of two

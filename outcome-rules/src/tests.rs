@@ -1128,3 +1128,33 @@ fn a_type_named_by_its_module_is_a_type_name() {
         [Rule::NoTypeName]
     );
 }
+
+/// A name in capitals that the text says must be set, or is not: a
+/// variable of the server's operator, whatever its ending; beside each, a
+/// constant the model reads or sends (a status, a permission) and a
+/// setting that is on.
+#[test]
+fn a_name_that_must_be_set_is_a_variable() {
+    let flags = |text: &str| {
+        let broken = message(Outcome::Invalid, text);
+        assert!(broken.contains(&Rule::NoEnvVar), "{text}: {broken:?}");
+    };
+    let keeps = |text: &str| {
+        let broken = message(Outcome::Invalid, text);
+        assert!(!broken.contains(&Rule::NoEnvVar), "{text}: {broken:?}");
+    };
+    flags("SLACK_MCP_ATTACHMENT_TOOL must be set to 'true', '1', or 'yes' to enable");
+    flags("OPENAI_API_BASE is not set.");
+    flags("NOTION_WORKSPACE must be configured before searching.");
+    flags("QDRANT_COLLECTION has not been set, so nothing can be stored.");
+    flags("ENABLE_WRITE_TOOLS isn't set, so writes are off.");
+    flags("Writes are off: ALLOW_WRITES not set.");
+    flags("JIRA_INSTANCE needs to be set for this tool.");
+    flags("GITLAB_READ_ONLY_MODE should be defined as false to create issues.");
+    keeps("Status IN_PROGRESS is set on the issue already. Call update_issue to change it.");
+    keeps("Status must be one of OPEN, IN_PROGRESS, DONE.");
+    keeps("Permission MANAGE_MESSAGES is required to delete it.");
+    keeps("ENTITY_NOT_FOUND: no note has that id.");
+    keeps("Field due_date must be set to a date.");
+    keeps("Label DO_NOT_MERGE is set on the pull request. Call remove_label first.");
+}

@@ -659,3 +659,16 @@ pub(crate) fn is_flag(word: &str) -> bool {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'=')
     })
 }
+
+/// How many words after a name in capitals are read for "must be set".
+pub(crate) const UNSET_READ: usize = 5;
+
+/// Words between a variable and what is done to it: "must be", "has
+/// not been", "needs to be", "isn't".
+pub(crate) const AUXILIARIES: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "must", "should", "needs", "need", "to", "has",
+    "have", "not", "isn't", "wasn't", "hasn't", "haven't",
+];
+
+/// What is done to a setting: "set", "configured".
+pub(crate) const SETTINGS_DONE: &[&str] = &["set", "unset", "configured", "defined"];

@@ -221,3 +221,15 @@ fn qualified_names_are_read_once_each() {
         assert!(broken.iter().any(|b| b.rule == rule));
     }
 }
+
+#[test]
+fn a_variable_reads_a_few_words_after_it() {
+    // Each name in capitals reads the five words after it for "must be
+    // set", whatever the text's length.
+    let text = repeated(" AB_CD must be set");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().any(|b| b.rule == Rule::NoEnvVar));
+    let text = repeated(" AB_CD is is is is is is");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoEnvVar));
+}
