@@ -758,6 +758,8 @@ impl<'t> Scan<'t> {
             {
                 None
             }
+            // "No function at address 0x00401a2c": a place, not a code.
+            Rule::NoLookup if text.starts_with("0x") && self.is_hex_value(index) => None,
             // "E0308: mismatched types": a code beside its meaning.
             Rule::NoLookup if !text.contains("://") && self.said_beside(index, index) => None,
             // A path after "url:" is the path of a URL the server requested
@@ -821,6 +823,20 @@ impl<'t> Scan<'t> {
             }
             _ => Some((rule, message)),
         }
+    }
+
+    /// Whether word `index`, a number in hexadecimal, is a value the model
+    /// can use, not a code: wider than any error code (an address on a
+    /// chain, a hash), or a place or key by the few words before it in its
+    /// clause ("at or containing address 0x00401a2c", "offset 0x1f40").
+    pub(crate) fn is_hex_value(&self, index: usize) -> bool {
+        let digits = self.word(&self.words[index]).len() - 2;
+        digits > CODE_DIGITS
+            || (index.saturating_sub(HEX_READ)..index)
+                .rev()
+                .take_while(|&i| self.words[i].followed_by.is_none())
+                .filter_map(|i| self.lower(i))
+                .any(|word| HEX_VALUE_WORDS.contains(&word.as_str()))
     }
 
     /// Whether the words right after word `index`, a name in capitals,

@@ -1158,3 +1158,33 @@ fn a_name_that_must_be_set_is_a_variable() {
     keeps("Field due_date must be set to a date.");
     keeps("Label DO_NOT_MERGE is set on the pull request. Call remove_label first.");
 }
+
+/// A number in hexadecimal is a code to look up where it stands for what
+/// went wrong (`HRESULT 0x80070005`, `Error 0xC0000005`), and a value the
+/// model can use where it is a place or a key: an address in a binary
+/// (Ghidra, IDA, debuggers), an offset, a colour, or a number wider than
+/// any error code (a chain's address or a transaction's hash).
+#[test]
+fn a_hexadecimal_address_is_no_code() {
+    let flags = |text: &str| {
+        let broken = message(Outcome::Fault, text);
+        assert!(broken.contains(&Rule::NoLookup), "{text}: {broken:?}");
+    };
+    let keeps = |text: &str| {
+        let broken = message(Outcome::Invalid, text);
+        assert!(!broken.contains(&Rule::NoLookup), "{text}: {broken:?}");
+    };
+    flags("The import failed with HRESULT 0x80070005");
+    flags("Error 0xC0000005 while reading the image.");
+    flags("Exception from HRESULT: 0x800A03EC");
+    flags("Device returned status 0x8000FFFF");
+    keeps("No function found at or containing address 0x00401a2c");
+    keeps("No instruction at 0x00401000. Call list_functions to find one.");
+    keeps("Offset 0x1f40 is past the end of the segment.");
+    keeps("Colour 0xFF00FF is not in the palette.");
+    keeps("Cannot rename the function at 0x140001000 to 'main'.");
+    keeps("Balance of 0x742d35Cc6634C0532925a3b844Bc454e4438f44e is zero.");
+    keeps(
+        "Transaction 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 not found.",
+    );
+}

@@ -672,3 +672,33 @@ pub(crate) const AUXILIARIES: &[&str] = &[
 
 /// What is done to a setting: "set", "configured".
 pub(crate) const SETTINGS_DONE: &[&str] = &["set", "unset", "configured", "defined"];
+
+/// How many hexadecimal digits an error code has at most: 32 bits
+/// (`0x80070005`, `0xC0000005`).
+pub(crate) const CODE_DIGITS: usize = 8;
+
+/// How many words before a number in hexadecimal are read for what it is.
+pub(crate) const HEX_READ: usize = 3;
+
+/// Words before a number in hexadecimal that make it a place or a key the
+/// model can use: an address in a binary, an offset, a colour, a hash.
+pub(crate) const HEX_VALUE_WORDS: &[&str] = &[
+    "address",
+    "addr",
+    "at",
+    "offset",
+    "pointer",
+    "ptr",
+    "location",
+    "containing",
+    "register",
+    "color",
+    "colour",
+    "hash",
+    "transaction",
+    "tx",
+    "block",
+    "account",
+    "wallet",
+    "contract",
+];

@@ -233,3 +233,15 @@ fn a_variable_reads_a_few_words_after_it() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().all(|b| b.rule != Rule::NoEnvVar));
 }
+
+#[test]
+fn a_hexadecimal_number_reads_a_few_words_before_it() {
+    // Each number reads the three words before it for a place, whatever
+    // the text's length.
+    let text = repeated(" at 0x00401a2c");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoLookup));
+    let text = repeated(" status 0x80070005");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
+}
