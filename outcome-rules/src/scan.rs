@@ -999,7 +999,10 @@ impl<'t> Scan<'t> {
                 if !tools.complete || tools.is_parameter(name) {
                     continue;
                 }
-                let sure = mention == Mention::Sure;
+                // `call_tool`, `list_tools`: the SDK's handler, which the
+                // model would take for a tool.
+                let handler = SDK_HANDLERS.contains(&name);
+                let sure = mention == Mention::Sure || handler;
                 // "Tool not found: manage_folder": the name the model sent.
                 if !sure && self.reported_missing(index) {
                     continue;
@@ -1009,6 +1012,11 @@ impl<'t> Scan<'t> {
                     continue;
                 }
                 let message = match close {
+                    _ if handler => format!(
+                        "`{name}` is a method of the server's MCP library, not a tool of this \
+                         server; name one of its tools: {}",
+                        tool_list(tools)
+                    ),
                     Some(close) => {
                         format!("`{name}` is not a tool of this server; did you mean `{close}`?")
                     }

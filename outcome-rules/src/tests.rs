@@ -1188,3 +1188,42 @@ fn a_hexadecimal_address_is_no_code() {
         "Transaction 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 not found.",
     );
 }
+
+/// A method of an MCP SDK's server handler (`call_tool`, `list_tools`)
+/// named in a text is no tool of a server that has none by that name: a
+/// model reads it as one to call. A gateway whose tools carry those names
+/// names its own tools.
+#[test]
+fn a_handler_method_of_the_sdk_is_no_tool() {
+    let docs = Tools::new()
+        .tool("query_serde_docs")
+        .tool("query_rust_docs")
+        .answering("query_rust_docs");
+    for text in [
+        "Tool routing should happen in call_tool",
+        "This tool is dispatched by call_tool and is not registered.",
+        "Tools are listed by list_tools; this one is not among them.",
+    ] {
+        let broken = rules(&check_message(Outcome::Fault, text, &docs));
+        assert!(broken.contains(&Rule::KnownTool), "{text}: {broken:?}");
+    }
+    let gateway = Tools::new()
+        .tool("list_tools")
+        .tool("call_tool")
+        .answering("call_tool");
+    let text = "No tool 'x' behind this gateway. Call list_tools to see the tools.";
+    assert_eq!(rules(&check_message(Outcome::Invalid, text, &gateway)), []);
+    let kubernetes = Tools::new()
+        .tool("list_resources")
+        .tool("get_resource")
+        .answering("get_resource");
+    let text = "No resource type 'deploy'. Call list_resources to see the types.";
+    assert_eq!(
+        rules(&check_message(Outcome::Invalid, text, &kubernetes)),
+        []
+    );
+    // With the server's tools unknown, nothing says it has none.
+    let text = "Tool routing should happen in call_tool";
+    let broken = rules(&check_message(Outcome::Fault, text, &Tools::unknown()));
+    assert!(!broken.contains(&Rule::KnownTool), "{broken:?}");
+}

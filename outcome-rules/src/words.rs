@@ -702,3 +702,18 @@ pub(crate) const HEX_VALUE_WORDS: &[&str] = &[
     "wallet",
     "contract",
 ];
+
+/// The methods of an MCP SDK's server handler, as Python's low-level
+/// server and rmcp's `ServerHandler` name them: a text that names one
+/// names no tool, unless the server has one by that name (a gateway's).
+pub(crate) const SDK_HANDLERS: &[&str] = &[
+    "call_tool",
+    "list_tools",
+    "handle_call_tool",
+    "handle_list_tools",
+    "list_resources",
+    "read_resource",
+    "list_resource_templates",
+    "list_prompts",
+    "get_prompt",
+];
