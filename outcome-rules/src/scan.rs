@@ -687,8 +687,10 @@ impl<'t> Scan<'t> {
     /// "visit", "for more information"), being otherwise the resource the
     /// call is about; a name in capitals with an underscore is an
     /// environment variable only when it reads as one (`..._TOKEN`,
-    /// `..._DIR`, "set" or "export" before it), being otherwise a code or a
-    /// constant (`ENTITY_NOT_FOUND`).
+    /// `..._DIR`, "set" or "export" before it, "must be set" or "is not
+    /// set" after it), being otherwise a code or a constant
+    /// (`ENTITY_NOT_FOUND`); a number in hexadecimal is a code unless it
+    /// is an address, an offset or a hash.
     pub(crate) fn word_rule_at(&self, index: usize) -> Option<(Rule, String)> {
         let text = self.word(&self.words[index]);
         let (rule, message) = word_rule(text)?;
