@@ -1039,13 +1039,17 @@ impl<'t> Scan<'t> {
             let Some(parameters) = &tool.parameters else {
                 continue;
             };
-            if parameters.iter().any(|p| p == name) {
+            // A sentence's first word is capitalised: "Query parameter
+            // cannot be empty" names `query`.
+            let lowered = lower_first(name);
+            if parameters.iter().any(|p| p == name || *p == *lowered) {
                 continue;
             }
             let close = self.closest(name, parameters.iter().map(String::as_str));
             // A plain word close to no parameter is as often English ("the
-            // input parameter must be ..."): only a name is surely one.
-            let plain = name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+            // input parameter must be ..."; "Input parameter ..."): only a
+            // name is surely one.
+            let plain = lowered.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
             if close.is_none() && plain {
                 continue;
             }
@@ -1645,4 +1649,17 @@ pub(crate) fn is_list_item(line: &str) -> bool {
             .trim_start_matches(|c: char| c.is_ascii_digit())
             .starts_with(['.', ')'])
             && line.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// `name` with its first letter in lower case, as a parameter that opens a
+/// sentence is written without the capital.
+fn lower_first(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.as_bytes().first() {
+        Some(first) if first.is_ascii_uppercase() => {
+            let mut lowered = name.to_owned();
+            lowered[..1].make_ascii_lowercase();
+            std::borrow::Cow::Owned(lowered)
+        }
+        _ => std::borrow::Cow::Borrowed(name),
+    }
 }

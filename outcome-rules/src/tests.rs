@@ -1227,3 +1227,27 @@ fn a_handler_method_of_the_sdk_is_no_tool() {
     let broken = rules(&check_message(Outcome::Fault, text, &Tools::unknown()));
     assert!(!broken.contains(&Rule::KnownTool), "{broken:?}");
 }
+
+/// A parameter that opens a sentence is capitalised as any first word is:
+/// "Query parameter" names `query`; a capitalised English word before
+/// "parameter" names none; a misspelt one is still read.
+#[test]
+fn a_parameter_capitalised_as_a_sentences_first_word_is_the_tools() {
+    let tools = notes().answering("search_notes");
+    for text in [
+        "Query parameter cannot be empty. Call search_notes again with a query.",
+        "Limit parameter must be between 1 and 50. Call search_notes again with a smaller limit.",
+        "Input parameter is missing. Call search_notes again with a query.",
+    ] {
+        let broken = check_message(Outcome::Invalid, text, &tools);
+        assert_eq!(rules(&broken), [], "{text}: {broken:?}");
+        let part = text.split(". ").next().unwrap_or(text);
+        assert_eq!(
+            rules(&check_part(Part::Problem, part, &tools)),
+            [],
+            "{part}"
+        );
+    }
+    let broken = check_part(Part::Problem, "Querry parameter cannot be empty", &tools);
+    assert_eq!(rules(&broken), [Rule::KnownParameter], "{broken:?}");
+}
