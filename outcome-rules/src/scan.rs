@@ -1333,7 +1333,7 @@ impl<'t> Scan<'t> {
                 Some(Mention::Perhaps) => {
                     depth == 0
                         && tools.own.as_deref() != Some(name)
-                        && self.set_apart(index)
+                        && (self.sure_only || self.set_apart(index))
                         && (tools.get(name).is_some()
                             || verb_led
                                 && (!tools.complete

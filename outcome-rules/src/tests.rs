@@ -1251,3 +1251,20 @@ fn a_parameter_capitalised_as_a_sentences_first_word_is_the_tools() {
     let broken = check_part(Part::Problem, "Querry parameter cannot be empty", &tools);
     assert_eq!(rules(&broken), [Rule::KnownParameter], "{broken:?}");
 }
+
+/// A tool named as a word of English ("count") is read as named by the
+/// compiler wherever the word stands: it cannot be sure the author meant
+/// the word, so it stays silent; the whole message's view, which the audit
+/// and `testing::check` read, asks that the name be set apart.
+#[test]
+fn a_tool_named_as_a_word_of_english_is_named_for_the_compiler() {
+    let tools = Tools::new()
+        .tool_with_parameters("count", ["path"])
+        .tool("split")
+        .answering("split");
+    let step = "Give a path to count.";
+    assert_eq!(rules(&check_part(Part::NextStep, step, &tools)), []);
+    let text = "No file at that path. Give a path to count.";
+    let broken = rules(&check_message(Outcome::Invalid, text, &tools));
+    assert_eq!(broken, [Rule::NamesTool], "{broken:?}");
+}
