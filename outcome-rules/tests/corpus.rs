@@ -115,13 +115,12 @@ fn read_corpus(file: &str) -> Vec<Text> {
 }
 
 impl Text {
-    /// Whether the text is held out, of the fresh corpora: counted, never
-    /// shown. (The blind corpus's aside third was held out so until its
-    /// figures were taken; it is open now, `BLIND.md` says when.)
+    /// Whether the text is held out: counted, never shown. The blind
+    /// corpus's aside third and then `fresh.jsonl` were held out so until
+    /// their figures were taken (`BLIND.md`, `FRESH.md` say when); only
+    /// `fresh-2.jsonl` is now.
     fn is_held_out(&self) -> bool {
-        self.set
-            .as_deref()
-            .is_some_and(|set| set.starts_with("fresh"))
+        self.set.as_deref() == Some("fresh-2")
     }
 
     /// The server's tools, as a router knows them.
@@ -505,8 +504,8 @@ fn the_compiler_and_the_run_time_check_agree() {
 
 /// Each view on each corpus, per text: how many texts the view reads,
 /// how many get a rule their labels say they keep (a false positive) and
-/// how many keep a rule their labels say they break (a miss). The fresh
-/// corpora, held out whole, are the figure that says whether a reading
+/// how many keep a rule their labels say they break (a miss). The corpus
+/// held out whole (`fresh-2`) is the figure that says whether a reading
 /// generalises. `CORPUS_FALSE=<view>` lists the false positives of a view.
 #[test]
 fn every_view_on_every_corpus() {
@@ -538,7 +537,7 @@ fn every_view_on_every_corpus() {
             println!("{view_name:<24} {set_name:<14} {read:>5} {false_positive:>7} {missed:>7}");
         }
         if std::env::var("CORPUS_FALSE").is_ok_and(|v| v == *view_name) {
-            // The fresh corpora are counted, never shown.
+            // The held-out corpus is counted, never shown.
             for text in own.iter().chain(blind.iter().filter(|t| !t.is_held_out())) {
                 if let Some(flagged) = view(text) {
                     let wrong: Vec<&Rule> = flagged
@@ -588,7 +587,7 @@ fn false_positives_per_rule() {
 }
 
 /// `CORPUS_RULE=<rule>`: every text whose message view flags that rule
-/// against its labels, with the words flagged; the fresh corpora are never
+/// against its labels, with the words flagged; the held-out corpus is never
 /// shown.
 #[test]
 fn show_false_positives_of_a_rule() {
@@ -608,7 +607,7 @@ fn show_false_positives_of_a_rule() {
 
 /// `CORPUS_MISSES=<rule>`: every text whose labels say it breaks that
 /// rule and whose message view, with the server's tools, does not flag
-/// it; the fresh corpora are never shown.
+/// it; the held-out corpus is never shown.
 #[test]
 fn show_misses_of_a_rule() {
     let Ok(name) = std::env::var("CORPUS_MISSES") else {
@@ -627,7 +626,7 @@ fn show_misses_of_a_rule() {
 }
 
 /// `CORPUS_LABELS=<id>[,<id>..]`: each text's labels and note, as the
-/// corpus holds them; the fresh corpora are never shown.
+/// corpus holds them; the held-out corpus is never shown.
 #[test]
 fn show_labels() {
     let Ok(ids) = std::env::var("CORPUS_LABELS") else {
@@ -652,7 +651,7 @@ fn show_labels() {
 
 /// `CORPUS_HITS=<rule>`: every text whose labels say it breaks that rule
 /// and whose message view, with the server's tools, flags it, with the
-/// words flagged; the fresh corpora are never shown.
+/// words flagged; the held-out corpus is never shown.
 #[test]
 fn show_hits_of_a_rule() {
     let Ok(name) = std::env::var("CORPUS_HITS") else {
