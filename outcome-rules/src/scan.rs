@@ -368,6 +368,24 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // "\n    at f (file.js:3:7)": a frame of V8, the JVM or .NET, a
+        // line of its own that opens with "at". A line opening with "at"
+        // is as often a time, a row or a place ("at 10:30 (UTC)"): the
+        // rest of the line must read as a frame.
+        if text == "at" && self.opens_a_line(index) {
+            let rest = &self.text[self.words[index].at.end..];
+            let line = rest.split('\n').next().unwrap_or(rest);
+            if is_frame_line(line) {
+                return Some((
+                    Rule::NoStackFrame,
+                    format!(
+                        "`at{}` is a stack frame, which is the operator's; the log has it, \
+                         so leave it out",
+                        one_line(line.trim_end(), STEP_SHOWN)
+                    ),
+                ));
+            }
+        }
         // `(psycopg2.errors.UndefinedTable) relation ..`, `botocore.
         // errorfactory.NoSuchKey: ..`: a class its module calls an error,
         // or heading what went wrong as an exception's type does.
@@ -825,6 +843,13 @@ impl<'t> Scan<'t> {
             }
             _ => Some((rule, message)),
         }
+    }
+
+    /// Whether word `index` is the first of a line after another: only
+    /// the blanks right before it are read.
+    pub(crate) fn opens_a_line(&self, index: usize) -> bool {
+        let before = &self.text[..self.words[index].at.start];
+        before.trim_end_matches([' ', '\t']).ends_with('\n')
     }
 
     /// Whether word `index`, a number in hexadecimal, is a value the model

@@ -1268,3 +1268,49 @@ fn a_tool_named_as_a_word_of_english_is_named_for_the_compiler() {
     let broken = rules(&check_message(Outcome::Invalid, text, &tools));
     assert_eq!(broken, [Rule::NamesTool], "{broken:?}");
 }
+
+fn frames(text: &str) -> usize {
+    check_message(Outcome::Fault, text, &notes())
+        .iter()
+        .filter(|b| b.rule == Rule::NoStackFrame)
+        .count()
+}
+
+#[test]
+fn a_line_that_opens_with_at_then_a_frame_is_a_stack_frame() {
+    // V8 (Node, a browser's injected script), the JVM and .NET print a
+    // frame as a line of its own that opens with "at": a callee, then
+    // where it stands, or the call itself with its arguments.
+    for text in [
+        "page.evaluate: ReferenceError: cartTotal is not defined\n    at eval (eval at \
+         evaluate (:291:30), <anonymous>:1:1)\n    at UtilityScript.evaluate (<anonymous>:293:16)",
+        "Cannot read properties of undefined (reading 'id')\n    at \
+         process.processTicksAndRejections (node:internal/process/task_queues:95:5)",
+        "fetch failed\n    at node:internal/deps/undici/undici:13502:13",
+        "Query failed: connection reset\n\tat jdk.internal.reflect.NativeMethodAccessorImpl.\
+         invoke0(Native Method)",
+        "Invalid object name 'Orders'.\n   at Microsoft.Data.SqlClient.SqlConnection.OnError(\
+         SqlException exception, Boolean breakConnection)",
+        "Request aborted\n    at new Promise (<anonymous>)",
+    ] {
+        assert!(frames(text) > 0, "{text}");
+    }
+}
+
+#[test]
+fn a_line_that_opens_with_at_without_a_frame_is_no_stack_frame() {
+    // "at" opens a line as often for a time, a place or a row.
+    for text in [
+        "The room is booked\n  at 10:30 (UTC) by another meeting. Call search_notes for a \
+         free room.",
+        "Rate limited. Retry at 12:00:00 (server time).",
+        "Invalid rows:\n  at row 3 (column 'email'): not an email address\n  at row 7 \
+         (column 'age'): not a number",
+        "Syntax error\n  at line 1, column 14 (near 'SELEC'). Fix the query and call \
+         search_notes again.",
+        "Price unavailable\n  at store.example.com (closed until Monday)",
+        "Two notes conflict\n  at inbox/a.md (line 3:5). Call read_note on it.",
+    ] {
+        assert_eq!(frames(text), 0, "{text}");
+    }
+}

@@ -249,6 +249,75 @@ pub(crate) fn is_frame(word: &str) -> bool {
         })
 }
 
+/// What follows "at" in a stack frame's line: a callee, then where it
+/// stands in parentheses (`eval (<anonymous>:1:1)`, `f (node:internal/
+/// x:95:5)`, `m(Foo.java:42)`, `m(Native Method)`), the place alone
+/// (`node:internal/x:1:2`), or, as .NET prints one, a dotted call with its
+/// arguments (`A.B.C(String s)`) and perhaps its file (`in x.cs:line 4`).
+pub(crate) fn is_frame_line(rest: &str) -> bool {
+    let rest = rest.trim();
+    let rest = ["async ", "new "]
+        .iter()
+        .find_map(|word| rest.strip_prefix(word))
+        .unwrap_or(rest);
+    if !rest.contains(' ') {
+        return is_frame_place(rest);
+    }
+    // .NET: `A.B.C(String s) in /src/x.cs:line 42`.
+    let rest = match rest.rsplit_once(" in ") {
+        Some((call, place))
+            if place
+                .rsplit_once(":line ")
+                .is_some_and(|(_, line)| digits(line)) =>
+        {
+            call
+        }
+        _ => rest,
+    };
+    let Some(group) = rest.strip_suffix(')') else {
+        return false;
+    };
+    let Some((callee, group)) = group.split_once('(') else {
+        return false;
+    };
+    let place = group.rsplit(", ").next().unwrap_or(group);
+    // `A.B.C(String s)`: a dotted name called, the call's own form.
+    let called = callee.contains('.')
+        && !callee.starts_with('.')
+        && !callee.ends_with('.')
+        && callee.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'<' | b'>' | b'`' | b'/')
+        });
+    called || is_frame_place(place)
+}
+
+/// Where a frame stands: `<anonymous>:1:1`, `:291:30` (a file, perhaps
+/// none, then a line and a column), `Foo.java:42`, or a place a runtime
+/// names in words (`<anonymous>`, `Native Method`). A time (`12:00:00`)
+/// is none.
+fn is_frame_place(place: &str) -> bool {
+    if matches!(
+        place,
+        "<anonymous>" | "native" | "Native Method" | "Unknown Source"
+    ) {
+        return true;
+    }
+    let Some((head, column)) = place.rsplit_once(':') else {
+        return false;
+    };
+    if let Some((file, line)) = head.rsplit_once(':')
+        && digits(line)
+        && digits(column)
+    {
+        return !digits(file) && !file.contains(' ');
+    }
+    is_frame(place)
+}
+
+fn digits(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
 pub(crate) const SOURCE_EXTENSIONS: &[&str] = &[
     "rs", "py", "js", "ts", "mjs", "go", "java", "kt", "rb", "c", "cc", "cpp", "h", "cs", "php",
     "swift", "scala", "ex", "exs",

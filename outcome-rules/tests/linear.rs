@@ -245,3 +245,19 @@ fn a_hexadecimal_number_reads_a_few_words_before_it() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
 }
+
+#[test]
+fn lines_that_open_with_at_are_each_read_to_their_end_once() {
+    // Every line opens with "at" and reads as a frame.
+    let text = repeated("\n    at f (<anonymous>:1:1)");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert_eq!(rules(&broken), [Rule::Short, Rule::NoStackFrame]);
+    // One line, opened by "at", of half a megabyte of words "at".
+    let text = format!("Failed\n{}", repeated(" at"));
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoStackFrame));
+    // Half a megabyte of blanks before each "at" is read once.
+    let text = format!("Failed\n{}at f (<anonymous>:1:1)", repeated(" "));
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert_eq!(rules(&broken), [Rule::NoStackFrame]);
+}
