@@ -755,7 +755,8 @@ impl<'t> Scan<'t> {
                 let key = key.to_ascii_lowercase();
                 let named = ["documentation", "docs", "help"]
                     .iter()
-                    .any(|page| key.contains(page));
+                    .any(|page| key.contains(page))
+                    || self.links_to_documentation(index, text);
                 let referred = (index.saturating_sub(2)..index)
                     .rev()
                     .take_while(|&i| !self.words[i].ends_sentence)
@@ -843,6 +844,52 @@ impl<'t> Scan<'t> {
             }
             _ => Some((rule, message)),
         }
+    }
+
+    /// Whether word `index`, a URL, is what an error body's key gives as
+    /// its documentation: a key that names a page to read (Stripe's
+    /// `"doc_url"`, Twilio's `"more_info"`, JSON:API's `"about"`), or a
+    /// plain `"url"` or `"link"` whose address is a documentation's (Gitea
+    /// and Forgejo's `"url": "<host>/api/swagger"`); a plain one to any
+    /// other address is the resource the call was about. Only the few
+    /// bytes of the key are read.
+    pub(crate) fn links_to_documentation(&self, index: usize, url: &str) -> bool {
+        let Some((scheme, address)) = url.split_once("://") else {
+            return false;
+        };
+        // The key, the last before the address: in the word itself
+        // (`"url":"https://..`) or right before it (`"url": "https://..`).
+        let start = self.words[index].at.start + scheme.len()
+            - scheme
+                .trim_start_matches(|c: char| !c.is_ascii_alphanumeric())
+                .rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '+')
+                .next()
+                .map_or(0, str::len);
+        let before = self.text[..start].trim_end_matches(['"', '\'']);
+        let before = before.trim_end_matches([' ', '\t']);
+        let Some(before) = before.strip_suffix(':') else {
+            return false;
+        };
+        let before = before.trim_end_matches([' ', '\t']);
+        let Some(before) = before.strip_suffix(['"', '\'']) else {
+            return false;
+        };
+        let key: String = before
+            .bytes()
+            .rev()
+            .take(KEY_READ)
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
+            .map(|b| char::from(b.to_ascii_lowercase()))
+            .collect();
+        // The key, reversed.
+        let key: String = key.chars().rev().collect();
+        if DOCUMENTATION_KEYS.iter().any(|k| key.contains(k)) {
+            return true;
+        }
+        matches!(key.as_str(), "url" | "uri" | "link" | "href")
+            && address
+                .split(['/', '.', '#', '?'])
+                .any(|part| DOCUMENTATION_PARTS.contains(&part.to_ascii_lowercase().as_str()))
     }
 
     /// Whether word `index` is the first of a line after another: only

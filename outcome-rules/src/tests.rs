@@ -1314,3 +1314,42 @@ fn a_line_that_opens_with_at_without_a_frame_is_no_stack_frame() {
         assert_eq!(frames(text), 0, "{text}");
     }
 }
+
+fn lookups(text: &str) -> usize {
+    check_message(Outcome::Fault, text, &notes())
+        .iter()
+        .filter(|b| b.rule == Rule::NoLookup)
+        .count()
+}
+
+#[test]
+fn an_error_bodys_link_to_its_documentation_is_a_page_to_read() {
+    // Gitea and Forgejo (`url` to the API's swagger), Stripe (`doc_url`),
+    // Twilio (`more_info`), JSON:API (`about`), GitHub
+    // (`documentation_url`), spaced or not.
+    for text in [
+        r#"{"message":"The target couldn't be found.","url":"https://codeberg.org/api/swagger"}"#,
+        r#"{"message": "Not Found", "url": "https://gitea.example.com/api/swagger"}"#,
+        r#"{"error": {"code": "resource_missing", "doc_url": "https://stripe.com/docs/error-codes/resource-missing", "message": "No such customer: 'cus_9'"}}"#,
+        r#"{"code": 20404, "message": "The requested resource was not found", "more_info": "https://www.twilio.com/docs/errors/20404", "status": 404}"#,
+        r#"{"errors": [{"status": "404", "title": "Not found", "links": {"about": "https://api.example.com/docs/errors#not-found"}}]}"#,
+        r#"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/repos/repos#get-a-repository","status":"404"}"#,
+    ] {
+        assert!(lookups(text) > 0, "{text}");
+    }
+}
+
+#[test]
+fn an_error_bodys_url_of_what_was_asked_for_is_no_page_to_read() {
+    // The resource the call was about, the model's or the API's own.
+    for text in [
+        r#"{"success":false,"error":"Failed to scrape","url":"https://example.com/pricing"}"#,
+        r#"{"message":"Repository not found","url":"https://api.github.com/repos/acme/widgets"}"#,
+        r#"{"error": "timeout", "request_url": "https://api.tavily.com/search"}"#,
+        r#"{"errors":[{"message":"Not Found"}],"url":"https://airtable.com/appX1/tblY2"}"#,
+        "Failed to fetch https://docs.python.org/3/library/os.html: 404 Not Found",
+        r#"{"detail": "Not found", "uri": "https://store.example.com/items/42"}"#,
+    ] {
+        assert_eq!(lookups(text), 0, "{text}");
+    }
+}

@@ -588,6 +588,24 @@ pub(crate) const REFERRING: &[&str] = &[
     "at",
 ];
 
+/// How many bytes of a dump's key before a URL are read.
+pub(crate) const KEY_READ: usize = 40;
+
+/// Words in a dump's key that name the page its URL is (`doc_url`,
+/// `more_info`, `about`): a page to read.
+pub(crate) const DOCUMENTATION_KEYS: &[&str] = &["doc", "help", "more_info", "moreinfo", "about"];
+
+/// Parts of an address that make it a documentation's: `docs.`,
+/// `/documentation/`, `/api/swagger`.
+pub(crate) const DOCUMENTATION_PARTS: &[&str] = &[
+    "doc",
+    "docs",
+    "documentation",
+    "swagger",
+    "reference",
+    "help",
+];
+
 /// How the names of environment variables end.
 pub(crate) const ENV_SUFFIXES: &[&str] = &[
     "_TOKEN",

@@ -261,3 +261,19 @@ fn lines_that_open_with_at_are_each_read_to_their_end_once() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert_eq!(rules(&broken), [Rule::NoStackFrame]);
 }
+
+#[test]
+fn the_keys_before_urls_in_a_dump_are_read_a_few_bytes_each() {
+    // Every URL is a documentation's, by its key.
+    let text = format!("{{{}}}", repeated(r#""doc_url": "https://a.example/x", "#));
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
+    // A key of half a megabyte, then half a megabyte of blanks and quotes.
+    let text = format!(
+        "{{\"{}\":{}\"https://a.example/docs\"}}",
+        repeated("k"),
+        repeated(" '")
+    );
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoLookup));
+}
