@@ -760,8 +760,15 @@ impl<'t> Scan<'t> {
                 let referred = (index.saturating_sub(2)..index)
                     .rev()
                     .take_while(|&i| !self.words[i].ends_sentence)
-                    .filter_map(|i| self.lower(i))
-                    .any(|word| REFERRING.contains(&word.trim_matches(MARKS)));
+                    .filter_map(|i| self.lower(i).map(|word| (i, word)))
+                    .any(|(i, word)| match word.trim_matches(MARKS) {
+                        // "at" sends the model to read a page only where its
+                        // sentence names one ("API key at <url>"); else the
+                        // URL is where the failure happened (`net::ERR_.. at
+                        // <url>`, "the server at <url>").
+                        "at" => self.names_a_page(i),
+                        word => REFERRING.contains(&word),
+                    });
                 (named || referred).then_some((rule, message))
             }
             // "MCP error -32602: Tool x not found": the protocol's code,
@@ -844,6 +851,17 @@ impl<'t> Scan<'t> {
             }
             _ => Some((rule, message)),
         }
+    }
+
+    /// Whether the few words of its sentence before word `index` name a
+    /// page to read or act on ("Documentation is available", "API key",
+    /// "Background on this error").
+    pub(crate) fn names_a_page(&self, index: usize) -> bool {
+        (index.saturating_sub(PAGE_READ)..index)
+            .rev()
+            .take_while(|&i| !self.words[i].ends_sentence)
+            .filter_map(|i| self.lower(i))
+            .any(|word| PAGE_WORDS.contains(&word.trim_matches(MARKS)))
     }
 
     /// Whether word `index`, a URL, is what an error body's key gives as

@@ -1353,3 +1353,36 @@ fn an_error_bodys_url_of_what_was_asked_for_is_no_page_to_read() {
         assert_eq!(lookups(text), 0, "{text}");
     }
 }
+
+#[test]
+fn a_url_after_at_is_a_page_to_read_where_the_sentence_names_one() {
+    for text in [
+        "Documentation is available at https://example.com/docs/api",
+        "(Background on this error at: https://sqlalche.me/e/20/f405)",
+        "You can create a free API key at https://context7.com/dashboard for higher rate limits.",
+        "Setup instructions at https://example.com/setup",
+    ] {
+        assert!(lookups(text) > 0, "{text}");
+    }
+}
+
+#[test]
+fn a_url_after_at_is_where_a_failure_happened_otherwise() {
+    // Playwright's `net::ERR_.. at <url>`, a server's address, the page
+    // a step failed on: the resource the call was about.
+    for text in [
+        "page.goto: net::ERR_NAME_NOT_RESOLVED at https://exmaple.com/",
+        "Failed to connect to MCP server at http://localhost:3000/mcp: connection refused",
+        "No element matched the selector at https://shop.example.com/cart",
+        "Request timed out at https://api.example.com/v1/search after 30s",
+        "Redirect loop detected at https://example.com/login",
+        "Navigation to the page at https://example.com/a was blocked by the site.",
+    ] {
+        assert!(
+            check_message(Outcome::Fault, text, &notes())
+                .iter()
+                .all(|b| b.rule != Rule::NoLookup || !b.words.contains("://")),
+            "{text}"
+        );
+    }
+}

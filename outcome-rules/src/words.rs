@@ -606,6 +606,31 @@ pub(crate) const DOCUMENTATION_PARTS: &[&str] = &[
     "help",
 ];
 
+/// How many words before "at" are read for a page it points to.
+pub(crate) const PAGE_READ: usize = 6;
+
+/// Words that name a page to read or act on before "at <url>".
+pub(crate) const PAGE_WORDS: &[&str] = &[
+    "documentation",
+    "docs",
+    "doc",
+    "guide",
+    "instructions",
+    "background",
+    "details",
+    "information",
+    "info",
+    "help",
+    "reference",
+    "available",
+    "found",
+    "key",
+    "keys",
+    "token",
+    "dashboard",
+    "console",
+];
+
 /// How the names of environment variables end.
 pub(crate) const ENV_SUFFIXES: &[&str] = &[
     "_TOKEN",

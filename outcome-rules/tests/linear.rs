@@ -277,3 +277,13 @@ fn the_keys_before_urls_in_a_dump_are_read_a_few_bytes_each() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().all(|b| b.rule != Rule::NoLookup));
 }
+
+#[test]
+fn urls_after_at_each_read_a_few_words_back() {
+    let text = repeated(" failed at https://a.example/x");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoLookup));
+    let text = repeated(" key at https://a.example/x");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
+}
