@@ -286,9 +286,9 @@ fn words_the_model_cannot_use_are_refused() {
             "ReadNote",
         ),
         (
-            "Failed: net::ERR_NAME_NOT_RESOLVED.",
+            "Failed: net::ERR_CERT_X509.",
             Rule::NoLookup,
-            "net::ERR_NAME_NOT_RESOLVED",
+            "net::ERR_CERT_X509",
         ),
         (
             "invalid id: strconv.Atoi: parsing \"x\": invalid syntax.",
@@ -383,7 +383,7 @@ fn a_code_beside_its_meaning_is_no_lookup() {
         "Failed to fetch. Please try again later. Error code: 502",
         "[Errno 13]",
         "Failed with -32602",
-        "Error: page.goto: net::ERR_NAME_NOT_RESOLVED at https://a.example/",
+        "Error: net::ERR_SSL_X509 at https://a.example/",
         r#"Invalid input: [{"code":"invalid_type","path":["limit"]}]"#,
         "Failed (code: 6)",
     ] {
@@ -1384,5 +1384,28 @@ fn a_url_after_at_is_where_a_failure_happened_otherwise() {
                 .all(|b| b.rule != Rule::NoLookup || !b.words.contains("://")),
             "{text}"
         );
+    }
+}
+
+/// A code spelt in words says what went wrong itself, as the corpora's
+/// convention has it: `net::ERR_NAME_NOT_RESOLVED` is no lookup; a code of
+/// numbers or of an abbreviation alone still is.
+#[test]
+fn a_code_spelt_in_words_is_no_lookup() {
+    let tools = notes().answering("read_note");
+    for text in [
+        "page.goto: net::ERR_NAME_NOT_RESOLVED at https://exmaple.com/. Call read_note again.",
+        "The upstream answered ERR_CONNECTION_REFUSED. Call read_note again in a minute.",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &tools));
+        assert!(!broken.contains(&Rule::NoLookup), "{text}: {broken:?}");
+    }
+    for text in [
+        "The upstream answered ERR_1042. Call read_note again.",
+        "The upstream answered ERR_X509. Call read_note again.",
+        "The upstream answered ERR_QX. Call read_note again.",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &tools));
+        assert!(broken.contains(&Rule::NoLookup), "{text}: {broken:?}");
     }
 }

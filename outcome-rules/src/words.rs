@@ -666,7 +666,8 @@ pub(crate) fn is_capital_snake(word: &str) -> bool {
 pub(crate) const WELL_KNOWN_VARIABLES: &[&str] =
     &["PATH", "HOME", "PYTHONPATH", "TMPDIR", "APPDATA"];
 
-/// An error code to look up: `-32602`, `E0308`, `ERR_INVALID`, `0x80070005`.
+/// An error code to look up: `-32602`, `E0308`, `ERR_X509`, `0x80070005`;
+/// not one spelt in words, `ERR_NAME_NOT_RESOLVED`.
 pub(crate) fn is_code(word: &str) -> bool {
     let negative = word
         .strip_prefix('-')
@@ -675,11 +676,28 @@ pub(crate) fn is_code(word: &str) -> bool {
         && word.as_bytes()[0] == b'E'
         && word[1..].bytes().all(|b| b.is_ascii_digit());
     let last = word.rsplit("::").next().unwrap_or(word);
-    let err = last.starts_with("ERR_") && last.len() > 4;
+    let err = last
+        .strip_prefix("ERR_")
+        .is_some_and(|rest| !rest.is_empty() && !spelt_in_words(rest));
     let hex = word.starts_with("0x")
         && word.len() >= 6
         && word[2..].bytes().all(|b| b.is_ascii_hexdigit());
     negative || lettered || err || hex
+}
+
+/// Whether a code's name is words (`NAME_NOT_RESOLVED`): two parts or
+/// more, each of letters with a vowel, which say what went wrong
+/// themselves; `X509` or `QX` stands for a meaning to look up.
+fn spelt_in_words(name: &str) -> bool {
+    let mut parts = 0;
+    for part in name.split('_') {
+        let letters = part.len() >= 2 && part.bytes().all(|b| b.is_ascii_alphabetic());
+        if !letters || !part.bytes().any(|b| b"AEIOUaeiou".contains(&b)) {
+            return false;
+        }
+        parts += 1;
+    }
+    parts >= 2
 }
 
 /// A timestamp: `2026-01-31T12:00`, `12:00:01`.
