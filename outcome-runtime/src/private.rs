@@ -111,6 +111,19 @@ pub use outcome_macros::__texts_checked;
 pub use rmcp;
 pub use std::sync::OnceLock;
 
+/// What `#[tool_handler]`'s static router lives in: a `OnceLock` that
+/// is never dropped, as a static never is. Without the `ManuallyDrop`,
+/// the compiler would look the `OnceLock`'s drop glue up among the
+/// generics every upstream crate shares, again on each rebuild of the
+/// server's crate, as it does for no other item there.
+pub type RouterCell<S> = std::mem::ManuallyDrop<OnceLock<Routes<S>>>;
+
+/// An empty [`RouterCell`], for the static's initializer.
+#[must_use]
+pub const fn router_cell<S>() -> RouterCell<S> {
+    std::mem::ManuallyDrop::new(OnceLock::new())
+}
+
 /// A tool's input schema, from its `Parameters<T>`; panics when the
 /// router is built if the schema is not an object, which rmcp cannot
 /// send as a tool's input.

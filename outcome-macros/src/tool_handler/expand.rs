@@ -172,8 +172,7 @@ fn cached(router: &Expr, item_impl: &ItemImpl) -> Option<TokenStream> {
             #[doc(hidden)]
             #[allow(dead_code)]
             fn __outcome_cached_router() -> &'static #private::Routes<Self> {
-                static ROUTER: #private::OnceLock<#private::Routes<#self_ty>> =
-                    #private::OnceLock::new();
+                static ROUTER: #private::RouterCell<#self_ty> = #private::router_cell();
                 ROUTER.get_or_init(|| #private::Routes::new(#router))
             }
         }
