@@ -170,10 +170,17 @@ impl Telemetry {
         }
     }
 
+    // Inlined, so a span nobody takes costs its check where it is entered.
+    #[inline]
     pub(crate) fn enter(&self) -> Inside<'_> {
         if self.span.is_disabled() {
             return Inside(None);
         }
+        self.enter_taken()
+    }
+
+    /// [`enter`](Self::enter) for a span a subscriber takes.
+    fn enter_taken(&self) -> Inside<'_> {
         Inside(guard_subscriber(|| self.span.enter()))
     }
 
@@ -201,7 +208,16 @@ impl Telemetry {
 
     /// Records the outcome, `error.type`, an error status for a fault only
     /// (outcomes 2 and 3 are the model's to fix), and the metric's duration.
+    // Inlined, so a span nobody takes (and no metric) costs its check.
+    #[inline]
     pub(crate) fn ended(&self, ending: Ending, failure: Failure, duration_ms: f64) {
+        if !self.span.is_disabled() || cfg!(feature = "opentelemetry") {
+            self.record_ended(ending, failure, duration_ms);
+        }
+    }
+
+    /// [`ended`](Self::ended) for a span a subscriber takes, or a metric.
+    fn record_ended(&self, ending: Ending, failure: Failure, duration_ms: f64) {
         let outcome = ending.as_str();
         let fault = ending == Ending::Outcome(Outcome::Fault);
         if !self.span.is_disabled() {
@@ -252,11 +268,17 @@ fn close(span: &mut Span) {
 pub(crate) struct Inside<'a>(Option<tracing::span::Entered<'a>>);
 
 impl Drop for Inside<'_> {
+    #[inline]
     fn drop(&mut self) {
         if let Some(entered) = self.0.take() {
-            guard_subscriber(|| drop(entered));
+            exit(entered);
         }
     }
+}
+
+/// Leaves a span a subscriber takes.
+fn exit(entered: tracing::span::Entered<'_>) {
+    guard_subscriber(|| drop(entered));
 }
 
 pin_project_lite::pin_project! {
