@@ -280,8 +280,10 @@ impl Jobs {
     ///
     /// The job is the tool's that runs it: its name comes from the call,
     /// which must be `async`: a body that is not (one that blocks on this
-    /// future) is called with no session read, so a job it would leave
-    /// past the deadline ends the call as a fault that says so.
+    /// future) may be called with no session read (under
+    /// [`tool_handler`](macro@crate::tool_handler)'s own router, which
+    /// knows it runs whole), and a job it would leave past the deadline
+    /// then ends the call as a fault that says so.
     pub async fn run<T, F>(&self, deadline: Duration, work: F) -> Result<Deferred<T>, ToolError>
     where
         T: IntoCallToolResult + Send + 'static,
