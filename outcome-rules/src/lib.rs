@@ -353,7 +353,7 @@ impl fmt::Display for Broken {
 /// | `short` | a part too long for the whole to be one or two sentences | |
 pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {
     // In a literal the values are its placeholders: what it puts in
-    // quotes ('chroma_update_documents', 'aws configure') is the author's.
+    // quotes ('update_records', 'aws configure') is the author's.
     let mut scan = Scan::of(text, mask_placeholders(text));
     scan.sure_only = true;
     let mut broken = Vec::new();

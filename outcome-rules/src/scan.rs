@@ -157,7 +157,7 @@ impl<'t> Scan<'t> {
     }
 
     /// Reads a quoted value that is one of `tools` as the tool's name:
-    /// "Use 'chroma_update_documents' to update them" names a tool.
+    /// "Use 'update_records' to update them" names a tool.
     pub(crate) fn unmask_tools(&mut self, tools: &Tools) {
         for word in &self.words {
             let original = &self.text[word.at.clone()];

@@ -682,13 +682,13 @@ fn the_step_is_a_step() {
 #[test]
 fn what_real_texts_showed() {
     let tools = Tools::new()
-        .tool_with_parameters("chroma_update_documents", ["ids"])
-        .tool_with_parameters("chroma_add_documents", ["ids"])
-        .answering("chroma_add_documents");
+        .tool_with_parameters("update_records", ["ids"])
+        .tool_with_parameters("add_records", ["ids"])
+        .answering("add_records");
     // A tool in quotes is a tool, in a literal and in a whole message.
-    let quoted = "Use 'chroma_update_documents' to update existing documents";
+    let quoted = "Use 'update_records' to update existing records";
     assert_eq!(check_part(Part::NextStep, quoted, &tools), []);
-    let whole = format!("Documents 'a' exist. {quoted}.");
+    let whole = format!("Records 'a' exist. {quoted}.");
     assert_eq!(check_message(Outcome::Invalid, &whole, &tools), []);
     // A command in a literal's quotes is a command.
     let broken = check_part(Part::Problem, "Run 'aws configure' first", &tools);
@@ -713,7 +713,7 @@ fn what_real_texts_showed() {
         assert_eq!(check_part(Part::Problem, text, &tools), [], "{text}");
     }
     // A list after a colon is part of its sentence.
-    let listed = "Found 2 documents:\n- a\n- b\nCall chroma_update_documents with their ids.";
+    let listed = "Found 2 records:\n- a\n- b\nCall update_records with their ids.";
     assert_eq!(check_message(Outcome::Invalid, listed, &tools), []);
 }
 
@@ -1359,7 +1359,7 @@ fn a_url_after_at_is_a_page_to_read_where_the_sentence_names_one() {
     for text in [
         "Documentation is available at https://example.com/docs/api",
         "(Background on this error at: https://sqlalche.me/e/20/f405)",
-        "You can create a free API key at https://context7.com/dashboard for higher rate limits.",
+        "You can create a free API key at https://example.com/keys for more calls an hour.",
         "Setup instructions at https://example.com/setup",
     ] {
         assert!(lookups(text) > 0, "{text}");
