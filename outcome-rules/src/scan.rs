@@ -1129,17 +1129,20 @@ impl<'t> Scan<'t> {
             let Some(parameters) = &tool.parameters else {
                 continue;
             };
-            // A sentence's first word is capitalised: "Query parameter
-            // cannot be empty" names `query`.
-            let lowered = lower_first(name);
-            if parameters.iter().any(|p| p == name || *p == *lowered) {
+            // A sentence's first word is capitalised ("Query parameter
+            // cannot be empty" names `query`), a name may be written in
+            // capitals ("URL parameter") or in another style ("ifMatch"
+            // for `if_match`): each is that parameter.
+            if parameters.iter().any(|p| same_name(p, name)) {
                 continue;
             }
-            let close = self.closest(name, parameters.iter().map(String::as_str));
+            let lowered = lower_first(name);
+            let close = self.closest(&lowered, parameters.iter().map(String::as_str));
             // A plain word close to no parameter is as often English ("the
-            // input parameter must be ..."; "Input parameter ..."): only a
-            // name is surely one.
-            let plain = lowered.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+            // input parameter must be ..."; "Input parameter ..."), and so
+            // is an acronym ("ID parameter"): only a name is surely one.
+            let plain = lowered.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+                || name.bytes().all(|b| b.is_ascii_uppercase());
             if close.is_none() && plain {
                 continue;
             }
@@ -1739,6 +1742,18 @@ pub(crate) fn is_list_item(line: &str) -> bool {
             .trim_start_matches(|c: char| c.is_ascii_digit())
             .starts_with(['.', ')'])
             && line.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Whether `written` names the parameter `name` in another case or style:
+/// `URL` for `url`, `ifMatch` or `if-match` for `if_match`.
+fn same_name(name: &str, written: &str) -> bool {
+    let letters = |s: &str| {
+        s.bytes()
+            .filter(|b| *b != b'_' && *b != b'-')
+            .map(|b| b.to_ascii_lowercase())
+            .collect::<Vec<u8>>()
+    };
+    name == written || letters(name) == letters(written)
 }
 
 /// `name` with its first letter in lower case, as a parameter that opens a

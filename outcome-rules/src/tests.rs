@@ -1252,6 +1252,37 @@ fn a_parameter_capitalised_as_a_sentences_first_word_is_the_tools() {
     assert_eq!(rules(&broken), [Rule::KnownParameter], "{broken:?}");
 }
 
+/// A parameter written in another case or style is still the tool's:
+/// "URL parameter" names `url`, "ifMatch" names `if_match`; an acronym in
+/// capitals that is no parameter ("ID parameter") is English, as a plain
+/// word is, so neither view is sure it names one.
+#[test]
+fn a_parameter_in_another_case_or_style_is_the_tools() {
+    let tools = Tools::new()
+        .tool_with_parameters("get_transcript", ["url", "lang", "include_timestamps"])
+        .tool_with_parameters("write_note", ["path", "if_match"])
+        .answering("get_transcript");
+    for text in [
+        "URL parameter is required and must be a string",
+        "LANG parameter must be a language code such as 'en'",
+        "includeTimestamps parameter must be true or false",
+        "ID parameter is required",
+    ] {
+        assert_eq!(
+            rules(&check_part(Part::Problem, text, &tools)),
+            [],
+            "{text}"
+        );
+        let broken = check_message(Outcome::Invalid, text, &tools);
+        assert!(
+            !rules(&broken).contains(&Rule::KnownParameter),
+            "{text}: {broken:?}"
+        );
+    }
+    let broken = check_part(Part::Problem, "Urll parameter is required", &tools);
+    assert_eq!(rules(&broken), [Rule::KnownParameter], "{broken:?}");
+}
+
 /// A tool named as a word of English ("count") is read as named by the
 /// compiler wherever the word stands: it cannot be sure the author meant
 /// the word, so it stays silent; the whole message's view, which the audit
