@@ -1189,7 +1189,8 @@ impl<'t> Scan<'t> {
         // its author set it apart, in quotes.
         let lowercase = name.bytes().any(|b| b.is_ascii_lowercase());
         let quoted = self.masked[..word.at.start].ends_with(['\'', '"', '`']);
-        let snake = lowercase && (name.contains('_') || name.contains('-') && quoted);
+        let kebab = lowercase && name.contains('-');
+        let snake = lowercase && (name.contains('_') || kebab && quoted);
         // "the 'connect' tool": a name before the word "tool".
         let before_tool = word.followed_by.is_none_or(|c| "'\"`".contains(c))
             && self
@@ -1211,9 +1212,22 @@ impl<'t> Scan<'t> {
             || self
                 .lower(index - 2)
                 .is_some_and(|word| !DETERMINERS.contains(&word.as_str()));
+        // "using the tool: search-actors": a name the text says is a
+        // tool's ("Error calling tool fetch:" names the one that failed).
+        let after_tool = index.checked_sub(1).is_some_and(|i| {
+            self.words[i].followed_by == Some(':')
+                && self.lower(i).is_some_and(|word| word == "tool")
+        });
         let sure = match before.as_deref() {
+            // "Unknown tool: get_time" is the name the model sent.
+            _ if after_tool => {
+                (snake || kebab || tools.is_tool(name)) && !self.reported_missing(index)
+            }
             _ if !verb => false,
-            Some("call" | "invoke" | "use" | "run" | "try") => snake || tools.is_tool(name),
+            // A kebab-case name is a tool's after the verbs that only call
+            // one; "use read-only mode" and "try re-running" are English.
+            Some("call" | "invoke") => snake || kebab || tools.is_tool(name),
+            Some("use" | "run" | "try") => snake || tools.is_tool(name),
             Some("with" | "using" | "via") => {
                 (snake || tools.is_tool(name)) && self.ends_clause(index)
             }

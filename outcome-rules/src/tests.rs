@@ -1252,6 +1252,39 @@ fn a_parameter_capitalised_as_a_sentences_first_word_is_the_tools() {
     assert_eq!(rules(&broken), [Rule::KnownParameter], "{broken:?}");
 }
 
+/// Servers name tools in kebab-case (`read-note`, `search-actors`): such a
+/// name after "call" or "invoke", or after "the tool", names a tool as a
+/// `snake_case` one does, so a wrong one is caught and a right one is a
+/// step; a compound of English after another verb ("use read-only mode",
+/// "try re-running") names none.
+#[test]
+fn a_kebab_case_name_after_call_or_the_tool_is_a_tool() {
+    let tools = Tools::new()
+        .tool_with_parameters("pulumi-registry-list-resources", ["module"])
+        .tool_with_parameters("pulumi-registry-get-resource", ["module", "resource"])
+        .tool("search-actors")
+        .answering("pulumi-registry-get-resource");
+    let text = "No information found for Bukcet in module s3. You can call list-resources to get a list of resources";
+    let broken = rules(&check_message(Outcome::Invalid, text, &tools));
+    assert_eq!(broken, [Rule::KnownTool], "{text}");
+    for step in [
+        "Call pulumi-registry-list-resources to list the resources of module s3.",
+        "You can search for available Actors using the tool: search-actors.",
+    ] {
+        assert!(names_tool(step, &tools), "{step}");
+        assert!(names_tool(step, &Tools::unknown()), "{step}");
+    }
+    for step in [
+        "Use read-only mode for this bucket.",
+        "Try re-running the preview later.",
+        "This call re-uses the old session.",
+    ] {
+        assert!(!names_tool(step, &Tools::unknown()), "{step}");
+        let broken = rules(&check_message(Outcome::Invalid, step, &tools));
+        assert!(!broken.contains(&Rule::KnownTool), "{step}: {broken:?}");
+    }
+}
+
 /// A parameter written in another case or style is still the tool's:
 /// "URL parameter" names `url`, "ifMatch" names `if_match`; an acronym in
 /// capitals that is no parameter ("ID parameter") is English, as a plain
