@@ -1636,6 +1636,7 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
     let mut opens_line = true;
     let mut item_words: Option<usize> = None;
     let mut line_words = 0usize;
+    let mut marks_only = false;
     for (at, c) in masked.char_indices().chain([(masked.len(), ' ')]) {
         if !c.is_whitespace() {
             start.get_or_insert(at);
@@ -1650,8 +1651,15 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
             .take_while(|c| c.is_whitespace())
             .any(|c| c == '\n' || c == '\r');
         if std::mem::replace(&mut opens_line, broken_line) {
+            // A line of marks alone (`-----`, a caret under a quoted line)
+            // is no sentence: its words are none.
+            let line = masked[from..].lines().next().unwrap_or("");
+            marks_only = !line.chars().any(char::is_alphanumeric);
             item_words = is_list_item(&masked[from..]).then_some(0);
             line_words = 0;
+        }
+        if marks_only {
+            continue;
         }
         line_words += 1;
         let raw = &masked[from..at];
@@ -1698,7 +1706,11 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
             item_words = item_words.map(|words| words + 1);
         }
         let clause = item_words.is_some_and(|words| words >= CLAUSE_WORDS);
+        // A line that heads a clause ("Call log:\n- waiting for the
+        // button") is a sentence of its own.
+        let heads_clause = broken_line && followed_by == Some(':') && is_clause(&masked[at..]);
         let list_goes_on = !clause
+            && !heads_clause
             && (followed_by == Some(':') || next.is_some_and(|n| is_list_item(&masked[n..])));
         let mut ends_sentence =
             (mark && starts_sentence && !abbreviation) || (broken_line && (mark || !list_goes_on));
@@ -1751,7 +1763,8 @@ pub(crate) const CLAUSE_WORDS: usize = 3;
 /// Whether `line` starts as an item of a list: `- `, `* `, `• `, `1.`,
 /// `2)`.
 pub(crate) fn is_list_item(line: &str) -> bool {
-    line.starts_with(['-', '*', '\u{2022}'])
+    line.strip_prefix(['-', '*', '\u{2022}'])
+        .is_some_and(|rest| rest.starts_with(char::is_whitespace))
         || line
             .trim_start_matches(|c: char| c.is_ascii_digit())
             .starts_with(['.', ')'])
@@ -1768,6 +1781,29 @@ fn same_name(name: &str, written: &str) -> bool {
             .collect::<Vec<u8>>()
     };
     name == written || letters(name) == letters(written)
+}
+
+/// Whether the line `text` starts with is a clause of [`CLAUSE_WORDS`]
+/// words at least: an item of a list, or a line of prose (not indented as
+/// quoted code is, starting with a word, not a mark or a position).
+fn is_clause(text: &str) -> bool {
+    // The first line after this one's break that is not blank.
+    let Some(line) = text.lines().skip(1).find(|line| !line.trim().is_empty()) else {
+        return false;
+    };
+    let item = line.trim_start();
+    let line = if is_list_item(item) {
+        item.trim_start_matches(|c: char| !c.is_whitespace())
+    } else if line.starts_with(char::is_alphabetic) {
+        line
+    } else {
+        return false;
+    };
+    line.split_whitespace()
+        .filter(|word| word.chars().any(char::is_alphanumeric))
+        .take(CLAUSE_WORDS)
+        .count()
+        == CLAUSE_WORDS
 }
 
 /// `name` with its first letter in lower case, as a parameter that opens a

@@ -904,13 +904,16 @@ fn a_lists_clauses_and_a_dumps_prose_are_its_sentences() {
         "{\n  \"success\": false,\n  \"error\": {\n    \"message\": \"Parameter is not valid \
          JSON\",\n    \"suggestions\": [\n      \"Ensure the parameter is valid JSON\",\n      \
          \"Check for syntax errors in JSON\"\n    ]\n  }\n}",
+        // A heading line is a sentence of its own where a clause follows.
+        "Navigation failed.\nCall log:\n  - navigating to the page, waiting until it loads",
+        "The deployment failed:\nError: the manifest is invalid\n-----\nconfig var SECRET_KEY \
+         is required\n-----",
     ] {
         assert!(short(text), "{text}");
     }
     for text in [
         "Found 2 notes:\n- inbox/a.md\n- inbox/b.md\nRead one with read_note.",
         "Invalid arguments:\n- path: required\n- limit: too big",
-        "Navigation failed.\nCall log:\n  - navigating to the page, waiting until it loads",
         "Tool browser_click does not handle the modal state.\n### Modal state\n- the \"alert\" \
          dialog: handled by browser_handle_dialog",
         "Could not find exact match for edit:\n    let total = items.len();\n    \
@@ -1314,6 +1317,28 @@ fn a_parameter_in_another_case_or_style_is_the_tools() {
     }
     let broken = check_part(Part::Problem, "Urll parameter is required", &tools);
     assert_eq!(rules(&broken), [Rule::KnownParameter], "{broken:?}");
+}
+
+/// A line of marks alone (a rule of dashes, a caret under a quoted line)
+/// is no sentence and no item of a list.
+#[test]
+fn a_line_of_marks_is_no_sentence() {
+    let text = "Database error: Parser Error: syntax error at or near \"FORM\"\n\n\
+                LINE 1: SELECT * FORM orders\n                 ^";
+    let read: Vec<&str> = sentences(text).into_iter().map(|at| &text[at]).collect();
+    assert_eq!(
+        read,
+        [
+            "Database error: Parser Error: syntax error at or near \"FORM\"",
+            "LINE 1: SELECT * FORM orders"
+        ]
+    );
+    let text = "Deployment failed\n-----\nconfig var SECRET_KEY is required\n=====";
+    let read: Vec<&str> = sentences(text).into_iter().map(|at| &text[at]).collect();
+    assert_eq!(
+        read,
+        ["Deployment failed", "config var SECRET_KEY is required"]
+    );
 }
 
 /// A tool named as a word of English ("count") is read as named by the

@@ -287,3 +287,20 @@ fn urls_after_at_each_read_a_few_words_back() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
 }
+
+#[test]
+fn lines_of_marks_and_headings_are_read_once() {
+    // A line of marks alone is no sentence: each of its marks is skipped
+    // once, not read again to the end of the line.
+    let text = format!("Deployment failed.\n{}", repeated(" ^"));
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(
+        !rules(&broken).contains(&Rule::Short),
+        "{:?}",
+        &broken[..broken.len().min(3)]
+    );
+    // A heading reads the next line to three words at most.
+    let text = repeated("Log:\nwaiting for it\n");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(rules(&broken).contains(&Rule::Short));
+}
