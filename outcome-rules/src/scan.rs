@@ -1045,12 +1045,57 @@ impl<'t> Scan<'t> {
         length > 0 && self.said_after(self.masked.len() - digits.len() + length)
     }
 
+    /// Whether word `index` opens the command line Node's `exec` reports:
+    /// right after "Command failed:" or "Command failed with exit code
+    /// 1:", a program's name.
+    fn reported_command(&self, index: usize) -> bool {
+        let word = |back: usize| index.checked_sub(back).and_then(|i| self.lower(i));
+        let is = |back: usize, expected: &str| word(back).is_some_and(|w| w == expected);
+        let program = self
+            .word(&self.words[index])
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b));
+        let after_colon = index > 0 && self.words[index - 1].followed_by == Some(':');
+        // "with exit code 255" between "failed" and the colon.
+        let failed_at = if word(1).is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
+            && is(2, "code")
+            && is(3, "exit")
+            && is(4, "with")
+        {
+            5
+        } else {
+            1
+        };
+        // "Command" opens the report: the text, a sentence or a label's
+        // value ("Operation failed: Command failed: ..").
+        let opens = index.checked_sub(failed_at + 1).is_some_and(|at| {
+            at == 0 || {
+                let before = &self.words[at - 1];
+                before.ends_sentence || before.followed_by == Some(':')
+            }
+        });
+        program && after_colon && is(failed_at, "failed") && is(failed_at + 1, "command") && opens
+    }
+
     /// A command at word `index`: a tool the server's operator runs, then
     /// what it does (`cargo run`, `pip install`); `sudo` alone.
     pub(crate) fn command(&self, index: usize, broken: &mut Vec<Broken>) {
         let Some(first) = self.lower(index) else {
             return;
         };
+        if !self.sure_only && self.reported_command(index) {
+            // The command line, to the end of its line.
+            let start = self.words[index].at.start;
+            let line = self.text[start..].lines().next().unwrap_or_default();
+            let at = start..start + line.trim_end().len();
+            let message = format!(
+                "`{}` is a command the server ran, which the model cannot run; say what \
+                 went wrong in the model's terms",
+                &self.text[at.clone()]
+            );
+            broken.push(self.broken(Rule::NoCommand, at, message));
+            return;
+        }
         let Some((_, verbs)) = COMMANDS.iter().find(|(program, _)| *program == first) else {
             return;
         };

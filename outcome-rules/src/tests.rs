@@ -1288,6 +1288,36 @@ fn a_kebab_case_name_after_call_or_the_tool_is_a_tool() {
     }
 }
 
+/// Node's `exec` reports the command line it ran after "Command failed:"
+/// (or "Command failed with exit code 1:"): a command the model cannot
+/// run, whatever the program, for the whole view; "The command failed:"
+/// followed by a reason is none.
+#[test]
+fn the_command_line_a_failed_command_reports_is_a_command() {
+    let tools = notes().answering("sync_notes");
+    for (text, command) in [
+        (
+            "Operation failed: Command failed: pulumi package get-schema awss\nerror: could not load schema",
+            "pulumi package get-schema awss",
+        ),
+        (
+            "Command failed with exit code 255: pulumi stack select --stack prod",
+            "pulumi stack select --stack prod",
+        ),
+    ] {
+        let broken = check_message(Outcome::Invalid, text, &tools);
+        let found: Vec<&str> = broken
+            .iter()
+            .filter(|b| b.rule == Rule::NoCommand)
+            .map(|b| b.words.as_str())
+            .collect();
+        assert_eq!(found.first(), Some(&command), "{text}: {broken:?}");
+    }
+    let text = "The sync command failed: the remote refused the push. Call sync_notes again later.";
+    let broken = rules(&check_message(Outcome::Fault, text, &tools));
+    assert!(!broken.contains(&Rule::NoCommand), "{broken:?}");
+}
+
 /// A parameter written in another case or style is still the tool's:
 /// "URL parameter" names `url`, "ifMatch" names `if_match`; an acronym in
 /// capitals that is no parameter ("ID parameter") is English, as a plain
