@@ -373,7 +373,8 @@ impl<'t> Scan<'t> {
         // is as often a time, a row or a place ("at 10:30 (UTC)"): the
         // rest of the line must read as a frame.
         if text == "at" && self.opens_a_line(index) {
-            let rest = &self.text[self.words[index].at.end..];
+            // The masked text: a dump's `\n` is a line break there.
+            let rest = &self.masked[self.words[index].at.end..];
             let line = rest.split('\n').next().unwrap_or(rest);
             if is_frame_line(line) {
                 return Some((
@@ -913,7 +914,8 @@ impl<'t> Scan<'t> {
     /// Whether word `index` is the first of a line after another: only
     /// the blanks right before it are read.
     pub(crate) fn opens_a_line(&self, index: usize) -> bool {
-        let before = &self.text[..self.words[index].at.start];
+        // The masked text: a dump's `\n` is a line break there.
+        let before = &self.masked[..self.words[index].at.start];
         before.trim_end_matches([' ', '\t']).ends_with('\n')
     }
 
@@ -1673,6 +1675,10 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
     let mut start = None;
     let bytes = masked.as_bytes();
     let dumps = Dumps::read(text);
+    // A compact dump (`{"stack":"HTTPFetchError: ..`) puts no space
+    // between a key and its value: the value's opening quote parts them.
+    let spaced = space_values(masked, &dumps);
+    let masked = spaced.as_str();
     // The dump and the prose value each word is at or before: words come
     // in order, so each list is walked once.
     let (mut object, mut prose) = (0, 0);
@@ -1795,6 +1801,32 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
         });
     }
     words
+}
+
+/// `masked` with the opening quote of each of `dumps`' prose values that
+/// follows a mark (`":"`, `","`, `["`) read as a space, and the quote and
+/// comma that close one, so that the value's first and last words are
+/// words of their own; of the same byte length.
+fn space_values(masked: &str, dumps: &Dumps) -> String {
+    let mut bytes = masked.as_bytes().to_vec();
+    for value in &dumps.prose {
+        let Some(quote) = value.start.checked_sub(1) else {
+            continue;
+        };
+        let glued = quote
+            .checked_sub(1)
+            .is_some_and(|mark| b":,[".contains(&bytes[mark]));
+        if glued && bytes[quote] == b'"' {
+            bytes[quote] = b' ';
+        }
+        // And the quote that closes it, with the comma that parts it from
+        // the next key (`Request","stack"`).
+        if bytes.get(value.end) == Some(&b'"') && bytes.get(value.end + 1) == Some(&b',') {
+            bytes[value.end] = b' ';
+            bytes[value.end + 1] = b' ';
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| masked.to_owned())
 }
 
 /// How many words a label that opens a line and heads a dump has at most:

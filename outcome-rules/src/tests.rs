@@ -1318,6 +1318,26 @@ fn the_command_line_a_failed_command_reports_is_a_command() {
     assert!(!broken.contains(&Rule::NoCommand), "{broken:?}");
 }
 
+/// A compact dump (`{"stack":"HTTPFetchError: ..."}`, as JavaScript's
+/// `JSON.stringify` writes one) is read as a spaced one: its values' first
+/// and last words are words, its `\n` line breaks, and a stack in it shows
+/// its type, frames and the server's files (`file:///home/deploy/...`).
+#[test]
+fn a_compact_dumps_stack_is_read_as_a_stack() {
+    let text = r#"{"error":"400 - Bad Request","stack":"HTTPFetchError: 400 - Bad Request\n    at HTTPFetchClient.checkResponse (file:///home/deploy/.npm/_npx/6f1c/node_modules/@line/bot-sdk/dist/http-fetch.js:154:19)\n    at process.processTicksAndRejections (node:internal/process/task_queues:105:5)","response":null}"#;
+    let broken = rules(&check_message(Outcome::Fault, text, &Tools::unknown()));
+    for rule in [Rule::NoTypeName, Rule::NoStackFrame, Rule::NoPath] {
+        assert!(broken.contains(&rule), "{rule:?}: {broken:?}");
+    }
+    let spaced = text.replace("\":\"", "\": \"").replace("\",\"", "\", \"");
+    let broken_spaced = rules(&check_message(Outcome::Fault, &spaced, &Tools::unknown()));
+    assert_eq!(broken, broken_spaced);
+    // A dump of values only is still what it was.
+    let text = r#"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#;
+    let broken = rules(&check_message(Outcome::Invalid, text, &Tools::unknown()));
+    assert!(!broken.contains(&Rule::NoPath), "{broken:?}");
+}
+
 /// A parameter written in another case or style is still the tool's:
 /// "URL parameter" names `url`, "ifMatch" names `if_match`; an acronym in
 /// capitals that is no parameter ("ID parameter") is English, as a plain

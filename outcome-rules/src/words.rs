@@ -186,6 +186,10 @@ pub(crate) fn is_level(word: &str) -> bool {
 /// `C:\x`, `\\host\x`) or in a home directory (`~/x`). A relative path
 /// (`inbox/todo.md`) and a URL are not.
 pub(crate) fn path(word: &str) -> Option<&'static str> {
+    // `file:///srv/app/x.js`: a URL of a file is its path.
+    if let Some(file) = word.strip_prefix("file://") {
+        return path(file);
+    }
     if word.contains("://") {
         return None;
     }
