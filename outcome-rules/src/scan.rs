@@ -399,7 +399,16 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
-        if is_qualified_function(text, self.words[index].followed_by) {
+        // `page.click: Timeout ..`: a library's method heading an error.
+        let heads = index == 0 || {
+            let before = &self.words[index - 1];
+            before.ends_sentence || before.followed_by == Some(':')
+        };
+        let method = heads && is_method_heading(text, self.words[index].followed_by);
+        if method
+            || is_qualified_member(text)
+            || is_qualified_function(text, self.words[index].followed_by)
+        {
             return Some((
                 Rule::NoTypeName,
                 format!(

@@ -1338,6 +1338,33 @@ fn a_compact_dumps_stack_is_read_as_a_stack() {
     assert!(!broken.contains(&Rule::NoPath), "{broken:?}");
 }
 
+/// A library's method heading an error (`page.click:`, Playwright's) and a
+/// .NET or Java member named by its type (`IReportJob.GenerateAsync`) are
+/// the server's code; a file (`notes.md:`), a host (`example.com:`) or a
+/// sentence's last word before a colon are none.
+#[test]
+fn a_librarys_method_and_a_member_of_a_type_are_the_servers_code() {
+    for text in [
+        "Operation failed: page.click: Timeout 30000ms exceeded.",
+        "page.goto: net::ERR_NAME_NOT_RESOLVED at https://exmaple.com/",
+        "Missing required argument 'year' for IReportJob.GenerateAsync.",
+        "Call failed in NoteStore.ReadAllAsync while reading the index.",
+    ] {
+        let broken = rules(&check_message(Outcome::Fault, text, &notes()));
+        assert!(broken.contains(&Rule::NoTypeName), "{text}: {broken:?}");
+    }
+    for text in [
+        "Could not read notes.md: the file is empty. Call read_note with another path.",
+        "Operation failed: example.com: the host did not answer.",
+        "Request to api.example.com: timed out after 30 seconds.",
+        "Read failed: config.yaml: not valid YAML.",
+        "Sign in with Microsoft.Graph scopes first.",
+    ] {
+        let broken = rules(&check_message(Outcome::Fault, text, &notes()));
+        assert!(!broken.contains(&Rule::NoTypeName), "{text}: {broken:?}");
+    }
+}
+
 /// A parameter written in another case or style is still the tool's:
 /// "URL parameter" names `url`, "ifMatch" names `if_match`; an acronym in
 /// capitals that is no parameter ("ID parameter") is English, as a plain

@@ -576,6 +576,94 @@ pub(crate) fn is_qualified_function(word: &str, followed_by: Option<char>) -> bo
     identifiers && (go || (called && segments.iter().any(capitalised)))
 }
 
+/// The ends of a file's or a host's name, which a method's name is not:
+/// `notes.md:`, `example.com:`.
+const NAME_ENDS: &[&str] = &[
+    "md",
+    "txt",
+    "json",
+    "yaml",
+    "yml",
+    "toml",
+    "csv",
+    "tsv",
+    "xml",
+    "html",
+    "htm",
+    "log",
+    "pdf",
+    "png",
+    "jpg",
+    "jpeg",
+    "gif",
+    "svg",
+    "zip",
+    "gz",
+    "tar",
+    "ini",
+    "cfg",
+    "conf",
+    "env",
+    "lock",
+    "sql",
+    "db",
+    "sqlite",
+    "com",
+    "org",
+    "net",
+    "io",
+    "dev",
+    "ai",
+    "app",
+    "co",
+    "uk",
+    "de",
+    "fr",
+    "jp",
+    "cn",
+    "edu",
+    "gov",
+    "local",
+    "internal",
+    "localhost",
+];
+
+/// A library's method heading an error, before its colon: `page.click`,
+/// `locator.fill` (a lowercase object, then a method), not a file or a
+/// host (`notes.md`, `example.com`).
+pub(crate) fn is_method_heading(word: &str, followed_by: Option<char>) -> bool {
+    let Some((object, method)) = word.split_once('.') else {
+        return false;
+    };
+    followed_by == Some(':')
+        && is_identifier(object)
+        && object
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && is_identifier(method)
+        && method
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_lowercase())
+        && !NAME_ENDS.contains(&method)
+        && !SOURCE_EXTENSIONS.contains(&method)
+}
+
+/// A member of a .NET or Java type named by it: `IReportJob.GenerateAsync`,
+/// `NoteStore.ReadAllAsync`; two parts, each capitalised and of several
+/// words run together (not `Microsoft.Graph`, nor a class named by its
+/// namespace, `Shop.Domain.OrderValidator`, which may be the user's).
+pub(crate) fn is_qualified_member(word: &str) -> bool {
+    let run_together = |part: &str| {
+        is_identifier(part)
+            && part.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+            && part.bytes().any(|b| b.is_ascii_lowercase())
+            && part.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+    };
+    word.split_once('.')
+        .is_some_and(|(kind, member)| run_together(kind) && run_together(member))
+}
+
 /// Words before a URL that send the model to read it.
 pub(crate) const REFERRING: &[&str] = &[
     "see",
