@@ -1525,10 +1525,17 @@ fn a_url_after_at_is_a_page_to_read_where_the_sentence_names_one() {
     for text in [
         "Documentation is available at https://example.com/docs/api",
         "(Background on this error at: https://sqlalche.me/e/20/f405)",
-        "You can create a free API key at https://example.com/keys for more calls an hour.",
         "Setup instructions at https://example.com/setup",
     ] {
         assert!(lookups(text) > 0, "{text}");
+    }
+    // Where someone gets a key or a token: a place to act.
+    for text in [
+        "You can create a free API key at https://example.com/keys for more calls an hour.",
+        "The API key is invalid. Get an API key at https://example.com/app/api-keys",
+        "Give the token the `schema.bases:read` scope at https://example.com/create/tokens.",
+    ] {
+        assert_eq!(lookups(text), 0, "{text}");
     }
 }
 

@@ -701,7 +701,9 @@ pub(crate) const DOCUMENTATION_PARTS: &[&str] = &[
 /// How many words before "at" are read for a page it points to.
 pub(crate) const PAGE_READ: usize = 6;
 
-/// Words that name a page to read or act on before "at <url>".
+/// Words that name a page to read before "at <url>". A page where someone
+/// gets a key or a token ("Create an API key at <url>") is a place to
+/// act, not a lookup.
 pub(crate) const PAGE_WORDS: &[&str] = &[
     "documentation",
     "docs",
@@ -716,9 +718,6 @@ pub(crate) const PAGE_WORDS: &[&str] = &[
     "reference",
     "available",
     "found",
-    "key",
-    "keys",
-    "token",
     "dashboard",
     "console",
 ];

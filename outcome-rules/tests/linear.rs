@@ -283,7 +283,7 @@ fn urls_after_at_each_read_a_few_words_back() {
     let text = repeated(" failed at https://a.example/x");
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().all(|b| b.rule != Rule::NoLookup));
-    let text = repeated(" key at https://a.example/x");
+    let text = repeated(" docs at https://a.example/x");
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
 }
