@@ -300,6 +300,25 @@ impl Tools {
         self.index.get(name).map(|&at| &self.tools[at])
     }
 
+    /// Whether the tool whose call the text answers takes a path: a
+    /// parameter named as one (`path`, `file_path`, `workingDir`,
+    /// `defaults_file`; not `profile`).
+    fn own_takes_a_path(&self) -> bool {
+        let Some(parameters) = self
+            .own
+            .as_deref()
+            .and_then(|own| self.get(own))
+            .and_then(|tool| tool.parameters.as_ref())
+        else {
+            return false;
+        };
+        parameters.iter().any(|name| {
+            name.split(['_', '-'])
+                .flat_map(camel_words)
+                .any(|word| PATH_WORDS.contains(&word.to_ascii_lowercase().as_str()))
+        })
+    }
+
     fn is_tool(&self, name: &str) -> bool {
         self.get(name).is_some() || self.own.as_deref() == Some(name)
     }
@@ -345,7 +364,7 @@ impl fmt::Display for Broken {
 /// | `known-tool`, `known-parameter` | names the router's tools do not have (a method of the SDK's handler, `call_tool`, too; a kebab-case name after "call"; a parameter in capitals or another style, `URL` or `ifMatch`, is the tool's) | |
 /// | `no-lookup` | phrases that send the model away ("see the documentation", "as documented") | a URL right after "see" or "visit" (as often the page the user signs in at), or "at" where its sentence names a page ("documentation at `<url>`"; not `net::ERR_.. at <url>`, where the failure happened, nor "Create an API key at `<url>`", a place to act) or under an error body's key for its documentation (`documentation_url`, `doc_url`, `more_info`, a `url` to `<host>/api/swagger`), "check the .. logs", codes standing bare for what went wrong (`spawnSync kubectl ENOENT`, `ERR_404`, `0x1f`, `os error 13`, `Error code: 502`, a validator's `[{"code": "invalid_type"` with no message; not an address or a hash, `at 0x00401a2c`), not beside their meaning in words (`MCP error -32602: Tool x not found`, `[Errno 111] Connection refused`, `Permission denied (os error 13)`), a tool outside the server the text says to use ("Use a JSON validator") |
 /// | `no-type-name` | type names (`FileNotFoundError`, `std::io::Error`, `sqlite3.OperationalError`) | an exception's repr (`ConnectError('..')`), a record printed (`Path[path=..]`), `Exception` or `NoneType` named bare, a qualified function (`strconv.Atoi`, `JsonNode.get(String)`), a library's method heading an error (`page.click: ..`; not `notes.md:`), a member named by its type (`IReportJob.GenerateAsync`), a class in its errors module or heading what went wrong (`(psycopg2.errors.UndefinedTable) relation ..`; not "in class: com.acme.Invoice"), "validation error for X" (`call[store]` too) |
-/// | `no-path` | a path of the server (not the form of a value, as after "format:", nor a URL's after "url:") | a quoted path an OS error reports; not a file in a user's home that is the only path named (as often the model's own), unless the text shows the relative path it was resolved from; not the one path a text refuses for being outside what the server allows |
+/// | `no-path` | a path of the server (not the form of a value, as after "format:", nor a URL's after "url:", nor a route of an API it called, `/api/people/I0044`, `/v1/sleep`) | a quoted path an OS error reports; not a file in a user's home that is the only path named (as often the model's own), unless the text shows the relative path it was resolved from; not the one path a text refuses for being outside what the server allows; not the one path named, outside a fault, by a tool that takes a path (`file_path`, `workingDir`), unless it is a place the server keeps for itself (`/opt`, a cache) |
 /// | `no-stack-frame` | source locations, "Traceback" | a Python frame (`File "x.py", line 3`), a line of V8, the JVM or .NET that opens with "at" (`at f (<anonymous>:1:1)`, `at A.B(Native Method)`) |
 /// | `no-log-line` | a log line's head: a timestamp, then a level | a timestamp or a level alone (as often a time the model can use, or a label), a level in brackets (`[Error]`), "Call log:", `key=value` fields beside a timestamp or a log's own key (`level=`, `msg=`), a process's `stderr:`; not a level that heads the whole text (`ERROR: ..`) |
 /// | `no-env-var` | variables (`$HOME`, `NOTES_DIR`, "environment variable", a name in capitals that "must be set" or "is not set") | one given its value (`Set X_ENABLED=true`), or someone asked to change it ("update X") |
@@ -397,6 +416,8 @@ pub fn check_message(outcome: Outcome, text: &str, tools: &Tools) -> Vec<Broken>
     }
     let mut scan = Scan::new(text);
     scan.unmask_tools(tools);
+    // A fault is the server's: a path it names is the server's too.
+    scan.takes_a_path = outcome != Outcome::Fault && tools.own_takes_a_path();
     let mut broken = Vec::new();
     scan.words(tools, &mut broken);
     if matches!(outcome, Outcome::Invalid | Outcome::Stale) {
@@ -612,6 +633,32 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
         sentences.push(start..end);
     }
     sentences
+}
+
+/// Words of a parameter's name that make it a path's.
+const PATH_WORDS: &[&str] = &[
+    "path",
+    "paths",
+    "file",
+    "files",
+    "filename",
+    "filepath",
+    "dir",
+    "directory",
+    "folder",
+    "cwd",
+];
+
+/// The words of a `camelCase` name: `workingDir` is `working`, `Dir`.
+fn camel_words(name: &str) -> impl Iterator<Item = &str> {
+    let mut starts: Vec<usize> = name
+        .char_indices()
+        .filter(|&(at, c)| at > 0 && c.is_ascii_uppercase())
+        .map(|(at, _)| at)
+        .collect();
+    starts.insert(0, 0);
+    starts.push(name.len());
+    (0..starts.len() - 1).map(move |i| &name[starts[i]..starts[i + 1]])
 }
 
 fn part_name(part: Part) -> &'static str {

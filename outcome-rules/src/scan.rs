@@ -21,6 +21,10 @@ pub(crate) struct Scan<'t> {
     paths: std::cell::OnceCell<usize>,
     /// The relative paths the text names (`reports/q3.md`), gathered once.
     relative: std::cell::OnceCell<std::collections::HashSet<String>>,
+    /// Whether the tool whose call the text answers takes a path (a
+    /// parameter `path`, `file_path`, `workingDir`): then the one path a
+    /// text names is as often the model's own.
+    pub(crate) takes_a_path: bool,
 }
 
 /// How far past a validator's issue code its message is looked for, in
@@ -139,6 +143,7 @@ impl<'t> Scan<'t> {
             os_error: std::cell::OnceCell::new(),
             paths: std::cell::OnceCell::new(),
             relative: std::cell::OnceCell::new(),
+            takes_a_path: false,
         }
     }
 
@@ -527,6 +532,7 @@ impl<'t> Scan<'t> {
         if let Some(why) = path(original)
             && self.is_os_error()
             && !self.is_users_quoted_file(original)
+            && !(self.takes_a_path && self.paths() == 0)
         {
             return Some((
                 Rule::NoPath,
@@ -579,6 +585,24 @@ impl<'t> Scan<'t> {
     pub(crate) fn is_users_file(&self, index: usize) -> bool {
         let word = self.word(&self.words[index]);
         users_file(word) && self.paths() == 1
+    }
+
+    /// Whether the text's paths are one path, named once or more, not of a
+    /// place the server keeps for itself, and the tool takes a path: as
+    /// often the model's own as the server's.
+    pub(crate) fn is_sent_path(&self) -> bool {
+        if !self.takes_a_path {
+            return false;
+        }
+        let mut paths = self
+            .words
+            .iter()
+            .map(|word| &self.text[word.at.clone()])
+            .filter(|word| path(word).is_some());
+        let Some(first) = paths.next() else {
+            return false;
+        };
+        !server_place(first) && paths.all(|other| other == first)
     }
 
     /// Whether the text refuses a path for where it is: outside the
@@ -816,6 +840,12 @@ impl<'t> Scan<'t> {
             // A file in a user's home, the only path the text names: the
             // file the model asked about, as often as not sent by it.
             Rule::NoPath if !self.sure_only && self.is_users_file(index) => None,
+            // The one path a text names, of a tool that takes a path: the
+            // model's own, echoed (`File /var/log/app.log does not exist`).
+            Rule::NoPath if !self.sure_only && self.is_sent_path() => None,
+            // `/api/people/I0044`, `/v1/sleep`: a route of the API the
+            // server called, built from what the model sent.
+            Rule::NoPath if is_route(text) => None,
             // "a whole number from -32768 to 32767": a bound, not a code.
             Rule::NoLookup if text.starts_with('-') => {
                 let next = self.lower(index + 1);

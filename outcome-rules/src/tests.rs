@@ -1365,6 +1365,74 @@ fn a_librarys_method_and_a_member_of_a_type_are_the_servers_code() {
     }
 }
 
+/// A route of the API the server called (`/api/people/I0044`, `/v1/sleep`)
+/// is no path of the server, in either view; a file's path or a file
+/// system's folder still is.
+#[test]
+fn a_route_of_an_api_is_no_path_of_the_server() {
+    for text in [
+        "not found: /api/people/I0044",
+        "Error calling tool 'get_account_group': Not found: /account_groups/98765",
+        "requestURI: /select/0/prometheus/api/v1/query?step=1d.5; cannot parse step",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &notes()));
+        assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+        let broken = rules(&check_part(Part::Problem, text, &notes()));
+        assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+    }
+    for text in [
+        "Could not open /srv/notes/index.db.",
+        "The vault is at /data/vault and cannot be read.",
+        "Config /config/app.yaml is invalid.",
+    ] {
+        let broken = rules(&check_part(Part::Problem, text, &notes()));
+        assert!(broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+    }
+}
+
+/// The one path a text names, for a tool that takes a path, is as often
+/// the model's own, echoed: the message view lets it be. Not in a fault
+/// (the server's own working directory), nor a place the server keeps
+/// for itself (its install, a cache), nor where two paths are named.
+#[test]
+fn the_one_path_of_a_tool_that_takes_one_is_the_models() {
+    let tools = Tools::new()
+        .tool_with_parameters("read_file", ["file_path"])
+        .tool_with_parameters("build", ["workingDir"])
+        .tool_with_parameters("list_profiles", ["profile"]);
+    let read = tools.clone().answering("read_file");
+    for text in [
+        "File /var/log/containerd/containerd.log does not exist",
+        "Layer is not valid: /data/gis/roads.shp",
+        "failed to read /home/dev/shop/go.mod: open /home/dev/shop/go.mod: no such file or directory",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &read));
+        assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+        let broken = rules(&check_message(
+            Outcome::Invalid,
+            text,
+            &tools.clone().answering("build"),
+        ));
+        assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+        let broken = rules(&check_message(
+            Outcome::Invalid,
+            text,
+            &tools.clone().answering("list_profiles"),
+        ));
+        assert!(broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+        let broken = rules(&check_message(Outcome::Fault, text, &read));
+        assert!(broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+    }
+    for text in [
+        "git ls-remote failed in /root/go/pkg/mod/cache/vcs/4f1c: exit status 128",
+        "run setup in the project root (/opt/markdownify-mcp) first",
+        "/tmp/a.txt is outside /srv/allowed",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &read));
+        assert!(broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+    }
+}
+
 /// A parameter written in another case or style is still the tool's:
 /// "URL parameter" names `url`, "ifMatch" names `if_match`; an acronym in
 /// capitals that is no parameter ("ID parameter") is English, as a plain

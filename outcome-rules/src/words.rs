@@ -213,6 +213,72 @@ pub(crate) fn path(word: &str) -> Option<&'static str> {
         .then_some("a path on the server, which the model cannot open")
 }
 
+/// The first folders of a file system's paths: a path that starts with
+/// one is a file's or a folder's, not a route of an API.
+const FILE_ROOTS: &[&str] = &[
+    "etc",
+    "var",
+    "usr",
+    "home",
+    "Users",
+    "opt",
+    "srv",
+    "tmp",
+    "root",
+    "data",
+    "mnt",
+    "app",
+    "proc",
+    "dev",
+    "bin",
+    "sbin",
+    "lib",
+    "nix",
+    "private",
+    "Volumes",
+    "workspace",
+    "run",
+    "snap",
+    "media",
+    "boot",
+    "sys",
+    "Library",
+    "Applications",
+    "System",
+    "cygdrive",
+];
+
+/// Whether `word`, a path, is a route of a web API (`/api/people/I0044`,
+/// `/v1/organizations/users`, `/account_groups/98765?page=2`): no segment a
+/// file's name with its extension, no first folder of a file system.
+pub(crate) fn is_route(word: &str) -> bool {
+    let Some(rest) = word.strip_prefix('/') else {
+        return false;
+    };
+    let route = rest.split(['?', '#']).next().unwrap_or(rest);
+    let mut segments = route.split('/');
+    let first = segments.next().unwrap_or_default();
+    !FILE_ROOTS.contains(&first)
+        && !first.starts_with('.')
+        && route.split('/').all(|segment| !segment.contains('.'))
+}
+
+/// Whether `word`, a path, is of a place a server keeps for itself: its
+/// install (`/opt`, `/usr`, root's home), a cache, a hidden folder or a
+/// library's (`node_modules`, `site-packages`).
+pub(crate) fn server_place(word: &str) -> bool {
+    ["/opt/", "/usr/", "/root/"]
+        .iter()
+        .any(|root| word.starts_with(root))
+        || word.split(['/', '\\']).any(|segment| {
+            segment.starts_with('.') && segment.len() > 1 && segment != ".."
+                || matches!(
+                    segment,
+                    "node_modules" | "site-packages" | "dist-packages" | "cache" | ".cache"
+                )
+        })
+}
+
 /// Whether `word`, a path, is a file in a user's home (`/home/alice/a.md`,
 /// `/Users/dev/src/App.cs`, `C:\\Users\\alice\\a.txt`): not a directory
 /// the server keeps there (`~/.config`, `node_modules`).
