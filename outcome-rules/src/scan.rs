@@ -1806,7 +1806,8 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
             (mark && starts_sentence && !abbreviation) || (broken_line && (mark || !list_goes_on));
         // In a dump, a value in words ends a sentence wherever it ends
         // (`{"message":"Not found.","status":404}` is one), and a line
-        // that gives a key a literal (`"success": false,`) ends none.
+        // that gives a key a literal or a word (`"success": false,`,
+        // `"method": "GET",`) ends none.
         while dumps.objects.get(object).is_some_and(|o| o.end <= begin) {
             object += 1;
         }
@@ -1817,11 +1818,9 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
         let value = dumps.prose.get(prose).filter(|p| p.start <= at);
         if in_object {
             let value_ends = value.is_some_and(|p| begin < p.end && p.end <= at);
-            let literal = matches!(trimmed, "true" | "false" | "null")
-                || trimmed
-                    .bytes()
-                    .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-');
-            ends_sentence = value_ends || ends_sentence && (value.is_some() || !literal);
+            // A key, a bracket or a value of one word (a code, a name, a
+            // URL, `null`) ends none.
+            ends_sentence = value_ends || ends_sentence && value.is_some();
         } else if followed_by == Some(':') && (broken_line || line_words <= HEADING_WORDS) {
             // "Raw response content:\nb'{..}'", "Details: {..}": a line,
             // or a label that opens one, heading a dump is a sentence of

@@ -925,6 +925,10 @@ fn a_lists_clauses_and_a_dumps_prose_are_its_sentences() {
         "failed to create issue: {\"errorMessages\":[],\"errors\":{\"issuetype\":\"Specify an \
          issue type\"}} (endpoint: /rest/api/2/issue)",
         "{\"detail\": \"Execution is not allowed in read only mode. Call sync_notes first.\"}",
+        // A field of one word (a method, a route, a code) is no sentence.
+        "{\n  \"error\": {\n    \"message\": \"Request failed after retries. Last error: HTTP 401 \
+         for GET /v1/users\",\n    \"endpoint\": \"/v1/users\",\n    \"method\": \"GET\",\n    \
+         \"status\": null\n  }\n}",
         "[{\"path\": [\"limit\"], \"message\": \"Expected a number, received a string\"}]",
     ] {
         assert!(!short(text), "{text}");
