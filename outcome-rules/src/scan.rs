@@ -331,6 +331,37 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // Rust's `Debug` form of a struct: `MetadataMap { headers: {} }`,
+        // a type, then its fields in braces.
+        let after = &self.masked[self.words[index].at.end..];
+        let fields_follow = after.starts_with(" { ")
+            && self
+                .words
+                .get(index + 1)
+                .is_some_and(|next| next.followed_by == Some(':'));
+        if is_repr(text) && fields_follow {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a type of the server's code, printed with its fields, which \
+                     means nothing to the model; say in words what went wrong"
+                ),
+            ));
+        }
+        // Go's types of no value's form: `[]interface {}`, `map[string]
+        // interface {}` (a primitive a value must be, `expected u64`, is
+        // the value's form, which the model can use).
+        let internal = text.ends_with("interface") && after.starts_with(" {}")
+            || self.text[self.words[index].at.clone()].starts_with("[]");
+        if internal {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a type of the server's language, which means nothing to the \
+                     model; say in words what was wrong"
+                ),
+            ));
+        }
         // A record's or an object's printed form: `ProjectRelativePath[
         // relativePath=src/a.yml]`, a type then its fields.
         if let Some((name, fields)) = text.split_once('[')
@@ -410,15 +441,41 @@ impl<'t> Scan<'t> {
             before.ends_sentence || before.followed_by == Some(':')
         };
         let method = heads && is_method_heading(text, self.words[index].followed_by);
-        if method
-            || is_qualified_member(text)
-            || is_qualified_function(text, self.words[index].followed_by)
-        {
+        // `InvalidParameter,Microsoft.HyperV..`: names of a list, glued.
+        let member = text.split(',').any(is_qualified_member);
+        if method || member || is_qualified_function(text, self.words[index].followed_by) {
             return Some((
                 Rule::NoTypeName,
                 format!(
                     "`{text}` is a function of the server's code, which means nothing to the \
                      model; say in words what went wrong"
+                ),
+            ));
+        }
+        // "set GOOS/GOARCH": variables named together; and one given its
+        // value, `SIMPLIFI_MCP_ALLOW_WRITES=1`.
+        let together = text.contains('/')
+            && text.split('/').all(|name| {
+                name.len() > 1 && name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+            })
+            && index
+                .checked_sub(1)
+                .and_then(|i| self.lower(i))
+                .is_some_and(|word| matches!(word.as_str(), "set" | "export" | "unset"));
+        let assigned = text.split_once('=').is_some_and(|(name, value)| {
+            is_capital_snake(name)
+                && (value.bytes().all(|b| b.is_ascii_digit()) && !value.is_empty()
+                    || matches!(
+                        value.to_ascii_lowercase().as_str(),
+                        "true" | "false" | "yes" | "no" | "on" | "off"
+                    ))
+        });
+        if together || assigned {
+            return Some((
+                Rule::NoEnvVar,
+                format!(
+                    "`{text}` names an environment variable, which the model cannot set; say \
+                     what the model can do instead"
                 ),
             ));
         }
@@ -551,7 +608,8 @@ impl<'t> Scan<'t> {
             .is_some_and(|word| RUN_WORDS.contains(&word.as_str()));
         let command = COMMANDS
             .iter()
-            .any(|(name, verbs)| *name == program && (verbs.is_empty() || verbs.contains(&verb)));
+            .any(|(name, verbs)| *name == program && (verbs.is_empty() || verbs.contains(&verb)))
+            || is_command_line(original);
         (told && command).then(|| {
             (
                 Rule::NoCommand,
@@ -1086,9 +1144,10 @@ impl<'t> Scan<'t> {
         length > 0 && self.said_after(self.masked.len() - digits.len() + length)
     }
 
-    /// Whether word `index` opens the command line Node's `exec` reports:
+    /// Whether word `index` opens the command line Node's `exec` reports,
     /// right after "Command failed:" or "Command failed with exit code
-    /// 1:", a program's name.
+    /// 1:", or one a line heads ("Command: dotnet build"): a program's
+    /// name.
     fn reported_command(&self, index: usize) -> bool {
         let word = |back: usize| index.checked_sub(back).and_then(|i| self.lower(i));
         let is = |back: usize, expected: &str| word(back).is_some_and(|w| w == expected);
@@ -1115,7 +1174,12 @@ impl<'t> Scan<'t> {
                 before.ends_sentence || before.followed_by == Some(':')
             }
         });
-        program && after_colon && is(failed_at, "failed") && is(failed_at + 1, "command") && opens
+        // "Command: dotnet solution .. list", a line the command heads.
+        let heads_line =
+            is(1, "command") && after_colon && (index == 1 || self.opens_a_line(index - 1));
+        program
+            && after_colon
+            && (heads_line || is(failed_at, "failed") && is(failed_at + 1, "command") && opens)
     }
 
     /// A command at word `index`: a tool the server's operator runs, then
@@ -1124,6 +1188,26 @@ impl<'t> Scan<'t> {
         let Some(first) = self.lower(index) else {
             return;
         };
+        // "run `simplifi-mcp login`": a command line set apart.
+        if !self.sure_only
+            && self.masked[..self.words[index].at.start].ends_with('`')
+            && index
+                .checked_sub(1)
+                .and_then(|i| self.lower(i))
+                .is_some_and(|word| RUN_WORDS.contains(&word.as_str()))
+        {
+            let start = self.words[index].at.start;
+            let quoted = self.text[start..].split('`').next().unwrap_or_default();
+            if is_command_line(quoted) {
+                let at = start..start + quoted.len();
+                let message = format!(
+                    "`{quoted}` is a command the model cannot run; say what the model can do \
+                     with this server's tools instead"
+                );
+                broken.push(self.broken(Rule::NoCommand, at, message));
+                return;
+            }
+        }
         if !self.sure_only && self.reported_command(index) {
             // The command line, to the end of its line.
             let start = self.words[index].at.start;
@@ -1276,7 +1360,10 @@ impl<'t> Scan<'t> {
         let lowercase = name.bytes().any(|b| b.is_ascii_lowercase());
         let quoted = self.masked[..word.at.start].ends_with(['\'', '"', '`']);
         let kebab = lowercase && name.contains('-');
-        let snake = lowercase && (name.contains('_') || kebab && quoted);
+        // A name quoted with more words is a command line, not a tool's
+        // name: "run `simplifi-mcp login`".
+        let alone = self.masked[word.at.end..].starts_with(['\'', '"', '`']);
+        let snake = lowercase && (name.contains('_') || kebab && quoted && alone);
         // "the 'connect' tool": a name before the word "tool".
         let before_tool = word.followed_by.is_none_or(|c| "'\"`".contains(c))
             && self

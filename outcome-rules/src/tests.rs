@@ -1437,6 +1437,83 @@ fn the_one_path_of_a_tool_that_takes_one_is_the_models() {
     }
 }
 
+/// The types a language prints in its errors: Rust's `Debug` form of a
+/// struct (`MetadataMap { headers: {} }`), Go's `[]interface {}` and
+/// "Go struct field", a method called in camelCase (`getBucket()`), a type
+/// of the .NET framework (`Microsoft.HyperV.PowerShell.Commands.X`). A
+/// primitive a value must be (`expected u64`, `float64`) is the value's
+/// form, as JSON's own words are ("expected number, received string").
+#[test]
+fn the_types_a_language_prints_are_type_names() {
+    for text in [
+        "Failed to list images: status: Unavailable, message: \"no such file\", details: [], metadata: MetadataMap { headers: {} }",
+        "json: cannot unmarshal string into Go struct field Position.boardXSize of type int",
+        "state has wrong type: []interface {}",
+        "Bucket name not specified. Specify the bucket name explicitly when calling the getBucket() method.",
+        "Hyper-V was unable to find a virtual machine. (category: InvalidArgument, id: InvalidParameter,Microsoft.HyperV.PowerShell.Commands.CheckpointVM)",
+    ] {
+        let broken = rules(&check_message(Outcome::Fault, text, &notes()));
+        assert!(broken.contains(&Rule::NoTypeName), "{text}: {broken:?}");
+    }
+    for text in [
+        "Expected number, received string",
+        "failed to deserialize parameters: invalid value: integer `-1`, expected u64",
+        "failed to get tenant parameter: tenant has wrong type: float64",
+        "The limit must be an int between 1 and 50. Call search_notes again with a smaller limit.",
+        "Use { and } around the query. Call search_notes again.",
+        "Add the note to the Inbox { folder } first.",
+        "The value 64 is too large for this field.",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &notes()));
+        assert!(!broken.contains(&Rule::NoTypeName), "{text}: {broken:?}");
+    }
+}
+
+/// Commands a text gives without a known program: a quoted or
+/// backticked command line it says to run (`Try running 'gsc-mcp-rs
+/// auth'`, "run `simplifi-mcp login`"), and a line a command heads
+/// (`Command: dotnet solution "src/Shop.sln" list`).
+#[test]
+fn a_command_line_the_text_says_to_run_is_a_command() {
+    for text in [
+        "Authentication failed. Try running 'gsc-mcp-rs auth' to re-authenticate.",
+        "authentication required; run `simplifi-mcp login`",
+        "Command: dotnet solution \"src/Shop.sln\" list\nErrors:\nCould not find the solution.",
+    ] {
+        let broken = rules(&check_message(Outcome::Fault, text, &notes()));
+        assert!(broken.contains(&Rule::NoCommand), "{text}: {broken:?}");
+    }
+    for text in [
+        "Call search_notes with 'weekly report' as the query.",
+        "The command 'archive' is not one this server knows. Call export_notes instead.",
+        "Try running search_notes with a shorter query.",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &notes()));
+        assert!(!broken.contains(&Rule::NoCommand), "{text}: {broken:?}");
+    }
+}
+
+/// Variables a text names in other forms: several at once
+/// (`set GOOS/GOARCH`), one given its value (`SIMPLIFI_MCP_ALLOW_WRITES=1`).
+#[test]
+fn variables_named_together_or_with_a_value_are_variables() {
+    for text in [
+        "no Go files for current platform; try -all flag or set GOOS/GOARCH: exit status 1",
+        "this server is read-only; start it with SIMPLIFI_MCP_ALLOW_WRITES=1 to enable mutating tools",
+    ] {
+        let broken = rules(&check_message(Outcome::Fault, text, &notes()));
+        assert!(broken.contains(&Rule::NoEnvVar), "{text}: {broken:?}");
+    }
+    for text in [
+        "Status is NOT_FOUND/GONE for this note. Call search_notes to find another.",
+        "Sort with ORDER=ASC or ORDER=DESC in the query. Call search_notes again.",
+        "Failed to connect: IO Error (CONNECTION_ID=q8ZtX3mFQpKc1Yk0aB2c1A==)",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &notes()));
+        assert!(!broken.contains(&Rule::NoEnvVar), "{text}: {broken:?}");
+    }
+}
+
 /// A parameter written in another case or style is still the tool's:
 /// "URL parameter" names `url`, "ifMatch" names `if_match`; an acronym in
 /// capitals that is no parameter ("ID parameter") is English, as a plain

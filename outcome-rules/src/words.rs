@@ -13,6 +13,7 @@ pub(crate) const TRAILING: &[char] = &[
 
 /// Phrases that break a rule wherever they stand, lowercase.
 pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
+    ("go struct field", Rule::NoTypeName, GO_TYPE),
     ("see the description", Rule::NoLookup, LOOKUP),
     ("see the tool description", Rule::NoLookup, LOOKUP),
     ("see the documentation", Rule::NoLookup, LOOKUP),
@@ -45,6 +46,8 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
 
 pub(crate) const LOOKUP: &str = "sends the model to read something it cannot reach from a failed call; \
      say in this text what it must change";
+pub(crate) const GO_TYPE: &str = "names a type of the server's Go code, which means nothing to the \
+     model; say in words what was wrong";
 pub(crate) const CODE: &str = "asks the model to look up a code; say in words what went wrong";
 pub(crate) const FRAME: &str =
     "is the operator's, not the model's; the log has it, so leave it out";
@@ -639,7 +642,15 @@ pub(crate) fn is_qualified_function(word: &str, followed_by: Option<char>) -> bo
         && segments[0].bytes().all(|b| b.is_ascii_lowercase())
         && capitalised(&segments[1])
         && followed_by == Some(':');
-    identifiers && (go || (called && segments.iter().any(capitalised)))
+    // A method called by a name in camelCase: `getBucket()`.
+    let camel = segments.len() == 1
+        && called
+        && segments[0]
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_lowercase())
+        && segments[0].bytes().any(|b| b.is_ascii_uppercase());
+    camel || identifiers && (go || (called && segments.iter().any(capitalised)))
 }
 
 /// The ends of a file's or a host's name, which a method's name is not:
@@ -720,14 +731,23 @@ pub(crate) fn is_method_heading(word: &str, followed_by: Option<char>) -> bool {
 /// words run together (not `Microsoft.Graph`, nor a class named by its
 /// namespace, `Shop.Domain.OrderValidator`, which may be the user's).
 pub(crate) fn is_qualified_member(word: &str) -> bool {
+    let capitalised = |part: &str| {
+        is_identifier(part) && part.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+    };
     let run_together = |part: &str| {
-        is_identifier(part)
-            && part.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        capitalised(part)
             && part.bytes().any(|b| b.is_ascii_lowercase())
             && part.bytes().skip(1).any(|b| b.is_ascii_uppercase())
     };
-    word.split_once('.')
-        .is_some_and(|(kind, member)| run_together(kind) && run_together(member))
+    // A type of the .NET framework, named by its namespace:
+    // `System.IO.IOException`, `Microsoft.HyperV.PowerShell.Commands.X`.
+    let framework = matches!(word.split('.').next(), Some("System" | "Microsoft"))
+        && word.split('.').count() >= 3
+        && word.split('.').all(capitalised);
+    framework
+        || word
+            .split_once('.')
+            .is_some_and(|(kind, member)| run_together(kind) && run_together(member))
 }
 
 /// Words before a URL that send the model to read it.
@@ -900,6 +920,29 @@ pub(crate) const CHANGE_WORDS: &[&str] = &["update", "change", "configure", "adj
 pub(crate) const RUN_WORDS: &[&str] = &[
     "run", "running", "using", "use", "require", "requires", "execute", "try", "via",
 ];
+
+/// Whether `line` reads as a command line: a program's name (in lower
+/// case, with a `-` or a `.`, as `gsc-mcp-rs` or `gh.exe`; or one of
+/// [`COMMANDS`]), then a word or a flag.
+pub(crate) fn is_command_line(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let (Some(program), Some(then)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let named = program
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+        && program
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_lowercase())
+        && (program.contains(['-', '.']) || COMMANDS.iter().any(|(name, _)| *name == program));
+    named
+        && (then.starts_with('-')
+            || then
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit()))
+}
 
 /// Words before "logs" or "documentation" that send the model to read
 /// them: "Check the server logs", "against the tool documentation".
