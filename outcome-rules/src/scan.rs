@@ -25,6 +25,8 @@ pub(crate) struct Scan<'t> {
     /// parameter `path`, `file_path`, `workingDir`): then the one path a
     /// text names is as often the model's own.
     pub(crate) takes_a_path: bool,
+    /// Whether the text's paths are one, read once.
+    sent_path: std::cell::OnceCell<bool>,
 }
 
 /// How far past a validator's issue code its message is looked for, in
@@ -144,6 +146,7 @@ impl<'t> Scan<'t> {
             paths: std::cell::OnceCell::new(),
             relative: std::cell::OnceCell::new(),
             takes_a_path: false,
+            sent_path: std::cell::OnceCell::new(),
         }
     }
 
@@ -649,18 +652,18 @@ impl<'t> Scan<'t> {
     /// place the server keeps for itself, and the tool takes a path: as
     /// often the model's own as the server's.
     pub(crate) fn is_sent_path(&self) -> bool {
-        if !self.takes_a_path {
-            return false;
-        }
-        let mut paths = self
-            .words
-            .iter()
-            .map(|word| &self.text[word.at.clone()])
-            .filter(|word| path(word).is_some());
-        let Some(first) = paths.next() else {
-            return false;
-        };
-        !server_place(first) && paths.all(|other| other == first)
+        self.takes_a_path
+            && *self.sent_path.get_or_init(|| {
+                let mut paths = self
+                    .words
+                    .iter()
+                    .map(|word| &self.text[word.at.clone()])
+                    .filter(|word| path(word).is_some());
+                let Some(first) = paths.next() else {
+                    return false;
+                };
+                !server_place(first) && paths.all(|other| other == first)
+            })
     }
 
     /// Whether the text refuses a path for where it is: outside the

@@ -304,3 +304,20 @@ fn lines_of_marks_and_headings_are_read_once() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(rules(&broken).contains(&Rule::Short));
 }
+
+#[test]
+fn the_paths_of_a_tool_that_takes_one_are_compared_once() {
+    // Whether a text's paths are one is read once, not for each path.
+    let tools = Tools::new()
+        .tool_with_parameters("read_file", ["path"])
+        .answering("read_file");
+    let text = repeated(" /srv/a");
+    let broken = check_message(Outcome::Invalid, &text, &tools);
+    assert!(!rules(&broken).contains(&Rule::NoPath));
+    let text = repeated(" /srv/a /srv/b");
+    let broken = check_message(Outcome::Invalid, &text, &tools);
+    assert!(rules(&broken).contains(&Rule::NoPath));
+    let text = repeated(" run `gsc-mcp-rs auth");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(rules(&broken).contains(&Rule::NoCommand));
+}
