@@ -227,6 +227,8 @@ pub struct Tools {
     complete: bool,
     /// The tool whose call the text answers.
     own: Option<String>,
+    /// The string values the call sent, where known.
+    sent: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug)]
@@ -281,6 +283,38 @@ impl Tools {
     pub fn answering(mut self, tool: impl Into<String>) -> Tools {
         self.own = Some(tool.into());
         self
+    }
+
+    /// Sets the string values the call sent, where they are known (the
+    /// audit knows what it sent): a path the text names is the model's own
+    /// only if it is one of them. Where they are not known, the one path a
+    /// text names, for a tool that takes a path, is read as the model's,
+    /// as it is as often as not.
+    ///
+    /// ```
+    /// use outcome_rules::{Outcome, Rule, Tools, check_message};
+    ///
+    /// let tools = Tools::new().tool_with_parameters("open_note", ["path"]).answering("open_note");
+    /// let text = "No note at /srv/notes/inbox.md. Call open_note with another path.";
+    /// let rules = |tools: &Tools| -> Vec<Rule> {
+    ///     check_message(Outcome::Invalid, text, tools).iter().map(|b| b.rule).collect()
+    /// };
+    /// assert!(!rules(&tools).contains(&Rule::NoPath));
+    /// let sent = tools.clone().sent(["inbox.md"]);
+    /// assert!(rules(&sent).contains(&Rule::NoPath));
+    /// let sent = tools.sent(["/srv/notes/inbox.md"]);
+    /// assert!(!rules(&sent).contains(&Rule::NoPath));
+    /// ```
+    pub fn sent<S: Into<String>>(mut self, values: impl IntoIterator<Item = S>) -> Tools {
+        self.set_sent(Some(values.into_iter().map(Into::into).collect()));
+        self
+    }
+
+    /// Sets the string values the call sent, or that they are not known,
+    /// on tools already built, as [`set_answering`](Self::set_answering)
+    /// does the tool.
+    pub fn set_sent(&mut self, values: Option<Vec<String>>) {
+        self.sent = values;
     }
 
     /// Whether the tools added are every tool of the server.
@@ -418,6 +452,7 @@ pub fn check_message(outcome: Outcome, text: &str, tools: &Tools) -> Vec<Broken>
     scan.unmask_tools(tools);
     // A fault is the server's: a path it names is the server's too.
     scan.takes_a_path = outcome != Outcome::Fault && tools.own_takes_a_path();
+    scan.sent = tools.sent.clone();
     let mut broken = Vec::new();
     scan.words(tools, &mut broken);
     if matches!(outcome, Outcome::Invalid | Outcome::Stale) {

@@ -27,6 +27,8 @@ pub(crate) struct Scan<'t> {
     pub(crate) takes_a_path: bool,
     /// Whether the text's paths are one, read once.
     sent_path: std::cell::OnceCell<bool>,
+    /// The string values the call sent, where known.
+    pub(crate) sent: Option<Vec<String>>,
 }
 
 /// How far past a validator's issue code its message is looked for, in
@@ -147,6 +149,7 @@ impl<'t> Scan<'t> {
             relative: std::cell::OnceCell::new(),
             takes_a_path: false,
             sent_path: std::cell::OnceCell::new(),
+            sent: None,
         }
     }
 
@@ -592,7 +595,12 @@ impl<'t> Scan<'t> {
         if let Some(why) = path(original)
             && self.is_os_error()
             && !self.is_users_quoted_file(original)
-            && !(self.takes_a_path && self.paths() == 0)
+            && !self
+                .sent
+                .as_ref()
+                .map_or(self.takes_a_path && self.paths() == 0, |sent| {
+                    sent.iter().any(|value| value == original)
+                })
         {
             return Some((
                 Rule::NoPath,
@@ -652,6 +660,17 @@ impl<'t> Scan<'t> {
     /// place the server keeps for itself, and the tool takes a path: as
     /// often the model's own as the server's.
     pub(crate) fn is_sent_path(&self) -> bool {
+        if let Some(sent) = &self.sent {
+            // Known: the model's only if it sent it.
+            return *self.sent_path.get_or_init(|| {
+                let mut paths = self
+                    .words
+                    .iter()
+                    .map(|word| &self.text[word.at.clone()])
+                    .filter(|word| path(word).is_some());
+                paths.all(|path| sent.iter().any(|value| value == path))
+            });
+        }
         self.takes_a_path
             && *self.sent_path.get_or_init(|| {
                 let mut paths = self

@@ -55,7 +55,7 @@ pub(crate) fn judge(
     call: Call<'_>,
     answer: &Reply,
     logged: Option<&[Logged]>,
-    known: &outcome_rules::Tools,
+    known: &mut outcome_rules::Tools,
     report: &mut AuditReport,
 ) {
     let whole = match answer {
@@ -235,6 +235,14 @@ pub(crate) fn judge(
             );
         }
     }
+    // What the call sent is known: a path the text names is the model's
+    // own only if it is one of these.
+    let mut sent = Vec::new();
+    strings(
+        call.call.get("arguments").unwrap_or(&Value::Null),
+        &mut sent,
+    );
+    known.set_sent(Some(sent));
     let mut broken = outcome_rules::check_message(outcome_rules::Outcome::Invalid, &text, known);
     if whole.len() > text.len() {
         broken.retain(|b| b.rule != outcome_rules::Rule::Short);
@@ -321,4 +329,14 @@ pub(crate) fn quotes(text: &str, value: &Value) -> bool {
         || text.contains(&format!("`{plain}`"))
         || text.contains(&value.to_string())
             && !matches!(value, Value::Number(_) | Value::Bool(_) | Value::Null)
+}
+
+/// Every string in `value`, however deep, into `into`.
+fn strings(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::String(text) => into.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|item| strings(item, into)),
+        Value::Object(fields) => fields.values().for_each(|field| strings(field, into)),
+        _ => {}
+    }
 }

@@ -212,7 +212,7 @@ impl Session<'_, '_> {
                         },
                         &answer,
                         logged.as_deref(),
-                        &self.known,
+                        &mut self.known,
                         report,
                     );
                 }
@@ -267,7 +267,7 @@ impl Session<'_, '_> {
                 },
                 &answer,
                 logged.as_deref(),
-                &self.known,
+                &mut self.known,
                 report,
             );
         }
