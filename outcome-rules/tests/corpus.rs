@@ -42,9 +42,10 @@ struct Text {
 /// The sets held out whole: counted, never shown, the figure that says
 /// whether a reading generalises. The blind corpus's aside third, then
 /// `fresh.jsonl`, then `fresh-2.jsonl` and `fresh-3.jsonl` were held out
-/// so until their figures were taken (`BLIND.md`, `FRESH.md` say when);
-/// the three gathered side by side after them are held out now.
-const HELD_OUT: &[&str] = &["fresh-4", "fresh-5", "fresh-6"];
+/// so until their figures were taken (`BLIND.md`, `FRESH.md` say when),
+/// then `fresh-4.jsonl` to `fresh-6.jsonl`, gathered side by side; the
+/// three gathered after those are held out now.
+const HELD_OUT: &[&str] = &["fresh-7", "fresh-8", "fresh-9"];
 
 /// The project's first corpus.
 fn corpus() -> Vec<Text> {
@@ -54,14 +55,21 @@ fn corpus() -> Vec<Text> {
 /// The corpora gathered blind, from servers in neither the first corpus
 /// nor each other's repositories: `blind.jsonl` (its `aside` third held
 /// out until its figures were taken, `BLIND.md`), and `fresh.jsonl`,
-/// `fresh-2.jsonl` to `fresh-6.jsonl`, each gathered after the readings
+/// `fresh-2.jsonl` to `fresh-9.jsonl`, each gathered after the readings
 /// last changed and held out whole (`FRESH.md`).
 fn blind() -> Vec<Text> {
     let mut texts = read_corpus("blind.jsonl");
     texts.extend(read_corpus("fresh.jsonl"));
     texts.extend(read_corpus("fresh-2.jsonl"));
     texts.extend(read_corpus("fresh-3.jsonl"));
-    for file in ["fresh-4.jsonl", "fresh-5.jsonl", "fresh-6.jsonl"] {
+    for file in [
+        "fresh-4.jsonl",
+        "fresh-5.jsonl",
+        "fresh-6.jsonl",
+        "fresh-7.jsonl",
+        "fresh-8.jsonl",
+        "fresh-9.jsonl",
+    ] {
         texts.extend(read_corpus(file));
     }
     texts
@@ -531,7 +539,7 @@ fn every_view_on_every_corpus() {
             .filter(|t| t.set.as_deref().is_some_and(|set| sets.contains(&set)))
             .collect()
     };
-    let sets: [(&str, Vec<&Text>); 11] = [
+    let sets: [(&str, Vec<&Text>); 14] = [
         ("own", own.iter().collect()),
         ("blind, all", of(&["tune", "aside"])),
         ("blind, tune", of(&["tune"])),
@@ -542,6 +550,9 @@ fn every_view_on_every_corpus() {
         ("fresh-4", of(&["fresh-4"])),
         ("fresh-5", of(&["fresh-5"])),
         ("fresh-6", of(&["fresh-6"])),
+        ("fresh-7", of(&["fresh-7"])),
+        ("fresh-8", of(&["fresh-8"])),
+        ("fresh-9", of(&["fresh-9"])),
         ("held out", of(HELD_OUT)),
     ];
     let views = views();
