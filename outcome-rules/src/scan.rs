@@ -267,7 +267,13 @@ impl<'t> Scan<'t> {
         // "[Error] failed to ..": a level in brackets, a log line's tag.
         let bracketed = self.masked[..self.words[index].at.start].ends_with('[')
             && self.masked[self.words[index].at.end..].starts_with(']');
-        if bracketed && LEVELS.contains(&text.to_ascii_uppercase().as_str()) {
+        // "[auth_error] Authentication failed": a category of errors in
+        // brackets heading the text or a line, a log's tag as a level is.
+        let category = bracketed
+            && (index == 0 || self.opens_a_line(index))
+            && text.ends_with("_error")
+            && text.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+        if bracketed && LEVELS.contains(&text.to_ascii_uppercase().as_str()) || category {
             return Some((
                 Rule::NoLogLine,
                 format!(
@@ -432,7 +438,9 @@ impl<'t> Scan<'t> {
         // `(psycopg2.errors.UndefinedTable) relation ..`, `botocore.
         // errorfactory.NoSuchKey: ..`: a class its module calls an error,
         // or heading what went wrong as an exception's type does.
-        if is_qualified_class(text) && self.heads_an_exception(index, text) {
+        if is_qualified_class(text) && self.heads_an_exception(index, text)
+            || is_enum_constant(text)
+        {
             return Some((
                 Rule::NoTypeName,
                 format!(
@@ -1141,9 +1149,16 @@ impl<'t> Scan<'t> {
                 let starts_word = start == 0 || !is_word_byte(lower.as_bytes()[start - 1]);
                 let ends_word = end == lower.len() || !is_word_byte(lower.as_bytes()[end]);
                 let explained = *why == CODE && self.number_said_after(end);
+                // "Consult the server admin": a person to ask, not a page.
+                let person = *phrase == "consult the"
+                    && lower[end..]
+                        .split_whitespace()
+                        .take(3)
+                        .any(|word| PEOPLE.contains(&word.trim_matches(MARKS)));
                 if starts_word
                     && ends_word
                     && !explained
+                    && !person
                     && !(self.sure_only && (*why == CODE || *why == LOGGED))
                 {
                     let message = format!("\"{}\" {why}", &self.text[start..end]);

@@ -1514,6 +1514,65 @@ fn variables_named_together_or_with_a_value_are_variables() {
     }
 }
 
+/// What `fresh-7` to `fresh-9` showed, as families: a category tag in
+/// brackets heading a text (`[auth_error] ..`) is a log line's; "Roe v.
+/// Wade" is one sentence; a Java enum constant named by its class
+/// (`org.acme.data.EntityType.SENSOR`) is the server's type; a quoted
+/// program with a flag (`'semgrep --help'`) is a command; a variable the
+/// text asks to raise or lower is one; "Consult the server admin" names a
+/// person to ask, not a page to read.
+#[test]
+fn what_the_second_three_showed() {
+    let flags = |text: &str, rule: Rule| {
+        let broken = message(Outcome::Fault, text);
+        assert!(broken.contains(&rule), "{rule:?}: {text}: {broken:?}");
+    };
+    let keeps = |text: &str, rule: Rule| {
+        let broken = message(Outcome::Fault, text);
+        assert!(!broken.contains(&rule), "{rule:?}: {text}: {broken:?}");
+    };
+    flags(
+        "[auth_error] Authentication failed, please check your access token",
+        Rule::NoLogLine,
+    );
+    flags(
+        "[network_error] Network communication error",
+        Rule::NoLogLine,
+    );
+    keeps(
+        "[draft] notes are not synced. Call sync_notes first.",
+        Rule::NoLogLine,
+    );
+    keeps(
+        "No matches found for citation: Roe v. Wade. Check the citation's form.",
+        Rule::Short,
+    );
+    flags(
+        "No enum constant org.thingsboard.server.common.data.EntityType.SENSOR",
+        Rule::NoTypeName,
+    );
+    keeps("Use the value ORDER.ASC in the query.", Rule::NoTypeName);
+    flags(
+        "Error running semgrep: Usage: semgrep [OPTIONS]. Try 'semgrep --help' for help.",
+        Rule::NoCommand,
+    );
+    keeps("Try 'weekly report' as the query.", Rule::NoCommand);
+    flags(
+        "Perplexity API did not respond within 300000ms. Consider increasing PERPLEXITY_TIMEOUT_MS.",
+        Rule::NoEnvVar,
+    );
+    // "Check your configuration" is left alone: the corpora label it a
+    // lookup as often as not ("verify your database configuration").
+    keeps(
+        "Connection test failed. Please verify your database configuration.",
+        Rule::NoLookup,
+    );
+    keeps(
+        "Working directory outside allowed paths. Consult the server admin for configuration changes.",
+        Rule::NoLookup,
+    );
+}
+
 /// A parameter written in another case or style is still the tool's:
 /// "URL parameter" names `url`, "ifMatch" names `if_match`; an acronym in
 /// capitals that is no parameter ("ID parameter") is English, as a plain

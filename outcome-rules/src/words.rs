@@ -4,7 +4,7 @@
 use super::*;
 
 /// Words whose full stop ends no sentence.
-pub(crate) const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "vs", "approx", "incl", "cf"];
+pub(crate) const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "vs", "v", "approx", "incl", "cf"];
 
 pub(crate) const LEADING: &[char] = &['(', '[', '{', '"', '`', '\'', '*', '<'];
 pub(crate) const TRAILING: &[char] = &[
@@ -451,6 +451,7 @@ pub(crate) fn is_qualified_class(word: &str) -> bool {
     let Some((modules, class)) = word.rsplit_once('.') else {
         return false;
     };
+
     modules.split('.').all(|module| {
         is_identifier(module)
             && module
@@ -460,6 +461,25 @@ pub(crate) fn is_qualified_class(word: &str) -> bool {
     }) && is_identifier(class)
         && class.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
         && class.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// A Java enum constant named by its class and the class's packages:
+/// `org.acme.data.EntityType.SENSOR`; never the model's own value, which
+/// is the constant alone.
+pub(crate) fn is_enum_constant(word: &str) -> bool {
+    let Some((class, constant)) = word.rsplit_once('.') else {
+        return false;
+    };
+    !constant.is_empty()
+        && constant
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_uppercase())
+        && constant
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && class.matches('.').count() >= 2
+        && is_qualified_class(class)
 }
 
 /// The modules a language's libraries keep their exceptions in:
@@ -913,7 +933,18 @@ pub(crate) const OUTSIDE_READ: usize = 4;
 
 /// Verbs before a variable that ask someone to change it: "Ask the
 /// administrator to update X".
-pub(crate) const CHANGE_WORDS: &[&str] = &["update", "change", "configure", "adjust", "define"];
+pub(crate) const CHANGE_WORDS: &[&str] = &[
+    "update",
+    "change",
+    "configure",
+    "adjust",
+    "define",
+    "increase",
+    "increasing",
+    "raise",
+    "decrease",
+    "lower",
+];
 
 /// Words before a quoted command that say to run it: "using 'aws
 /// configure'", "may require 'docker login'".
@@ -937,12 +968,34 @@ pub(crate) fn is_command_line(line: &str) -> bool {
             .next()
             .is_some_and(|b| b.is_ascii_lowercase())
         && (program.contains(['-', '.']) || COMMANDS.iter().any(|(name, _)| *name == program));
-    named
-        && (then.starts_with('-')
-            || then
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit()))
+    let program_like = program
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+        && program
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_lowercase());
+    // A flag makes any program's name a command's: `semgrep --help`.
+    program_like && then.starts_with("--") && then.len() > 2
+        || named
+            && (then.starts_with('-')
+                || then
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit()))
 }
+
+/// Who a text may send someone to ask, not a page to read: "Consult the
+/// server admin".
+pub(crate) const PEOPLE: &[&str] = &[
+    "admin",
+    "administrator",
+    "admins",
+    "administrators",
+    "operator",
+    "owner",
+    "team",
+    "support",
+];
 
 /// Words before "logs" or "documentation" that send the model to read
 /// them: "Check the server logs", "against the tool documentation".
