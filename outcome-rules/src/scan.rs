@@ -1225,17 +1225,16 @@ impl<'t> Scan<'t> {
         let Some(first) = self.lower(index) else {
             return;
         };
-        // "run `simplifi-mcp login`": a command line set apart.
-        if !self.sure_only
-            && self.masked[..self.words[index].at.start].ends_with('`')
-            && index
+        // "run `simplifi-mcp login`", "(`bun add -g repomix`)": a command
+        // line set apart, that the text says to run or that passes a flag.
+        if !self.sure_only && self.masked[..self.words[index].at.start].ends_with('`') {
+            let told = index
                 .checked_sub(1)
                 .and_then(|i| self.lower(i))
-                .is_some_and(|word| RUN_WORDS.contains(&word.as_str()))
-        {
+                .is_some_and(|word| RUN_WORDS.contains(&word.as_str()));
             let start = self.words[index].at.start;
             let quoted = self.text[start..].split('`').next().unwrap_or_default();
-            if is_command_line(quoted) {
+            if told && is_command_line(quoted) || passes_a_flag(quoted) {
                 let at = start..start + quoted.len();
                 let message = format!(
                     "`{quoted}` is a command the model cannot run; say what the model can do \
@@ -1273,6 +1272,20 @@ impl<'t> Scan<'t> {
                 if verbs.contains(&self.word(next)) || self.word(next).starts_with('-') =>
             {
                 next.at.end
+            }
+            // `git ls-remote -q`: a verb of its own, then a flag.
+            (false, Some(next))
+                if self
+                    .word(next)
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'-')
+                    && next.followed_by.is_none()
+                    && self
+                        .words
+                        .get(index + 2)
+                        .is_some_and(|flag| is_any_flag(self.word(flag))) =>
+            {
+                self.words[index + 2].at.end
             }
             _ => return,
         };

@@ -1558,6 +1558,22 @@ fn what_the_second_three_showed() {
     );
     keeps("Try 'weekly report' as the query.", Rule::NoCommand);
     flags(
+        "repomix executable not found. Install it on PATH (`bun add -g repomix`).",
+        Rule::NoCommand,
+    );
+    flags(
+        "go: git ls-remote -q origin in the module cache: exit status 128",
+        Rule::NoCommand,
+    );
+    keeps(
+        "Pass `limit` as a number, e.g. `limit: 5`.",
+        Rule::NoCommand,
+    );
+    keeps(
+        "The git history is empty. Call sync_notes first.",
+        Rule::NoCommand,
+    );
+    flags(
         "Perplexity API did not respond within 300000ms. Consider increasing PERPLEXITY_TIMEOUT_MS.",
         Rule::NoEnvVar,
     );

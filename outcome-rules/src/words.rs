@@ -997,6 +997,31 @@ pub(crate) const PEOPLE: &[&str] = &[
     "support",
 ];
 
+/// Whether `word` is a command line's flag, short or long: `-g`, `-q`,
+/// `--help`.
+pub(crate) fn is_any_flag(word: &str) -> bool {
+    let name = word.trim_start_matches('-');
+    word.starts_with('-')
+        && word.len() - name.len() <= 2
+        && name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+/// Whether `line`, set apart in backticks, is a program's name then words
+/// one of which is a flag: `bun add -g repomix`.
+pub(crate) fn passes_a_flag(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let program = words.next().unwrap_or_default();
+    program
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_lowercase())
+        && program
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-_.".contains(&b))
+        && words.any(is_any_flag)
+}
+
 /// Words before "logs" or "documentation" that send the model to read
 /// them: "Check the server logs", "against the tool documentation".
 pub(crate) const READ_WORDS: &[&str] = &[

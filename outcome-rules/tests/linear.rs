@@ -320,4 +320,10 @@ fn the_paths_of_a_tool_that_takes_one_are_compared_once() {
     let text = repeated(" run `gsc-mcp-rs auth");
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(rules(&broken).contains(&Rule::NoCommand));
+    // A backtick opened and never closed is read to the end once.
+    let text = format!(" `bun{}", repeated(" add"));
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = repeated(" `bun add -g x`");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(rules(&broken).contains(&Rule::NoCommand));
 }
