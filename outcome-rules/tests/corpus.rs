@@ -56,7 +56,7 @@ fn corpus() -> Vec<Text> {
 /// The corpora gathered blind, from servers in neither the first corpus
 /// nor each other's repositories: `blind.jsonl` (its `aside` third held
 /// out until its figures were taken, `BLIND.md`), and `fresh.jsonl`,
-/// `fresh-2.jsonl` to `fresh-9.jsonl`, each gathered after the readings
+/// `fresh-2.jsonl` to `fresh-12.jsonl`, each gathered after the readings
 /// last changed and held out whole (`FRESH.md`).
 fn blind() -> Vec<Text> {
     let mut texts = read_corpus("blind.jsonl");
@@ -70,6 +70,9 @@ fn blind() -> Vec<Text> {
         "fresh-7.jsonl",
         "fresh-8.jsonl",
         "fresh-9.jsonl",
+        "fresh-10.jsonl",
+        "fresh-11.jsonl",
+        "fresh-12.jsonl",
     ] {
         texts.extend(read_corpus(file));
     }
@@ -540,7 +543,7 @@ fn every_view_on_every_corpus() {
             .filter(|t| t.set.as_deref().is_some_and(|set| sets.contains(&set)))
             .collect()
     };
-    let sets: [(&str, Vec<&Text>); 14] = [
+    let sets: [(&str, Vec<&Text>); 17] = [
         ("own", own.iter().collect()),
         ("blind, all", of(&["tune", "aside"])),
         ("blind, tune", of(&["tune"])),
@@ -554,6 +557,9 @@ fn every_view_on_every_corpus() {
         ("fresh-7", of(&["fresh-7"])),
         ("fresh-8", of(&["fresh-8"])),
         ("fresh-9", of(&["fresh-9"])),
+        ("fresh-10", of(&["fresh-10"])),
+        ("fresh-11", of(&["fresh-11"])),
+        ("fresh-12", of(&["fresh-12"])),
         ("held out", of(HELD_OUT)),
     ];
     let views = views();
