@@ -16,6 +16,8 @@ pub(crate) struct Dumps {
     pub(crate) objects: Vec<Range<usize>>,
     /// Each value that is prose, inside its quotes.
     pub(crate) prose: Vec<Range<usize>>,
+    /// Each string value, prose or not, inside its quotes.
+    pub(crate) values: Vec<Range<usize>>,
 }
 
 impl Dumps {
@@ -55,8 +57,11 @@ impl Dumps {
                             .get(close + 1..)
                             .and_then(|rest| rest.iter().find(|b| !b.is_ascii_whitespace()))
                             == Some(&b':');
-                        if !key && is_prose(&text[inner..close]) {
-                            dumps.prose.push(inner..close);
+                        if !key {
+                            dumps.values.push(inner..close);
+                            if is_prose(&text[inner..close]) {
+                                dumps.prose.push(inner..close);
+                            }
                         }
                         at = close;
                     }

@@ -859,6 +859,20 @@ impl<'t> Scan<'t> {
             // "ERROR: You provided ..": a level that heads the whole text
             // is its label, as "Error:" is.
             Rule::NoLogLine if index == 0 && self.words[0].followed_by == Some(':') => None,
+            // `"status":"ERROR"`: a dump's field, not a log's level, unless
+            // its key says it is one (`"level": "ERROR"`).
+            Rule::NoLogLine
+                if LEVELS.contains(&text)
+                    && self.words[index].in_dump
+                    && index
+                        .checked_sub(1)
+                        .and_then(|i| self.lower(i))
+                        .is_none_or(|key| {
+                            !matches!(key.as_str(), "level" | "severity" | "lvl" | "loglevel")
+                        }) =>
+            {
+                None
+            }
             // A URL sends the model away when the words right before it do,
             // in its sentence ("For more information visit <url>"), or when
             // a dump's key names it a page to read (`"documentation_url":`).
@@ -1978,13 +1992,14 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
     words
 }
 
-/// `masked` with the opening quote of each of `dumps`' prose values that
+/// `masked` with the opening quote of each of `dumps`' string values that
 /// follows a mark (`":"`, `","`, `["`) read as a space, and the quote and
 /// comma that close one, so that the value's first and last words are
-/// words of their own; of the same byte length.
+/// words of their own (`{"error":"IllegalArgumentException",..`); of the
+/// same byte length.
 fn space_values(masked: &str, dumps: &Dumps) -> String {
     let mut bytes = masked.as_bytes().to_vec();
-    for value in &dumps.prose {
+    for value in &dumps.values {
         let Some(quote) = value.start.checked_sub(1) else {
             continue;
         };

@@ -1333,6 +1333,23 @@ fn a_compact_dumps_stack_is_read_as_a_stack() {
     for rule in [Rule::NoTypeName, Rule::NoStackFrame, Rule::NoPath] {
         assert!(broken.contains(&rule), "{rule:?}: {broken:?}");
     }
+    // A type's name as an error body's value, compact.
+    let body = r#"{"error":"IllegalArgumentException","message":"Invalid UUID string: v2"}"#;
+    let broken_body = rules(&check_message(Outcome::Fault, body, &Tools::unknown()));
+    assert!(broken_body.contains(&Rule::NoTypeName), "{broken_body:?}");
+    // A level as a dump's field is no log's level; under "level" it is.
+    let status = r#"{"message":"No data returned for the package","status":"ERROR"}"#;
+    let broken_status = rules(&check_message(Outcome::Fault, status, &Tools::unknown()));
+    assert!(
+        !broken_status.contains(&Rule::NoLogLine),
+        "{broken_status:?}"
+    );
+    let record = r#"{"time":"2025-03-14T15:00:00Z","level":"ERROR","msg":"pool exhausted"}"#;
+    let broken_record = rules(&check_message(Outcome::Fault, record, &Tools::unknown()));
+    assert!(
+        broken_record.contains(&Rule::NoLogLine),
+        "{broken_record:?}"
+    );
     let spaced = text.replace("\":\"", "\": \"").replace("\",\"", "\", \"");
     let broken_spaced = rules(&check_message(Outcome::Fault, &spaced, &Tools::unknown()));
     assert_eq!(broken, broken_spaced);
