@@ -259,8 +259,7 @@ pub(crate) fn is_route(word: &str) -> bool {
         return false;
     };
     let route = rest.split(['?', '#']).next().unwrap_or(rest);
-    let mut segments = route.split('/');
-    let first = segments.next().unwrap_or_default();
+    let first = route.split('/').next().unwrap_or_default();
     !FILE_ROOTS.contains(&first)
         && !first.starts_with('.')
         && route.split('/').all(|segment| !segment.contains('.'))
