@@ -363,9 +363,7 @@ impl<'t> Scan<'t> {
         // Go's types of no value's form: `[]interface {}`, `map[string]
         // interface {}` (a primitive a value must be, `expected u64`, is
         // the value's form, which the model can use).
-        let internal = text.ends_with("interface") && after.starts_with(" {}")
-            || self.text[self.words[index].at.clone()].starts_with("[]");
-        if internal {
+        if text.ends_with("interface") && after.starts_with(" {}") {
             return Some((
                 Rule::NoTypeName,
                 format!(
