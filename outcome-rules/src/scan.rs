@@ -28,7 +28,7 @@ pub(crate) struct Scan<'t> {
     /// Whether the text's paths are one, read once.
     sent_path: std::cell::OnceCell<bool>,
     /// The string values the call sent, where known.
-    pub(crate) sent: Option<Vec<String>>,
+    pub(crate) sent: Option<&'t [String]>,
 }
 
 /// How far past a validator's issue code its message is looked for, in
@@ -603,10 +603,7 @@ impl<'t> Scan<'t> {
             && !self.is_users_quoted_file(original)
             && !self
                 .sent
-                .as_ref()
-                .map_or(self.takes_a_path && self.paths() == 0, |sent| {
-                    sent.iter().any(|value| value == original)
-                })
+                .is_some_and(|sent| sent.iter().any(|value| value == original))
         {
             return Some((
                 Rule::NoPath,
@@ -666,29 +663,22 @@ impl<'t> Scan<'t> {
     /// place the server keeps for itself, and the tool takes a path: as
     /// often the model's own as the server's.
     pub(crate) fn is_sent_path(&self) -> bool {
-        if let Some(sent) = &self.sent {
+        let mut paths = self.path_words();
+        match self.sent {
             // Known: the model's only if it sent it.
-            return *self.sent_path.get_or_init(|| {
-                let mut paths = self
-                    .words
-                    .iter()
-                    .map(|word| &self.text[word.at.clone()])
-                    .filter(|word| path(word).is_some());
-                paths.all(|path| sent.iter().any(|value| value == path))
-            });
+            Some(sent) => *self
+                .sent_path
+                .get_or_init(|| paths.all(|path| sent.iter().any(|value| value == path))),
+            None => {
+                self.takes_a_path
+                    && *self.sent_path.get_or_init(|| {
+                        let Some(first) = paths.next() else {
+                            return false;
+                        };
+                        !server_place(first) && paths.all(|other| other == first)
+                    })
+            }
         }
-        self.takes_a_path
-            && *self.sent_path.get_or_init(|| {
-                let mut paths = self
-                    .words
-                    .iter()
-                    .map(|word| &self.text[word.at.clone()])
-                    .filter(|word| path(word).is_some());
-                let Some(first) = paths.next() else {
-                    return false;
-                };
-                !server_place(first) && paths.all(|other| other == first)
-            })
     }
 
     /// Whether the text refuses a path for where it is: outside the
@@ -702,12 +692,15 @@ impl<'t> Scan<'t> {
 
     /// How many paths the text names, quoted or not, counted once.
     pub(crate) fn paths(&self) -> usize {
-        *self.paths.get_or_init(|| {
-            self.words
-                .iter()
-                .filter(|word| path(&self.text[word.at.clone()]).is_some())
-                .count()
-        })
+        *self.paths.get_or_init(|| self.path_words().count())
+    }
+
+    /// The paths the text names, quoted or not, as written.
+    fn path_words(&self) -> impl Iterator<Item = &str> {
+        self.words
+            .iter()
+            .map(|word| &self.text[word.at.clone()])
+            .filter(|word| path(word).is_some())
     }
 
     /// Whether `quoted`, a path an operating system's error quotes, is a
@@ -1866,7 +1859,7 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
     // A compact dump (`{"stack":"HTTPFetchError: ..`) puts no space
     // between a key and its value: the value's opening quote parts them.
     let spaced = space_values(masked, &dumps);
-    let masked = spaced.as_str();
+    let masked = &*spaced;
     // The dump and the prose value each word is at or before: words come
     // in order, so each list is walked once.
     let (mut object, mut prose) = (0, 0);
@@ -1995,7 +1988,10 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
 /// comma that close one, so that the value's first and last words are
 /// words of their own (`{"error":"IllegalArgumentException",..`); of the
 /// same byte length.
-fn space_values(masked: &str, dumps: &Dumps) -> String {
+fn space_values<'a>(masked: &'a str, dumps: &Dumps) -> std::borrow::Cow<'a, str> {
+    if dumps.values.is_empty() {
+        return std::borrow::Cow::Borrowed(masked);
+    }
     let mut bytes = masked.as_bytes().to_vec();
     for value in &dumps.values {
         let Some(quote) = value.start.checked_sub(1) else {
@@ -2014,7 +2010,7 @@ fn space_values(masked: &str, dumps: &Dumps) -> String {
             bytes[value.end + 1] = b' ';
         }
     }
-    String::from_utf8(bytes).unwrap_or_else(|_| masked.to_owned())
+    std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| masked.to_owned()))
 }
 
 /// How many words a label that opens a line and heads a dump has at most:
@@ -2039,13 +2035,12 @@ pub(crate) fn is_list_item(line: &str) -> bool {
 /// Whether `written` names the parameter `name` in another case or style:
 /// `URL` for `url`, `ifMatch` or `if-match` for `if_match`.
 fn same_name(name: &str, written: &str) -> bool {
-    let letters = |s: &str| {
+    fn letters(s: &str) -> impl Iterator<Item = u8> + '_ {
         s.bytes()
             .filter(|b| *b != b'_' && *b != b'-')
             .map(|b| b.to_ascii_lowercase())
-            .collect::<Vec<u8>>()
-    };
-    name == written || letters(name) == letters(written)
+    }
+    name == written || letters(name).eq(letters(written))
 }
 
 /// Whether the line `text` starts with is a clause of [`CLAUSE_WORDS`]

@@ -19,6 +19,24 @@ fn message(outcome: Outcome, text: &str) -> Vec<Rule> {
     rules(&check_message(outcome, text, &notes()))
 }
 
+/// Asserts that the whole message's view, with the notes server's tools,
+/// reads `rule` broken in each of `texts`.
+fn flags(outcome: Outcome, rule: Rule, texts: &[&str]) {
+    for text in texts {
+        let broken = message(outcome, text);
+        assert!(broken.contains(&rule), "{rule:?}: {text}: {broken:?}");
+    }
+}
+
+/// Asserts that the whole message's view, with the notes server's tools,
+/// reads `rule` kept in each of `texts`.
+fn keeps(outcome: Outcome, rule: Rule, texts: &[&str]) {
+    for text in texts {
+        let broken = message(outcome, text);
+        assert!(!broken.contains(&rule), "{rule:?}: {text}: {broken:?}");
+    }
+}
+
 #[test]
 fn the_designs_two_messages_pass() {
     let invalid = "No note at 'inbox/todo.md'. Find the path with search_notes.";
@@ -1365,25 +1383,27 @@ fn a_compact_dumps_stack_is_read_as_a_stack() {
 /// sentence's last word before a colon are none.
 #[test]
 fn a_librarys_method_and_a_member_of_a_type_are_the_servers_code() {
-    for text in [
-        "Operation failed: page.click: Timeout 30000ms exceeded.",
-        "page.goto: net::ERR_NAME_NOT_RESOLVED at https://exmaple.com/",
-        "Missing required argument 'year' for IReportJob.GenerateAsync.",
-        "Call failed in NoteStore.ReadAllAsync while reading the index.",
-    ] {
-        let broken = rules(&check_message(Outcome::Fault, text, &notes()));
-        assert!(broken.contains(&Rule::NoTypeName), "{text}: {broken:?}");
-    }
-    for text in [
-        "Could not read notes.md: the file is empty. Call read_note with another path.",
-        "Operation failed: example.com: the host did not answer.",
-        "Request to api.example.com: timed out after 30 seconds.",
-        "Read failed: config.yaml: not valid YAML.",
-        "Sign in with Microsoft.Graph scopes first.",
-    ] {
-        let broken = rules(&check_message(Outcome::Fault, text, &notes()));
-        assert!(!broken.contains(&Rule::NoTypeName), "{text}: {broken:?}");
-    }
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Operation failed: page.click: Timeout 30000ms exceeded.",
+            "page.goto: net::ERR_NAME_NOT_RESOLVED at https://exmaple.com/",
+            "Missing required argument 'year' for IReportJob.GenerateAsync.",
+            "Call failed in NoteStore.ReadAllAsync while reading the index.",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Could not read notes.md: the file is empty. Call read_note with another path.",
+            "Operation failed: example.com: the host did not answer.",
+            "Request to api.example.com: timed out after 30 seconds.",
+            "Read failed: config.yaml: not valid YAML.",
+            "Sign in with Microsoft.Graph scopes first.",
+        ],
+    );
 }
 
 /// A route of the API the server called (`/api/people/I0044`, `/v1/sleep`)
@@ -1462,28 +1482,30 @@ fn the_one_path_of_a_tool_that_takes_one_is_the_models() {
 /// form, as JSON's own words are ("expected number, received string").
 #[test]
 fn the_types_a_language_prints_are_type_names() {
-    for text in [
-        "Failed to list images: status: Unavailable, message: \"no such file\", details: [], metadata: MetadataMap { headers: {} }",
-        "json: cannot unmarshal string into Go struct field Position.boardXSize of type int",
-        "state has wrong type: []interface {}",
-        "Bucket name not specified. Specify the bucket name explicitly when calling the getBucket() method.",
-        "Hyper-V was unable to find a virtual machine. (category: InvalidArgument, id: InvalidParameter,Microsoft.HyperV.PowerShell.Commands.CheckpointVM)",
-    ] {
-        let broken = rules(&check_message(Outcome::Fault, text, &notes()));
-        assert!(broken.contains(&Rule::NoTypeName), "{text}: {broken:?}");
-    }
-    for text in [
-        "Expected number, received string",
-        "failed to deserialize parameters: invalid value: integer `-1`, expected u64",
-        "failed to get tenant parameter: tenant has wrong type: float64",
-        "The limit must be an int between 1 and 50. Call search_notes again with a smaller limit.",
-        "Use { and } around the query. Call search_notes again.",
-        "Add the note to the Inbox { folder } first.",
-        "The value 64 is too large for this field.",
-    ] {
-        let broken = rules(&check_message(Outcome::Invalid, text, &notes()));
-        assert!(!broken.contains(&Rule::NoTypeName), "{text}: {broken:?}");
-    }
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Failed to list images: status: Unavailable, message: \"no such file\", details: [], metadata: MetadataMap { headers: {} }",
+            "json: cannot unmarshal string into Go struct field Position.boardXSize of type int",
+            "state has wrong type: []interface {}",
+            "Bucket name not specified. Specify the bucket name explicitly when calling the getBucket() method.",
+            "Hyper-V was unable to find a virtual machine. (category: InvalidArgument, id: InvalidParameter,Microsoft.HyperV.PowerShell.Commands.CheckpointVM)",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "Expected number, received string",
+            "failed to deserialize parameters: invalid value: integer `-1`, expected u64",
+            "failed to get tenant parameter: tenant has wrong type: float64",
+            "The limit must be an int between 1 and 50. Call search_notes again with a smaller limit.",
+            "Use { and } around the query. Call search_notes again.",
+            "Add the note to the Inbox { folder } first.",
+            "The value 64 is too large for this field.",
+        ],
+    );
 }
 
 /// Commands a text gives without a known program: a quoted or
@@ -1492,43 +1514,47 @@ fn the_types_a_language_prints_are_type_names() {
 /// (`Command: dotnet solution "src/Shop.sln" list`).
 #[test]
 fn a_command_line_the_text_says_to_run_is_a_command() {
-    for text in [
-        "Authentication failed. Try running 'gsc-mcp-rs auth' to re-authenticate.",
-        "authentication required; run `simplifi-mcp login`",
-        "Command: dotnet solution \"src/Shop.sln\" list\nErrors:\nCould not find the solution.",
-    ] {
-        let broken = rules(&check_message(Outcome::Fault, text, &notes()));
-        assert!(broken.contains(&Rule::NoCommand), "{text}: {broken:?}");
-    }
-    for text in [
-        "Call search_notes with 'weekly report' as the query.",
-        "The command 'archive' is not one this server knows. Call export_notes instead.",
-        "Try running search_notes with a shorter query.",
-    ] {
-        let broken = rules(&check_message(Outcome::Invalid, text, &notes()));
-        assert!(!broken.contains(&Rule::NoCommand), "{text}: {broken:?}");
-    }
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &[
+            "Authentication failed. Try running 'gsc-mcp-rs auth' to re-authenticate.",
+            "authentication required; run `simplifi-mcp login`",
+            "Command: dotnet solution \"src/Shop.sln\" list\nErrors:\nCould not find the solution.",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &[
+            "Call search_notes with 'weekly report' as the query.",
+            "The command 'archive' is not one this server knows. Call export_notes instead.",
+            "Try running search_notes with a shorter query.",
+        ],
+    );
 }
 
 /// Variables a text names in other forms: several at once
 /// (`set GOOS/GOARCH`), one given its value (`SIMPLIFI_MCP_ALLOW_WRITES=1`).
 #[test]
 fn variables_named_together_or_with_a_value_are_variables() {
-    for text in [
-        "no Go files for current platform; try -all flag or set GOOS/GOARCH: exit status 1",
-        "this server is read-only; start it with SIMPLIFI_MCP_ALLOW_WRITES=1 to enable mutating tools",
-    ] {
-        let broken = rules(&check_message(Outcome::Fault, text, &notes()));
-        assert!(broken.contains(&Rule::NoEnvVar), "{text}: {broken:?}");
-    }
-    for text in [
-        "Status is NOT_FOUND/GONE for this note. Call search_notes to find another.",
-        "Sort with ORDER=ASC or ORDER=DESC in the query. Call search_notes again.",
-        "Failed to connect: IO Error (CONNECTION_ID=q8ZtX3mFQpKc1Yk0aB2c1A==)",
-    ] {
-        let broken = rules(&check_message(Outcome::Invalid, text, &notes()));
-        assert!(!broken.contains(&Rule::NoEnvVar), "{text}: {broken:?}");
-    }
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &[
+            "no Go files for current platform; try -all flag or set GOOS/GOARCH: exit status 1",
+            "this server is read-only; start it with SIMPLIFI_MCP_ALLOW_WRITES=1 to enable mutating tools",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoEnvVar,
+        &[
+            "Status is NOT_FOUND/GONE for this note. Call search_notes to find another.",
+            "Sort with ORDER=ASC or ORDER=DESC in the query. Call search_notes again.",
+            "Failed to connect: IO Error (CONNECTION_ID=q8ZtX3mFQpKc1Yk0aB2c1A==)",
+        ],
+    );
 }
 
 /// What `fresh-7` to `fresh-9` showed, as families: a category tag in
@@ -1540,69 +1566,86 @@ fn variables_named_together_or_with_a_value_are_variables() {
 /// person to ask, not a page to read.
 #[test]
 fn what_the_second_three_showed() {
-    let flags = |text: &str, rule: Rule| {
-        let broken = message(Outcome::Fault, text);
-        assert!(broken.contains(&rule), "{rule:?}: {text}: {broken:?}");
-    };
-    let keeps = |text: &str, rule: Rule| {
-        let broken = message(Outcome::Fault, text);
-        assert!(!broken.contains(&rule), "{rule:?}: {text}: {broken:?}");
-    };
     flags(
-        "[auth_error] Authentication failed, please check your access token",
+        Outcome::Fault,
         Rule::NoLogLine,
+        &["[auth_error] Authentication failed, please check your access token"],
     );
     flags(
-        "[network_error] Network communication error",
+        Outcome::Fault,
         Rule::NoLogLine,
+        &["[network_error] Network communication error"],
     );
     keeps(
-        "[draft] notes are not synced. Call sync_notes first.",
+        Outcome::Fault,
         Rule::NoLogLine,
+        &["[draft] notes are not synced. Call sync_notes first."],
     );
     keeps(
-        "No matches found for citation: Roe v. Wade. Check the citation's form.",
+        Outcome::Fault,
         Rule::Short,
+        &["No matches found for citation: Roe v. Wade. Check the citation's form."],
     );
     flags(
-        "No enum constant org.thingsboard.server.common.data.EntityType.SENSOR",
+        Outcome::Fault,
         Rule::NoTypeName,
-    );
-    keeps("Use the value ORDER.ASC in the query.", Rule::NoTypeName);
-    flags(
-        "Error running semgrep: Usage: semgrep [OPTIONS]. Try 'semgrep --help' for help.",
-        Rule::NoCommand,
-    );
-    keeps("Try 'weekly report' as the query.", Rule::NoCommand);
-    flags(
-        "repomix executable not found. Install it on PATH (`bun add -g repomix`).",
-        Rule::NoCommand,
-    );
-    flags(
-        "go: git ls-remote -q origin in the module cache: exit status 128",
-        Rule::NoCommand,
+        &["No enum constant org.thingsboard.server.common.data.EntityType.SENSOR"],
     );
     keeps(
-        "Pass `limit` as a number, e.g. `limit: 5`.",
-        Rule::NoCommand,
-    );
-    keeps(
-        "The git history is empty. Call sync_notes first.",
-        Rule::NoCommand,
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Use the value ORDER.ASC in the query."],
     );
     flags(
-        "Perplexity API did not respond within 300000ms. Consider increasing PERPLEXITY_TIMEOUT_MS.",
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Error running semgrep: Usage: semgrep [OPTIONS]. Try 'semgrep --help' for help."],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Try 'weekly report' as the query."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["repomix executable not found. Install it on PATH (`bun add -g repomix`)."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["go: git ls-remote -q origin in the module cache: exit status 128"],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Pass `limit` as a number, e.g. `limit: 5`."],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["The git history is empty. Call sync_notes first."],
+    );
+    flags(
+        Outcome::Fault,
         Rule::NoEnvVar,
+        &[
+            "Perplexity API did not respond within 300000ms. Consider increasing PERPLEXITY_TIMEOUT_MS.",
+        ],
     );
     // "Check your configuration" is left alone: the corpora label it a
     // lookup as often as not ("verify your database configuration").
     keeps(
-        "Connection test failed. Please verify your database configuration.",
+        Outcome::Fault,
         Rule::NoLookup,
+        &["Connection test failed. Please verify your database configuration."],
     );
     keeps(
-        "Working directory outside allowed paths. Consult the server admin for configuration changes.",
+        Outcome::Fault,
         Rule::NoLookup,
+        &[
+            "Working directory outside allowed paths. Consult the server admin for configuration changes.",
+        ],
     );
 }
 

@@ -951,6 +951,15 @@ pub(crate) const RUN_WORDS: &[&str] = &[
     "run", "running", "using", "use", "require", "requires", "execute", "try", "via",
 ];
 
+/// Whether `word` reads as a program's name: in lower case from its first
+/// letter, with digits and the marks `marks` (`gsc-mcp-rs`, `gh.exe`).
+fn is_program_name(word: &str, marks: &[u8]) -> bool {
+    word.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || marks.contains(&b))
+}
+
 /// Whether `line` reads as a command line: a program's name (in lower
 /// case, with a `-` or a `.`, as `gsc-mcp-rs` or `gh.exe`; or one of
 /// [`COMMANDS`]), then a word or a flag.
@@ -959,23 +968,10 @@ pub(crate) fn is_command_line(line: &str) -> bool {
     let (Some(program), Some(then)) = (words.next(), words.next()) else {
         return false;
     };
-    let named = program
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
-        && program
-            .bytes()
-            .next()
-            .is_some_and(|b| b.is_ascii_lowercase())
+    let named = is_program_name(program, b"-.")
         && (program.contains(['-', '.']) || COMMANDS.iter().any(|(name, _)| *name == program));
-    let program_like = program
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
-        && program
-            .bytes()
-            .next()
-            .is_some_and(|b| b.is_ascii_lowercase());
     // A flag makes any program's name a command's: `semgrep --help`.
-    program_like && then.starts_with("--") && then.len() > 2
+    is_program_name(program, b"-_") && then.starts_with("--") && then.len() > 2
         || named
             && (then.starts_with('-')
                 || then
@@ -1011,14 +1007,7 @@ pub(crate) fn is_any_flag(word: &str) -> bool {
 pub(crate) fn passes_a_flag(line: &str) -> bool {
     let mut words = line.split_whitespace();
     let program = words.next().unwrap_or_default();
-    program
-        .bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_lowercase())
-        && program
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-_.".contains(&b))
-        && words.any(is_any_flag)
+    is_program_name(program, b"-_.") && words.any(is_any_flag)
 }
 
 /// Words before "logs" or "documentation" that send the model to read
