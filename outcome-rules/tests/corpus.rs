@@ -44,9 +44,9 @@ struct Text {
 /// `fresh.jsonl`, then `fresh-2.jsonl` and `fresh-3.jsonl` were held out
 /// so until their figures were taken (`BLIND.md`, `FRESH.md` say when),
 /// then `fresh-4.jsonl` to `fresh-6.jsonl` and `fresh-7.jsonl` to
-/// `fresh-9.jsonl`, each three gathered side by side; the three gathered
-/// after those are held out now.
-const HELD_OUT: &[&str] = &["fresh-10", "fresh-11", "fresh-12"];
+/// `fresh-9.jsonl` and `fresh-10.jsonl` to `fresh-12.jsonl`, each three
+/// gathered side by side; the three gathered after those are held out now.
+const HELD_OUT: &[&str] = &[];
 
 /// The project's first corpus.
 fn corpus() -> Vec<Text> {
