@@ -221,6 +221,9 @@ pub struct Tools {
     /// twice): finding one costs the same for ten tools as for ten
     /// thousand.
     index: HashMap<String, usize>,
+    /// Where each tool is by its name's letters alone, lowercase, without
+    /// `_` or `-`: a name written in another style is found as fast.
+    styles: HashMap<String, usize>,
     /// Every parameter of every tool.
     parameters: HashSet<String>,
     /// Whether `tools` is every tool of the server.
@@ -263,6 +266,9 @@ impl Tools {
 
     fn add(&mut self, name: String, parameters: Option<Vec<String>>) {
         self.index.entry(name.clone()).or_insert(self.tools.len());
+        self.styles
+            .entry(letters(&name))
+            .or_insert(self.tools.len());
         self.parameters.extend(parameters.iter().flatten().cloned());
         self.tools.push(Known { name, parameters });
     }
@@ -328,6 +334,13 @@ impl Tools {
     /// per tool.
     pub fn set_answering(&mut self, tool: Option<String>) {
         self.own = tool;
+    }
+
+    /// The tool that `name` writes in another style than its own
+    /// (`decompileFromJar` for `decompile-from-jar`), if any.
+    fn restyled(&self, name: &str) -> Option<&str> {
+        let tool = &self.tools[*self.styles.get(&letters(name))?];
+        (tool.name != name).then_some(tool.name.as_str())
     }
 
     fn get(&self, name: &str) -> Option<&Known> {
@@ -397,15 +410,15 @@ impl fmt::Display for Broken {
 /// | rule | the compiler reads | only the run-time check reads |
 /// |---|---|---|
 /// | `names-tool` | a step that names no tool, inside a router (its tools known) | the same outside a router, where whether a name reads as a tool is a guess |
-/// | `known-tool`, `known-parameter` | names the router's tools do not have (a method of the SDK's handler, `call_tool`, too; a kebab-case name after "call"; a parameter in capitals or another style, `URL` or `ifMatch`, is the tool's) | |
-/// | `no-lookup` | phrases that send the model away ("see the documentation", "as documented"; not "consult the server admin", a person to ask) | a URL right after "see" or "visit" (as often the page the user signs in at), or "at" where its sentence names a page ("documentation at `<url>`"; not `net::ERR_.. at <url>`, where the failure happened, nor "Create an API key at `<url>`", a place to act) or under an error body's key for its documentation (`documentation_url`, `doc_url`, `more_info`, a `url` to `<host>/api/swagger`), "check the .. logs", codes standing bare for what went wrong (`spawnSync kubectl ENOENT`, `ERR_404`, `0x1f`, `os error 13`, `Error code: 502`, a validator's `[{"code": "invalid_type"` with no message; not an address or a hash, `at 0x00401a2c`), not beside their meaning in words (`MCP error -32602: Tool x not found`, `[Errno 111] Connection refused`, `Permission denied (os error 13)`), a tool outside the server the text says to use ("Use a JSON validator") |
+/// | `known-tool`, `known-parameter` | names the router's tools do not have (a method of the SDK's handler, `call_tool`, too; a kebab-case name after "call"; a parameter in capitals or another style, `URL` or `ifMatch`, is the tool's) | a tool written in another style than the server lists it (`decompileFromJar` for `decompile-from-jar`), which may be a name of the server's code |
+/// | `no-lookup` | phrases that send the model away ("see the documentation", "as documented"; not "consult the server admin", a person to ask) | a URL right after "see" or "visit" (as often the page the user signs in at), or "at" where its sentence names a page ("documentation at `<url>`"; not `net::ERR_.. at <url>`, where the failure happened, nor "Create an API key at `<url>`", a place to act) or under an error body's key for its documentation (`documentation_url`, `doc_url`, `more_info`, a `url` to `<host>/api/swagger`), "check the .. logs", codes standing bare for what went wrong (`spawnSync kubectl ENOENT`, `ERR_404`, `0x1f`, `os error 13`, `Error code: 502`, what follows "code:" in capitals with a number, `(code: CHAT-ERR-719)`, a validator's `[{"code": "invalid_type"` with no message; not an address or a hash, `at 0x00401a2c`), not beside their meaning in words (`MCP error -32602: Tool x not found`, `[Errno 111] Connection refused`, `Permission denied (os error 13)`, `no access (HRESULT 0x80020009)`, a pretty-printed dump's `"code": 400` with its `"message"` on the next line; not after words that say only that something failed, "An error occurred (code: 42)"), not a number in a dump unless its key names a code (`"offline_ids": [-2147483648]`), a tool outside the server the text says to use ("Use a JSON validator") |
 /// | `no-type-name` | type names (`FileNotFoundError`, `std::io::Error`, `sqlite3.OperationalError`) | an exception's repr (`ConnectError('..')`), a record printed (`Path[path=..]`), `Exception` or `NoneType` named bare, a qualified function (`strconv.Atoi`, `JsonNode.get(String)`), a library's method heading an error (`page.click: ..`; not `notes.md:`), a member named by its type (`IReportJob.GenerateAsync`) or a type of the .NET framework by its namespace (`Microsoft.HyperV.PowerShell.Commands.X`), Rust's `Debug` form of a struct (`MetadataMap { headers: {} }`), Go's `[]interface {}` and "Go struct field", a method called in camelCase (`getBucket()`), a class in its errors module or heading what went wrong (`(psycopg2.errors.UndefinedTable) relation ..`; not "in class: com.acme.Invoice"), a Java enum constant named by its class (`org.acme.EntityType.SENSOR`), "validation error for X" (`call[store]` too); not a primitive a value must be (`expected u64`) |
-/// | `no-path` | a path of the server (not the form of a value, as after "format:", nor a URL's after "url:", nor a route of an API it called, `/api/people/I0044`, `/v1/sleep`) | a quoted path an OS error reports; not a file in a user's home that is the only path named (as often the model's own), unless the text shows the relative path it was resolved from; not the one path a text refuses for being outside what the server allows; not the one path named, outside a fault, by a tool that takes a path (`file_path`, `workingDir`), unless it is a place the server keeps for itself (`/opt`, a cache) |
+/// | `no-path` | a path of the server (not the form of a value, as after "format:", nor a URL's after "url:", nor a route of an API it called, `/api/people/I0044`, `/v1/sleep`) | a quoted path an OS error reports; a socket's URL (`unix:///var/run/docker.sock`); the server's settings file, `.env`, unless the call sent its name; not a file in a user's home that is the only path named (as often the model's own), unless the text shows the relative path it was resolved from; not the one path a text refuses for being outside what the server allows; not the one path named, outside a fault, by a tool that takes a path (`file_path`, `workingDir`), unless it is a place the server keeps for itself (`/opt`, a cache) |
 /// | `no-stack-frame` | source locations, "Traceback" | a Python frame (`File "x.py", line 3`), a line of V8, the JVM or .NET that opens with "at" (`at f (<anonymous>:1:1)`, `at A.B(Native Method)`) |
-/// | `no-log-line` | a log line's head: a timestamp, then a level | a timestamp or a level alone (as often a time the model can use, or a label), a level or a category of errors in brackets (`[Error]`, `[auth_error]`), "Call log:", `key=value` fields beside a timestamp or a log's own key (`level=`, `msg=`), a process's `stderr:`; not a level that heads the whole text (`ERROR: ..`) |
-/// | `no-env-var` | variables (`$HOME`, `NOTES_DIR`, "environment variable", a name in capitals that "must be set" or "is not set") | one given its value (`Set X_ENABLED=true`, `X_ALLOW_WRITES=1`), several set at once (`set GOOS/GOARCH`), or someone asked to change it ("update X", "Consider increasing X_TIMEOUT_MS") |
+/// | `no-log-line` | a log line's head: a timestamp, then a level | a timestamp or a level alone (as often a time the model can use, or a label): a timestamp that heads a line, a level not listed among levels (`one of: DEBUG, INFO` are values); a level in brackets, or a tag heading a line in capitals or naming an error (`[TRANSPORT]`, `[auth_error]`, `[Notes Server Error]`; not `[draft]`, `[404]`), "Call log:", `key=value` fields beside a timestamp or a log's own key (`level=`, `msg=`), a process's `stderr:`; not a level that heads the whole text (`ERROR: ..`) |
+/// | `no-env-var` | variables (`$HOME`, `NOTES_DIR`, "environment variable", a name in capitals that "must be set" or "is not set") | one given its value (`Set X_ENABLED=true`, `X_ALLOW_WRITES=1`), several set at once (`set GOOS/GOARCH`), or someone asked to change it ("update X", "Consider increasing X_TIMEOUT_MS"), or placed in the settings file ("Check X in .env") |
 /// | `no-command` | commands (`pip install`, `kubectl get`), flags | a quoted command the text says to run (`using 'aws configure'`), the command line Node's `exec` reports (`Command failed: pulumi stack select ..`) or a line heads (`Command: dotnet build`), a command line quoted or backticked after "run" or "try" (`run \`simplifi-mcp login\``, `Try 'semgrep --help'`), or backticked with a flag (`` `bun add -g repomix` ``) |
-/// | `short` | a part too long for the whole to be one or two sentences | sentences, not lines: an item of a list that is a clause, a heading line before a clause (`Call log:`), a dump's values in words; a line of marks (`-----`, a caret) is none |
+/// | `short` | a part too long for the whole to be one or two sentences | sentences, not lines: an item of a list that is a clause, a heading line before a clause (`Call log:`), a dump's values in words; a line of marks (`-----`, a caret) is none, nor a parenthesis of a few words after a sentence's end (`(HRESULT 0x80020009)`), which annotates it |
 pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {
     // In a literal the values are its placeholders: what it puts in
     // quotes ('update_records', 'aws configure') is the author's.
@@ -726,3 +739,12 @@ fn backticked<'a>(names: impl Iterator<Item = &'a str>) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// A name's letters alone, lowercase, without `_` or `-`: the same for a
+/// name in any of its styles.
+fn letters(name: &str) -> String {
+    name.bytes()
+        .filter(|b| *b != b'_' && *b != b'-')
+        .map(|b| char::from(b.to_ascii_lowercase()))
+        .collect()
+}

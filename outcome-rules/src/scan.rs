@@ -217,13 +217,26 @@ impl<'t> Scan<'t> {
     /// without its end.
     pub(crate) fn sentences(&self) -> usize {
         let ends = self.words.iter().filter(|w| w.ends_sentence).count();
-        let open = self
+        let tail = self
             .words
             .iter()
-            .rev()
-            .take_while(|w| !w.ends_sentence)
-            .any(|w| !w.in_dump);
-        ends + usize::from(open)
+            .rposition(|w| w.ends_sentence)
+            .map_or(0, |last| last + 1);
+        let open = self.words[tail..].iter().any(|w| !w.in_dump);
+        // "You have no access. (HRESULT 0x80020009)": a parenthesis of a
+        // few words after a sentence's end annotates it, where one that
+        // says more is a sentence ("(Background on this error at: ..)").
+        let annotates = tail > 0
+            && open
+            && self.words.len() - tail <= ANNOTATION_WORDS
+            && self.masked[..self.words[tail].at.start]
+                .trim_end()
+                .ends_with('(')
+            && self
+                .words
+                .last()
+                .is_some_and(|last| self.masked[last.at.end..].trim() == ")");
+        ends + usize::from(open && !annotates)
     }
 
     /// The rules about words: each is checked on every word, and phrases
@@ -267,17 +280,35 @@ impl<'t> Scan<'t> {
         // "[Error] failed to ..": a level in brackets, a log line's tag.
         let bracketed = self.masked[..self.words[index].at.start].ends_with('[')
             && self.masked[self.words[index].at.end..].starts_with(']');
-        // "[auth_error] Authentication failed": a category of errors in
-        // brackets heading the text or a line, a log's tag as a level is.
-        let category = bracketed
-            && (index == 0 || self.opens_a_line(index))
-            && text.ends_with("_error")
-            && text.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
-        if bracketed && LEVELS.contains(&text.to_ascii_uppercase().as_str()) || category {
+        // "Check NOTES_TOKEN in .env": the file the server reads its
+        // settings from, unless the call sent its name.
+        if (text == ".env" || text.starts_with(".env."))
+            && !self
+                .sent
+                .is_some_and(|sent| sent.iter().any(|value| value.ends_with(text)))
+        {
+            return Some((
+                Rule::NoPath,
+                format!(
+                    "`{text}` is the server's settings file, which the model cannot open; say \
+                     what the model can do instead"
+                ),
+            ));
+        }
+        if bracketed && LEVELS.contains(&text.to_ascii_uppercase().as_str()) {
             return Some((
                 Rule::NoLogLine,
                 format!(
                     "`[{text}]` is a log line's tag, which is the operator's; say what went \
+                     wrong in the model's terms"
+                ),
+            ));
+        }
+        if let Some(tag) = self.heading_tag(index) {
+            return Some((
+                Rule::NoLogLine,
+                format!(
+                    "`[{tag}]` is a log line's tag, which is the operator's; say what went \
                      wrong in the model's terms"
                 ),
             ));
@@ -516,10 +547,15 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
-        // "(code: 6)": a number the text gives as a code.
+        // "(code: 6)", "(code: CHAT-ERR-719)": what the text gives as a
+        // code, a number or one in capitals with a number.
+        let numbered = text.bytes().any(|b| b.is_ascii_digit())
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
         if before(1).is_some_and(|word| word.trim_matches(MARKS).trim_end_matches(':') == "code")
             && self.words[index - 1].followed_by == Some(':')
-            && text.bytes().all(|b| b.is_ascii_digit())
+            && numbered
             && !self.said_beside(index - 1, index)
         {
             return Some((
@@ -746,14 +782,16 @@ impl<'t> Scan<'t> {
         if marks == 0 || marks > 3 {
             return false;
         }
-        let rest = rest[marks..].trim_start_matches([' ', '\t']);
-        // A dump's own key for it: `(code=100, message=..`, `"message":`.
+        // A dump's own key for it, on its line or the next as a printed
+        // dump has it: `(code=100, message=..`, `"message":`.
+        let key = rest[marks..].trim_start();
         if ["message=", "msg=", "\"message\""]
             .iter()
-            .any(|key| rest.starts_with(key))
+            .any(|name| key.starts_with(name))
         {
             return true;
         }
+        let rest = rest[marks..].trim_start_matches([' ', '\t']);
         let word: &str = rest
             .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':'))
             .next()
@@ -767,14 +805,29 @@ impl<'t> Scan<'t> {
     /// two words of one sentence: `Permission denied (os error 13)`, `No
     /// issue. (code: 6)`.
     pub(crate) fn said_before(&self, first: usize) -> bool {
-        if first < 2 || !self.masked[..self.words[first].at.start].ends_with('(') {
+        let opens = |i: usize| self.masked[..self.words[i].at.start].ends_with('(');
+        // `(HRESULT 0x80020009)`, `(code: 6)`: the code after its label.
+        let labelled = first > 0 && !opens(first) && opens(first - 1) && {
+            let label = self.word(&self.words[first - 1]);
+            label.len() > 1 && label.bytes().all(|b| b.is_ascii_uppercase())
+                || CODE_LABELS.contains(&label.to_ascii_lowercase().as_str())
+        };
+        let first = first - usize::from(labelled);
+        if first < 2 || !opens(first) {
             return false;
         }
         let plain = |i: usize| {
             let word = self.word(&self.words[i]);
             !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphabetic())
         };
-        plain(first - 1) && plain(first - 2) && !self.words[first - 2].ends_sentence
+        // "An error occurred (code: 42)": words that say no more than
+        // that something failed give the code no meaning.
+        let says = (first.saturating_sub(SAID_READ)..first)
+            .rev()
+            .take_while(|&i| i + 1 == first || !self.words[i].ends_sentence)
+            .filter_map(|i| self.lower(i))
+            .any(|word| !SAY_NOTHING.contains(&word.trim_matches(MARKS)));
+        plain(first - 1) && plain(first - 2) && !self.words[first - 2].ends_sentence && says
     }
 
     /// The code in a dump's `"code": "invalid_type"` at word `index`, if
@@ -825,8 +878,11 @@ impl<'t> Scan<'t> {
     pub(crate) fn word_rule_at(&self, index: usize) -> Option<(Rule, String)> {
         let text = self.word(&self.words[index]);
         let (rule, message) = word_rule(text)?;
+        // The few words before it in its sentence.
         let before = |words: &[&str]| {
             (index.saturating_sub(4)..index)
+                .rev()
+                .take_while(|&i| !self.words[i].ends_sentence)
                 .filter_map(|i| self.lower(i))
                 .any(|word| words.contains(&word.trim_matches(MARKS)))
         };
@@ -864,6 +920,12 @@ impl<'t> Scan<'t> {
             {
                 None
             }
+            // "Must be one of: DEBUG, INFO, WARN": a level listed among
+            // levels is a value a parameter takes.
+            Rule::NoLogLine if LEVELS.contains(&text) && self.listed_with_levels(index) => None,
+            // "end (2026-06-10T09:00) must be after ..": a log line's
+            // timestamp opens its line; one that does not is a value.
+            Rule::NoLogLine if is_timestamp(text) && !self.opens_a_log_line(index) => None,
             // A URL sends the model away when the words right before it do,
             // in its sentence ("For more information visit <url>"), or when
             // a dump's key names it a page to read (`"documentation_url":`).
@@ -940,6 +1002,12 @@ impl<'t> Scan<'t> {
             // server called, built from what the model sent.
             Rule::NoPath if is_route(text) => None,
             // "a whole number from -32768 to 32767": a bound, not a code.
+            // `"offline_ids": [-2147483648]`: a dump's number is a value
+            // unless its key says it is a code.
+            Rule::NoLookup if text.starts_with('-') && self.words[index].in_dump => self
+                .dump_key(index)
+                .is_some_and(|key| key.to_ascii_lowercase().contains("code"))
+                .then_some((rule, message)),
             Rule::NoLookup if text.starts_with('-') => {
                 let next = self.lower(index + 1);
                 let bound = next.is_some_and(|next| next == "to" || next == "and")
@@ -954,7 +1022,7 @@ impl<'t> Scan<'t> {
             Rule::NoEnvVar if is_capital_snake(text) => {
                 let after = self.lower(index + 1).is_some_and(|next| {
                     matches!(next.as_str(), "environment" | "env" | "variable")
-                });
+                }) || self.in_env_file(index);
                 let named = ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix));
                 if named
                     || after
@@ -1049,6 +1117,97 @@ impl<'t> Scan<'t> {
         // The masked text: a dump's `\n` is a line break there.
         let before = &self.masked[..self.words[index].at.start];
         before.trim_end_matches([' ', '\t']).ends_with('\n')
+    }
+
+    /// Whether word `index`, a level, stands in a list of levels: beside
+    /// another, past a comma or a slash, or past "or" or "and".
+    pub(crate) fn listed_with_levels(&self, index: usize) -> bool {
+        let level = |i: usize| {
+            self.words
+                .get(i)
+                .is_some_and(|word| LEVELS.contains(&self.word(word)))
+        };
+        let parted = |i: usize| matches!(self.words[i].followed_by, Some(',' | '/' | '|'));
+        let joined = |i: usize| {
+            self.lower(i)
+                .is_some_and(|word| matches!(word.as_str(), "or" | "and"))
+        };
+        let before = index > 0 && level(index - 1) && parted(index - 1)
+            || index > 1 && level(index - 2) && joined(index - 1);
+        let after = level(index + 1) && parted(index) || level(index + 2) && joined(index + 1);
+        before || after
+    }
+
+    /// Whether word `index`, a timestamp, opens a log line: it heads the
+    /// text or a line, in brackets or not, or is the time after a date
+    /// that does (`2026-06-10 09:00:01`), or a level follows it.
+    pub(crate) fn opens_a_log_line(&self, index: usize) -> bool {
+        let heads = |i: usize| {
+            let before = &self.masked[..self.words[i].at.start];
+            let before = before.strip_suffix('[').unwrap_or(before);
+            let line = before.trim_end_matches([' ', '\t']);
+            line.is_empty() || line.ends_with('\n')
+        };
+        let dated = index > 0 && {
+            let date = self.word(&self.words[index - 1]).as_bytes();
+            date.len() == 10 && date[4] == b'-' && date[7] == b'-' && heads(index - 1)
+        };
+        let levelled = self
+            .words
+            .get(index + 1)
+            .is_some_and(|next| LEVELS.contains(&self.word(next)));
+        heads(index) || dated || levelled
+    }
+
+    /// Whether the words after word `index` place it in the server's
+    /// settings file: "in .env", "in your .env file".
+    pub(crate) fn in_env_file(&self, index: usize) -> bool {
+        if self.lower(index + 1).as_deref() != Some("in") {
+            return false;
+        }
+        let file = match self.lower(index + 2).as_deref() {
+            Some("the" | "your" | "a") => index + 3,
+            _ => index + 2,
+        };
+        self.lower(file)
+            .is_some_and(|word| word == ".env" || word.starts_with(".env."))
+    }
+
+    /// The key of the dump's value at word `index`, or of the list it
+    /// stands in, if it is near: a few bytes are read, whatever the dump.
+    pub(crate) fn dump_key(&self, index: usize) -> Option<&str> {
+        let start = self.words[index].at.start;
+        let near = start.saturating_sub(VALUE_KEY_READ);
+        let before = self.text.get(near..start)?.trim_end_matches(|c: char| {
+            c.is_whitespace() || c.is_ascii_digit() || matches!(c, '[' | ',' | '-' | '.')
+        });
+        let before = before.strip_suffix(':')?.trim_end().strip_suffix('"')?;
+        Some(&before[before.rfind('"')? + 1..])
+    }
+
+    /// The tag in brackets that word `index` opens, if it heads the text or
+    /// a line as a log's category does: in capitals (`[TRANSPORT]`) or
+    /// naming an error (`[auth_error]`, `[Notes Server Error]`); not a
+    /// label in lower case (`[draft]`), a number (`[404]`, `[Errno 2]`) or
+    /// a link's text (`[docs](..)`).
+    pub(crate) fn heading_tag(&self, index: usize) -> Option<&str> {
+        let start = self.words[index].at.start;
+        let before = self.masked[..start].strip_suffix('[')?;
+        let line = before.trim_end_matches([' ', '\t']);
+        if !(line.is_empty() || line.ends_with('\n')) {
+            return None;
+        }
+        let rest = &self.masked[start..];
+        let close = rest.get(..TAG_LENGTH.min(rest.len()))?.find(']')?;
+        let tag = &self.text[start..start + close];
+        let words = tag
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic() || matches!(b, b' ' | b'_' | b'-'));
+        let capitals = !tag.bytes().any(|b| b.is_ascii_lowercase());
+        let error = tag.to_ascii_lowercase().ends_with("error");
+        let letters = tag.bytes().filter(u8::is_ascii_alphabetic).count();
+        (words && letters >= 3 && (capitals || error) && !rest[close + 1..].starts_with('('))
+            .then_some(tag)
     }
 
     /// Whether word `index`, a number in hexadecimal, is a value the model
@@ -1308,6 +1467,17 @@ impl<'t> Scan<'t> {
         let mut current: Option<String> = tools.own.clone();
         for (index, word) in self.words.iter().enumerate() {
             let name = self.word(word);
+            // `decompileFromJar` for `decompile-from-jar`: a tool written in
+            // another style, a name the model cannot call.
+            if let Some(tool) = self.restyled_tool(name, tools) {
+                let message = format!(
+                    "`{name}` is not a tool of this server; write its name as the server \
+                     lists it: `{tool}`"
+                );
+                broken.push(self.broken(Rule::KnownTool, word.at.clone(), message));
+                current = Some(tool.to_owned());
+                continue;
+            }
             if let Some(mention) = self.tool_mention(index, tools) {
                 if tools.is_tool(name) {
                     current = Some(name.to_owned());
@@ -1390,6 +1560,20 @@ impl<'t> Scan<'t> {
             };
             broken.push(self.broken(Rule::KnownParameter, word.at.clone(), message));
         }
+    }
+
+    /// The tool that `name`, in `camelCase`, writes in another style than
+    /// the server lists it, where the server's tools are all known: read
+    /// by the whole message's view alone, as a name of the server's code
+    /// may share a tool's words.
+    pub(crate) fn restyled_tool<'a>(&self, name: &str, tools: &'a Tools) -> Option<&'a str> {
+        let camel = name.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+            && name.bytes().any(|b| b.is_ascii_uppercase())
+            && name.bytes().all(|b| b.is_ascii_alphanumeric());
+        if self.sure_only || !tools.complete || !camel || tools.is_parameter(name) {
+            return None;
+        }
+        tools.restyled(name)
     }
 
     /// Whether word `index` names a tool: surely, after "call" or as "with

@@ -1866,3 +1866,127 @@ fn a_code_spelt_in_words_is_no_lookup() {
         assert!(broken.contains(&Rule::NoLookup), "{text}: {broken:?}");
     }
 }
+
+/// What `fresh-10` to `fresh-12` showed, as families: a tag in capitals or
+/// naming an error, in brackets heading a text, is a log's; a timestamp
+/// that heads no line is a value, and so is a level listed among levels; a
+/// socket's `unix://` URL and a `.env` file are the server's, and a
+/// variable "in .env" is one; a code after "code:" stands for what went
+/// wrong unless words say it; a code in parentheses after its label
+/// (`(HRESULT 0x80020009)`) annotates the words before it, as a number in
+/// a dump's list is a value; a parenthesis after a sentence's end is part
+/// of it.
+#[test]
+fn what_the_third_three_showed() {
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &[
+            "[UNSUPPORTED] the sync bridge is not configured on this server",
+            "[TRANSPORT] the request to the notes store failed",
+            "[Notes Server Error] the index is locked by another process",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &[
+            "[404] Not Found: no note recorded for 2019-01-01",
+            "[Errno 2] No such file or directory: 'inbox/todo.md'",
+            "[draft] notes are not synced. Call sync_notes first.",
+            "Invalid level 'WARNING'. Must be one of: DEBUG, ERROR, INFO, TRACE, WARN",
+            "Give a level of INFO or DEBUG to search_notes.",
+            "search_notes: until (2026-06-10T09:00) must be after since (2026-06-10T17:00)",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &[
+            "2026-06-10T09:00:01Z the index could not be opened",
+            "sync failed:\n2026-06-10 09:00:01 could not reach the remote",
+            "[2026-06-10T09:00:01Z] the index could not be opened",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoPath,
+        &["Cannot connect to the sync daemon at unix:///var/run/notes-sync.sock."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &[
+            "No account is set up. Check NOTES_ACCOUNT_ID in .env.",
+            "No account was found. Put NOTES_ACCOUNT_ID in your .env file.",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoPath,
+        &["No account is set up. Add the account's id to the .env file."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "An error occurred (code: NOTES-ERR-719).",
+            "Something went wrong (code: 42).",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "Note ENG-4521 not found. Call search_notes to find its path.",
+            "The sync service has no such class (HRESULT 0x800401f3)",
+            "You do not have permission to open that folder. (HRESULT 0x80020009)",
+            "{\n  \"error\": {\n    \"code\": 400,\n    \"message\": \"Invalid Value\"\n  }\n}",
+            "{\"offline_ids\": [-2147483648], \"error_message\": \"the remote is unreachable\"}",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "Could not open that folder. You do not have permission to open it. (HRESULT 0x80020009)",
+        ],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "Could not open that folder. You do not have permission. (It is shared.) Ask its owner.",
+            "Could not open that folder. You lack permission. (Background on this error at: https://example.com/e/1)",
+        ],
+    );
+}
+
+/// A tool named in another style than its own (`decompileFromJar` for
+/// `decompile-from-jar`) is no tool of the server: the model must call
+/// the name as the server lists it.
+#[test]
+fn a_tool_named_in_another_style_is_no_tool() {
+    let tools = Tools::new()
+        .tool_with_parameters("decompile-from-jar", ["jarFilePath", "className"])
+        .tool_with_parameters("decompile-from-path", ["classFilePath"])
+        .answering("decompile-from-path");
+    let text = "JAR files must be decompiled using decompileFromJar with className parameter";
+    let broken = check_message(Outcome::Invalid, text, &tools);
+    assert!(
+        rules(&broken).contains(&Rule::KnownTool),
+        "{text}: {broken:?}"
+    );
+    let text = "JAR files must be decompiled: call decompile-from-jar with className.";
+    let broken = check_message(Outcome::Invalid, text, &tools);
+    assert!(
+        !rules(&broken).contains(&Rule::KnownTool),
+        "{text}: {broken:?}"
+    );
+    let text = "classFilePath must end in .class.";
+    let broken = check_message(Outcome::Invalid, text, &tools);
+    assert!(
+        !rules(&broken).contains(&Rule::KnownTool),
+        "{text}: {broken:?}"
+    );
+}

@@ -189,8 +189,12 @@ pub(crate) fn is_level(word: &str) -> bool {
 /// `C:\x`, `\\host\x`) or in a home directory (`~/x`). A relative path
 /// (`inbox/todo.md`) and a URL are not.
 pub(crate) fn path(word: &str) -> Option<&'static str> {
-    // `file:///srv/app/x.js`: a URL of a file is its path.
-    if let Some(file) = word.strip_prefix("file://") {
+    // `file:///srv/app/x.js`: a URL of a file is its path, and a socket's
+    // (`unix:///var/run/docker.sock`) is the socket's.
+    if let Some(file) = ["file://", "unix://", "unix:"]
+        .iter()
+        .find_map(|scheme| word.strip_prefix(scheme))
+    {
         return path(file);
     }
     if word.contains("://") {
@@ -912,6 +916,46 @@ pub(crate) fn is_timestamp(word: &str) -> bool {
             .all(|b| b.is_ascii_digit() || matches!(b, b':' | b'.' | b','));
     date || time
 }
+
+/// Words that say no more than that something failed: a code they stand
+/// beside ("An error occurred (code: 42)") is given no meaning.
+pub(crate) const SAY_NOTHING: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "error",
+    "errors",
+    "occurred",
+    "has",
+    "unknown",
+    "unexpected",
+    "internal",
+    "failed",
+    "failure",
+    "request",
+    "operation",
+    "something",
+    "went",
+    "wrong",
+];
+
+/// Words that label the code after them in parentheses: `(code: 6)`,
+/// `(errno 13)`.
+pub(crate) const CODE_LABELS: &[&str] = &["code", "error", "errno", "status", "hresult"];
+
+/// How many words before a code's parentheses are read for what they say.
+pub(crate) const SAID_READ: usize = 6;
+
+/// How many bytes before a dump's value, or its list, are read for its key.
+pub(crate) const VALUE_KEY_READ: usize = 120;
+
+/// How many words a parenthesis after a sentence's end may hold and still
+/// annotate it (`(HRESULT 0x80020009)`, `(Status code: 400)`).
+pub(crate) const ANNOTATION_WORDS: usize = 3;
+
+/// How many bytes a tag in brackets heading a line may take: a category's
+/// name (`[TRANSPORT]`), not a sentence set apart.
+pub(crate) const TAG_LENGTH: usize = 40;
 
 /// Kinds of tool outside a server a text may send the model to: "Use a
 /// JSON validator".

@@ -589,7 +589,8 @@ fn every_view_on_every_corpus() {
     }
     assert!(of(&["tune", "aside"]).len() >= 150);
     assert!(of(&["fresh", "fresh-2", "fresh-3"]).len() >= 180);
-    assert!(of(HELD_OUT).len() >= 180);
+    // Between rounds, while the next three are gathered, none is held out.
+    assert!(HELD_OUT.is_empty() || of(HELD_OUT).len() >= 180);
 }
 
 /// Per rule, the false positives and misses of each view on every corpus
@@ -626,8 +627,8 @@ fn false_positives_per_rule() {
 }
 
 /// `CORPUS_RULE=<rule>`: every text whose message view flags that rule
-/// against its labels, with the words flagged; the held-out corpus is never
-/// shown.
+/// against its labels, with the words flagged, the server's tools unknown
+/// (known with `CORPUS_KNOWN=1`); the held-out corpus is never shown.
 #[test]
 fn show_false_positives_of_a_rule() {
     let Ok(name) = std::env::var("CORPUS_RULE") else {
@@ -636,7 +637,11 @@ fn show_false_positives_of_a_rule() {
     let mut texts = corpus();
     texts.extend(blind().into_iter().filter(|t| !t.is_held_out()));
     for text in &texts {
-        for broken in check_message(text.outcome, &text.text, &text.unknown()) {
+        let tools = match std::env::var_os("CORPUS_KNOWN") {
+            Some(_) => text.router(),
+            None => text.unknown(),
+        };
+        for broken in check_message(text.outcome, &text.text, &tools) {
             if broken.rule.name() == name && !text.breaks.contains(&broken.rule) {
                 println!("{}: {:?} :: {}", text.id, broken.words, broken.message);
             }

@@ -327,3 +327,34 @@ fn the_paths_of_a_tool_that_takes_one_are_compared_once() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(rules(&broken).contains(&Rule::NoCommand));
 }
+
+#[test]
+fn names_in_another_style_are_found_among_many_tools_at_once() {
+    // Ten thousand tools, and a name in camelCase for each word.
+    let tools = (0..10_000).fold(Tools::new(), |tools, n| {
+        tools.tool(format!("tool-number-{n}"))
+    });
+    let text = repeated(" toolNumberX");
+    let broken = check_message(Outcome::Invalid, &text, &tools);
+    assert!(broken.iter().all(|b| b.rule != Rule::KnownTool));
+    let text = repeated(" toolNumber7");
+    let broken = check_message(Outcome::Invalid, &text, &tools);
+    assert!(broken.iter().any(|b| b.rule == Rule::KnownTool));
+}
+
+#[test]
+fn codes_keys_and_timestamps_each_read_a_few_bytes() {
+    // Numbers in a dump's list, each read back for its key; codes before
+    // printed keys; timestamps after runs of spaces; levels in a list.
+    for unit in [
+        " -21474836,",
+        " (HRESULT 0x80020009)\n  \"message\"",
+        "          2026-06-10T09:00",
+        " DEBUG, INFO,",
+        "[TRANSPORT] x\n",
+    ] {
+        let text = format!("{{\"ids\": [{}]}}", repeated(unit));
+        check_message(Outcome::Invalid, &text, &Tools::unknown());
+        check_message(Outcome::Invalid, &repeated(unit), &Tools::unknown());
+    }
+}
