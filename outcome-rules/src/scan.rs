@@ -261,6 +261,7 @@ impl<'t> Scan<'t> {
         }
         if !self.sure_only {
             self.fields(tools, broken);
+            self.log_headings(broken);
         }
         self.names(tools, broken);
     }
@@ -553,9 +554,14 @@ impl<'t> Scan<'t> {
             && text
                 .bytes()
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
+        // "Status Code: 403", "HTTP code: 400": HTTP's status, which
+        // every model knows.
+        let http = before(2)
+            .is_some_and(|word| matches!(word.trim_matches(MARKS), "status" | "http" | "https"));
         if before(1).is_some_and(|word| word.trim_matches(MARKS).trim_end_matches(':') == "code")
             && self.words[index - 1].followed_by == Some(':')
             && numbered
+            && !http
             && !self.said_beside(index - 1, index)
         {
             return Some((
@@ -1266,12 +1272,14 @@ impl<'t> Scan<'t> {
                         .is_some_and(|(key, _)| tools.is_parameter(key))
             })
             .collect();
-        // Fields are a log line's only beside its head (a timestamp) or a
+        // Fields are a log line's only beside its head (a timestamp that
+        // opens a line, not a dump's `"timestamp":` value) or a
         // key only a log line has (`level=`, `msg=`); without either they
         // are an exception's or a validator's dump (`[type=missing,
         // input_value=..]`, `(code=100, message=..)`), whose type and codes
         // the other readings name.
-        let logged = self.words.iter().any(|word| is_timestamp(self.word(word)))
+        let logged = (0..self.words.len())
+            .any(|i| is_timestamp(self.word(&self.words[i])) && self.opens_a_log_line(i))
             || fields.iter().any(|word| {
                 let key = self.word(word).trim_start_matches(['[', '(', '{']);
                 key.split_once('=')
@@ -1312,7 +1320,11 @@ impl<'t> Scan<'t> {
                 from = end;
                 let starts_word = start == 0 || !is_word_byte(lower.as_bytes()[start - 1]);
                 let ends_word = end == lower.len() || !is_word_byte(lower.as_bytes()[end]);
-                let explained = *why == CODE && self.number_said_after(end);
+                // "error code 7" asks for a look-up; "returned an error
+                // code" names none, "Error Code: NoSuchKey" one in words.
+                let explained = *why == CODE
+                    && (self.number_said_after(end)
+                        || *phrase == "error code" && !self.code_after(end));
                 // "Consult the server admin": a person to ask, not a page.
                 let person = *phrase == "consult the"
                     && lower[end..]
@@ -1330,6 +1342,48 @@ impl<'t> Scan<'t> {
                 }
             }
         }
+    }
+
+    /// A heading line of marks around words that name a log (`--- log
+    /// tail ---`, `=== server log ===`): what follows is a log the server
+    /// quoted.
+    pub(crate) fn log_headings(&self, broken: &mut Vec<Broken>) {
+        let mut start = 0;
+        for line in self.masked.split_inclusive('\n') {
+            let at = start;
+            start += line.len();
+            let trimmed = line.trim();
+            let marks = |c: char| matches!(c, '-' | '=' | '*' | '#' | '~');
+            let words = trimmed.trim_matches(marks);
+            let framed = trimmed.len() - trimmed.trim_start_matches(marks).len() >= 2
+                && trimmed.len() - trimmed.trim_end_matches(marks).len() >= 2;
+            let names_log = words
+                .split_whitespace()
+                .any(|word| matches!(word.to_ascii_lowercase().as_str(), "log" | "logs"));
+            if framed && names_log && words.len() <= TAG_LENGTH {
+                let from = at + (line.len() - line.trim_start().len());
+                let heading = from..from + trimmed.len();
+                let message = format!("\"{}\" {LOGGED}", &self.text[heading.clone()]);
+                broken.push(self.broken(Rule::NoLogLine, heading, message));
+            }
+        }
+    }
+
+    /// Whether a code to look up follows byte `end`, past a colon: one
+    /// with a digit (`7`, `0x1f`, `E42`) or in capitals, not spelt in
+    /// words (`ECONNRESET`; not `NOT_FOUND`, nor `NoSuchKey`).
+    pub(crate) fn code_after(&self, end: usize) -> bool {
+        let rest = self.masked[end..].trim_start_matches([':', ' ', '=', '#']);
+        let code = rest
+            .split(|c: char| c.is_whitespace() || matches!(c, ';' | ',' | ')' | ']'))
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches('.');
+        let digit = code.bytes().any(|b| b.is_ascii_digit());
+        let capitals = code.len() > 1
+            && code.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+            && !spelt_in_words(code);
+        digit || capitals
     }
 
     /// Whether the number right after byte `end` ("errno", "error code")

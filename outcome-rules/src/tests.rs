@@ -1990,3 +1990,67 @@ fn a_tool_named_in_another_style_is_no_tool() {
         "{text}: {broken:?}"
     );
 }
+
+/// What `fresh-13` to `fresh-16` showed, as families: "error code" asks
+/// for a look-up only where a code follows that is not words ("returned
+/// an error code", "Error Code: NoSuchKey"), and a code after "Status
+/// Code:" or "HTTP code:" is HTTP's; `key=value` in a dump beside a dump's
+/// timestamp is no log line's field; a route whose last part is a domain
+/// (`/zones/example.com`) is the API's; a temporary folder or `AppData`
+/// in a user's home is the server's; a heading that names a log quotes
+/// one.
+#[test]
+fn what_the_fourth_four_showed() {
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Sync failed: the remote returned an error code",
+            "The key you gave does not exist. (Service: Notes; Status Code: 403; Error Code: InvalidAccessKeyId)",
+            "Failed to export the notes: HTTP code: 400.",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "The request failed with error code 7.",
+            "Sync failed. Error code: 502",
+            "Sync failed (error code: ECONNRESET)",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLogLine,
+        &[
+            "{\"success\":false,\"errorMessage\":\"API error on GET /api/notes [base=https://notes.example.com]: 400 Bad Request\",\"timestamp\":\"2026-03-25T09:41:07.512Z\"}",
+        ],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::NoLogLine,
+        &["2026-03-25T09:41:07Z level=error msg=\"sync failed\""],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[
+            "Notes API error: [7003] Could not route to /zones/example.com, perhaps the id is wrong?",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoPath,
+        &[
+            "create the sync log `C:\\Users\\dev\\AppData\\Local\\Temp\\notes-sync\\run-5f3a.log`: Access is denied. (os error 5)",
+            "could not write /home/dev/.cache/notes/index.db: disk full",
+        ],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::NoLogLine,
+        &[
+            "the sync daemon exited before it was ready.\n--- log tail ---\nsync failed: the remote refused the key.",
+        ],
+    );
+}

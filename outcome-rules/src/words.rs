@@ -266,12 +266,29 @@ pub(crate) fn is_route(word: &str) -> bool {
     let first = route.split('/').next().unwrap_or_default();
     !FILE_ROOTS.contains(&first)
         && !first.starts_with('.')
-        && route.split('/').all(|segment| !segment.contains('.'))
+        && route
+            .split('/')
+            .all(|segment| !segment.contains('.') || is_domain(segment))
+}
+
+/// Whether `segment` of a route is a domain, an id the API takes
+/// (`/zones/example.com`), not a file's name: a common top-level domain
+/// after its last dot.
+fn is_domain(segment: &str) -> bool {
+    segment.rsplit_once('.').is_some_and(|(name, top)| {
+        !name.is_empty()
+            && !name.starts_with('.')
+            && matches!(
+                top,
+                "com" | "org" | "net" | "io" | "dev" | "app" | "ai" | "co" | "edu" | "gov"
+            )
+    })
 }
 
 /// Whether `word`, a path, is of a place a server keeps for itself: its
-/// install (`/opt`, `/usr`, root's home), a cache, a hidden folder or a
-/// library's (`node_modules`, `site-packages`).
+/// install (`/opt`, `/usr`, root's home), a cache, a temporary folder, a
+/// hidden folder, an application's data (`AppData`) or a library's
+/// (`node_modules`, `site-packages`).
 pub(crate) fn server_place(word: &str) -> bool {
     ["/opt/", "/usr/", "/root/"]
         .iter()
@@ -280,14 +297,22 @@ pub(crate) fn server_place(word: &str) -> bool {
             segment.starts_with('.') && segment.len() > 1 && segment != ".."
                 || matches!(
                     segment,
-                    "node_modules" | "site-packages" | "dist-packages" | "cache" | ".cache"
+                    "node_modules"
+                        | "site-packages"
+                        | "dist-packages"
+                        | "cache"
+                        | ".cache"
+                        | "AppData"
+                        | "Temp"
+                        | "tmp"
                 )
         })
 }
 
 /// Whether `word`, a path, is a file in a user's home (`/home/alice/a.md`,
-/// `/Users/dev/src/App.cs`, `C:\\Users\\alice\\a.txt`): not a directory
-/// the server keeps there (`~/.config`, `node_modules`).
+/// `/Users/dev/src/App.cs`, `C:\\Users\\alice\\a.txt`): not in a place
+/// the server keeps there ([`server_place`]: `~/.config`, `node_modules`,
+/// `AppData\\Local\\Temp`).
 pub(crate) fn users_file(word: &str) -> bool {
     let rest = word
         .strip_prefix("/home/")
@@ -303,11 +328,7 @@ pub(crate) fn users_file(word: &str) -> bool {
     let Some(rest) = rest else {
         return false;
     };
-    let kept = rest.split(['/', '\\']).any(|segment| {
-        segment.starts_with('.')
-            || matches!(segment, "node_modules" | "site-packages" | "dist-packages")
-    });
-    !kept && rest.contains(['/', '\\'])
+    !server_place(rest) && rest.contains(['/', '\\'])
 }
 
 /// A source location: `main.rs:42`, `server.py:10:5`, `Foo.java:3`.
@@ -888,7 +909,7 @@ pub(crate) fn is_code(word: &str) -> bool {
 /// Whether a code's name is words (`NAME_NOT_RESOLVED`): two parts or
 /// more, each of letters with a vowel, which say what went wrong
 /// themselves; `X509` or `QX` stands for a meaning to look up.
-fn spelt_in_words(name: &str) -> bool {
+pub(crate) fn spelt_in_words(name: &str) -> bool {
     let mut parts = 0;
     for part in name.split('_') {
         let letters = part.len() >= 2 && part.bytes().all(|b| b.is_ascii_alphabetic());

@@ -548,25 +548,23 @@ fn every_view_on_every_corpus() {
             .filter(|t| t.set.as_deref().is_some_and(|set| sets.contains(&set)))
             .collect()
     };
-    let sets: [(&str, Vec<&Text>); 17] = [
-        ("own", own.iter().collect()),
-        ("blind, all", of(&["tune", "aside"])),
-        ("blind, tune", of(&["tune"])),
-        ("blind, aside", of(&["aside"])),
-        ("fresh", of(&["fresh"])),
-        ("fresh-2", of(&["fresh-2"])),
-        ("fresh-3", of(&["fresh-3"])),
-        ("fresh-4", of(&["fresh-4"])),
-        ("fresh-5", of(&["fresh-5"])),
-        ("fresh-6", of(&["fresh-6"])),
-        ("fresh-7", of(&["fresh-7"])),
-        ("fresh-8", of(&["fresh-8"])),
-        ("fresh-9", of(&["fresh-9"])),
-        ("fresh-10", of(&["fresh-10"])),
-        ("fresh-11", of(&["fresh-11"])),
-        ("fresh-12", of(&["fresh-12"])),
-        ("held out", of(HELD_OUT)),
+    let mut sets: Vec<(String, Vec<&Text>)> = vec![
+        ("own".to_owned(), own.iter().collect()),
+        ("blind, all".to_owned(), of(&["tune", "aside"])),
+        ("blind, tune".to_owned(), of(&["tune"])),
+        ("blind, aside".to_owned(), of(&["aside"])),
+        ("fresh".to_owned(), of(&["fresh"])),
     ];
+    // Each `fresh-N.jsonl`, as many as there are.
+    for n in 2.. {
+        let name = format!("fresh-{n}");
+        let texts = of(&[name.as_str()]);
+        if texts.is_empty() {
+            break;
+        }
+        sets.push((name, texts));
+    }
+    sets.push(("held out".to_owned(), of(HELD_OUT)));
     let views = views();
     println!(
         "\n{:<24} {:<14} {:>5} {:>7} {:>7}",

@@ -358,3 +358,16 @@ fn codes_keys_and_timestamps_each_read_a_few_bytes() {
         check_message(Outcome::Invalid, &repeated(unit), &Tools::unknown());
     }
 }
+
+#[test]
+fn headings_and_error_codes_are_read_once() {
+    for unit in [
+        "--- log tail ---\n",
+        "error code: ",
+        "error codeX ",
+        "-- log\n",
+    ] {
+        let broken = check_message(Outcome::Invalid, &repeated(unit), &Tools::unknown());
+        assert!(!broken.is_empty());
+    }
+}
