@@ -245,7 +245,11 @@ impl<'t> Scan<'t> {
         self.phrases(broken);
         for (index, word) in self.words.iter().enumerate() {
             if let Some((rule, message)) = self.word_rule_at(index) {
-                broken.push(self.broken(rule, word.at.clone(), message));
+                // A name joined to a value (`{PREFIX}_USERNAME`): its form,
+                // which the value hides, names no type the author wrote.
+                if rule != Rule::NoTypeName || !self.text[word.at.clone()].contains(VALUE) {
+                    broken.push(self.broken(rule, word.at.clone(), message));
+                }
                 continue;
             }
             if word_rule(self.word(word)).is_some() {

@@ -2054,3 +2054,17 @@ fn what_the_fourth_four_showed() {
         ],
     );
 }
+
+/// A name joined to a value in a literal (`{PREFIX}_USERNAME`) has the
+/// form the value gives it, which the compiler cannot see: no type name.
+#[test]
+fn a_name_joined_to_a_value_is_no_type_name() {
+    let text = format!(
+        "no password is configured; set {VALUE}_USERNAME and {VALUE}_PASSWORD before the call"
+    );
+    let broken = check_part(Part::Problem, &text, &Tools::unknown());
+    assert!(!rules(&broken).contains(&Rule::NoTypeName), "{broken:?}");
+    let text = format!("the store for {VALUE} failed: FileNotFoundError");
+    let broken = check_part(Part::Problem, &text, &Tools::unknown());
+    assert_eq!(rules(&broken), [Rule::NoTypeName], "{broken:?}");
+}
