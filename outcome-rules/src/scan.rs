@@ -161,10 +161,16 @@ impl<'t> Scan<'t> {
             .iter()
             .rposition(|word| !word.in_dump)
             .unwrap_or(self.words.len().saturating_sub(1));
-        self.words[..before_last]
+        let first = self.words[..before_last]
             .iter()
             .rposition(|word| word.ends_sentence)
-            .map_or(0, |end| end + 1)
+            .map_or(0, |end| end + 1);
+        // Nor are the keys before it (`"suggestedAction":"Pass ..`).
+        first
+            + self.words[first..before_last]
+                .iter()
+                .take_while(|word| word.in_dump)
+                .count()
     }
 
     /// Reads a quoted value that is one of `tools` as the tool's name:
@@ -1640,7 +1646,9 @@ impl<'t> Scan<'t> {
     pub(crate) fn tool_mention(&self, index: usize, tools: &Tools) -> Option<Mention> {
         let word = &self.words[index];
         let name = self.word(word);
-        if !is_name(name) {
+        // A dump's key or one-word value (`"tool": "get_activities"`) is
+        // data the server passed on, naming nothing to call.
+        if !is_name(name) || word.in_dump {
             return None;
         }
         let before = index.checked_sub(1).and_then(|i| {
@@ -1697,7 +1705,7 @@ impl<'t> Scan<'t> {
             // A kebab-case name is a tool's after the verbs that only call
             // one; "use read-only mode" and "try re-running" are English.
             Some("call" | "invoke") => snake || kebab || tools.is_tool(name),
-            Some("use" | "run" | "try") => snake || tools.is_tool(name),
+            Some("use" | "run" | "try" | "retry") => snake || tools.is_tool(name),
             Some("with" | "using" | "via") => {
                 (snake || tools.is_tool(name)) && self.ends_clause(index)
             }
@@ -1901,15 +1909,26 @@ impl<'t> Scan<'t> {
             }
             scanned = word.at.start;
             let name = self.word(word);
+            // `start_kernel(notebook_path=...)`: a tool of the server
+            // written as a call.
+            if let Some((callee, _)) = name.split_once('(')
+                && depth == 0
+                && tools.get(callee).is_some()
+                && tools.own.as_deref() != Some(callee)
+            {
+                return true;
+            }
             match self.tool_mention(index, tools) {
                 Some(Mention::Sure) => true,
                 // Named without a verb that calls it: a step if the
                 // sentence is an instruction, or if it names another of
-                // the server's tools, outside parentheses; never the tool
-                // that just failed.
+                // the server's tools, outside parentheses; the tool that
+                // just failed only in an instruction ("Pass a name to
+                // symbol_resolve."), not in passing ("Invalid arguments
+                // for read_file").
                 Some(Mention::Perhaps) => {
                     depth == 0
-                        && tools.own.as_deref() != Some(name)
+                        && (verb_led || tools.own.as_deref() != Some(name))
                         && (self.sure_only || self.set_apart(index))
                         && (tools.get(name).is_some()
                             || verb_led

@@ -2068,3 +2068,74 @@ fn a_name_joined_to_a_value_is_no_type_name() {
     let broken = check_part(Part::Problem, &text, &Tools::unknown());
     assert_eq!(rules(&broken), [Rule::NoTypeName], "{broken:?}");
 }
+
+/// What `fresh-17` to `fresh-20` showed, as families: a dump's one-word
+/// value is neither a step nor a mention of a tool (`"tool":
+/// "get_activities"`, `"tool":"golangci-lint"`); an instruction may name
+/// the tool that failed, to call again (`Pass a name to symbol_resolve.`,
+/// "then retry symbol_resolve with .."), as "retry" calls one;
+/// a tool written as a call (`start_kernel(path=...)`) is named; a
+/// plural's `(s)` calls nothing; a Mac's `~/Library` is the server's.
+#[test]
+fn what_the_fifth_four_showed() {
+    let tools = Tools::new()
+        .tool_with_parameters("get_activity", ["activity_id"])
+        .tool_with_parameters("symbol_resolve", ["name", "projectId"])
+        .tool_with_parameters("start_kernel", ["notebook_path"])
+        .tool_with_parameters("execute_cell", ["index"])
+        .tool_with_parameters("run_lint", ["path"]);
+    let flagged = |own: &str, text: &str| {
+        rules(&check_message(
+            Outcome::Invalid,
+            text,
+            &tools.clone().answering(own),
+        ))
+    };
+    let text = "{\n  \"success\": false,\n  \"error\": \"Unknown tool: get_activities\",\n  \"tool\": \"get_activities\"\n}";
+    assert!(
+        flagged("get_activity", text).contains(&Rule::NamesTool),
+        "{text}"
+    );
+    let text = "{\"success\": false, \"error\": \"Parameter activity_id must be a number\", \"tool\": \"get_activity\"}";
+    assert!(
+        flagged("get_activity", text).contains(&Rule::NamesTool),
+        "{text}"
+    );
+    let text = "[{\"tool\":\"golangci-lint\",\"file\":\"\",\"error\":\"timed out after 5m0s\"}]";
+    let broken = check_message(Outcome::Fault, text, &tools.clone().answering("run_lint"));
+    assert!(!rules(&broken).contains(&Rule::KnownTool), "{broken:?}");
+    for text in [
+        "{\"error\":\"SymbolNotFound\",\"message\":\"Symbol name is empty.\",\"suggestedAction\":\"Pass a type or member name to symbol_resolve.\"}",
+        "No symbol matched that name. Pass projectId to symbol_resolve to choose one.",
+    ] {
+        assert!(
+            !flagged("symbol_resolve", text).contains(&Rule::NamesTool),
+            "{text}"
+        );
+    }
+    let text = "That folder is not a trusted root. Add it as one, then retry symbol_resolve with a name under it.";
+    assert!(
+        !flagged("symbol_resolve", text).contains(&Rule::NamesTool),
+        "{text}"
+    );
+    let text = "No symbol matched that name in symbol_resolve.";
+    assert!(
+        flagged("symbol_resolve", text).contains(&Rule::NamesTool),
+        "{text}"
+    );
+    let text = "Error calling tool 'execute_cell': kernel is not bound to a notebook, so start_kernel(notebook_path=...) first";
+    assert!(
+        !flagged("execute_cell", text).contains(&Rule::NamesTool),
+        "{text}"
+    );
+    let text = "Symbol 'Calculator' matched 2 candidates across projectId(s): a, b. Pass projectId to symbol_resolve.";
+    assert!(
+        !flagged("symbol_resolve", text).contains(&Rule::NoTypeName),
+        "{text}"
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoPath,
+        &["Messages database not found at: /Users/alice/Library/Messages/chat.db"],
+    );
+}

@@ -287,7 +287,7 @@ fn is_domain(segment: &str) -> bool {
 
 /// Whether `word`, a path, is of a place a server keeps for itself: its
 /// install (`/opt`, `/usr`, root's home), a cache, a temporary folder, a
-/// hidden folder, an application's data (`AppData`) or a library's
+/// hidden folder, an application's data (`AppData`, a Mac's `Library`) or a library's
 /// (`node_modules`, `site-packages`).
 pub(crate) fn server_place(word: &str) -> bool {
     ["/opt/", "/usr/", "/root/"]
@@ -303,6 +303,7 @@ pub(crate) fn server_place(word: &str) -> bool {
                         | "cache"
                         | ".cache"
                         | "AppData"
+                        | "Library"
                         | "Temp"
                         | "tmp"
                 )
@@ -657,8 +658,11 @@ pub(crate) fn is_qualified_function(word: &str, followed_by: Option<char>) -> bo
         .strip_suffix("()")
         .or_else(|| word.strip_suffix('('))
         .or_else(|| {
+            // `projectId(s)`: a plural, not a call.
             word.split_once('(')
-                .filter(|(_, arguments)| types(arguments))
+                .filter(|(_, arguments)| {
+                    types(arguments) && !matches!(arguments.trim_end_matches(')'), "s" | "es")
+                })
                 .map(|(name, _)| name)
         }) {
         Some(name) => (name, true),
