@@ -393,7 +393,17 @@ impl<'t> Scan<'t> {
                 .words
                 .get(index + 1)
                 .is_some_and(|next| next.followed_by == Some(':'));
-        if is_repr(text) && fields_follow {
+        // `Notice(Notice { code: 200, .. })`: a variant's struct, inside
+        // the variant's parentheses.
+        let typed = text.rsplit('(').next().unwrap_or(text);
+        let identifier = |name: &str| {
+            name.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+                && name.bytes().all(|b| b.is_ascii_alphanumeric())
+        };
+        let variant = text
+            .split_once('(')
+            .is_some_and(|(outer, inner)| identifier(outer) && identifier(inner));
+        if (is_repr(typed) || variant) && fields_follow {
             return Some((
                 Rule::NoTypeName,
                 format!(
@@ -668,10 +678,14 @@ impl<'t> Scan<'t> {
         let mut parts = original.split(' ');
         let program = parts.next().unwrap_or_default().to_ascii_lowercase();
         let verb = parts.next().unwrap_or_default();
-        let told = index
-            .checked_sub(1)
-            .and_then(|i| self.lower(i))
-            .is_some_and(|word| RUN_WORDS.contains(&word.as_str()));
+        // "run 'aws configure'", or a dump's `"command": "go install .."`.
+        let told = index.checked_sub(1).is_some_and(|i| {
+            self.lower(i).is_some_and(|word| {
+                RUN_WORDS.contains(&word.as_str())
+                    || matches!(word.as_str(), "command" | "cmd")
+                        && self.words[i].followed_by == Some(':')
+            })
+        });
         let command = COMMANDS
             .iter()
             .any(|(name, verbs)| *name == program && (verbs.is_empty() || verbs.contains(&verb)))

@@ -2075,7 +2075,9 @@ fn a_name_joined_to_a_value_is_no_type_name() {
 /// the tool that failed, to call again (`Pass a name to symbol_resolve.`,
 /// "then retry symbol_resolve with .."), as "retry" calls one;
 /// a tool written as a call (`start_kernel(path=...)`) is named; a
-/// plural's `(s)` calls nothing; a Mac's `~/Library` is the server's.
+/// plural's `(s)` calls nothing; a Mac's `~/Library` is the server's; `go
+/// install` is a command, a dump's `"command":` value too; Rust's `Debug`
+/// form of a variant's struct (`Notice(Notice { .. })`) is a type's.
 #[test]
 fn what_the_fifth_four_showed() {
     let tools = Tools::new()
@@ -2137,5 +2139,25 @@ fn what_the_fifth_four_showed() {
         Outcome::Fault,
         Rule::NoPath,
         &["Messages database not found at: /Users/alice/Library/Messages/chat.db"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &[
+            "installing the linter failed: go install example.com/lint/cmd/lint@v1.2.0: exit status 1",
+            "{\"failed\":[{\"tool\":\"lint\",\"command\":\"go install example.com/lint/cmd/lint@latest\"}]}",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &["No note there. Go back and call search_notes to find it."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "{\"error\": \"sync error: Notice(Notice { code: 200, message: \\\"No such note\\\" })\"}",
+        ],
     );
 }

@@ -96,6 +96,7 @@ pub(crate) const COMMANDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("curl", &[]),
+    ("go", &["install", "mod", "vet", "build"]),
     ("aws", &["configure", "s3", "sso", "login", "sts"]),
     ("gcloud", &["auth", "config", "init", "components"]),
     ("az", &["login", "account"]),
