@@ -291,6 +291,26 @@ impl<'t> Scan<'t> {
         // "[Error] failed to ..": a level in brackets, a log line's tag.
         let bracketed = self.masked[..self.words[index].at.start].ends_with('[')
             && self.masked[self.words[index].at.end..].starts_with(']');
+        // `go install example.com/x@v1`: Go's tool, with a module's path
+        // or a flag after its verb ("go build the index" is English).
+        if text == "go"
+            && self
+                .lower(index + 1)
+                .is_some_and(|verb| GO_VERBS.contains(&verb.as_str()))
+            && self.words.get(index + 2).is_some_and(|argument| {
+                let argument = &self.text[argument.at.clone()];
+                argument.contains(['/', '@']) || argument.starts_with('-')
+            })
+        {
+            let line = &self.text[self.words[index].at.start..self.words[index + 2].at.end];
+            return Some((
+                Rule::NoCommand,
+                format!(
+                    "`{line}` is a command the model cannot run; say what the model can do \
+                     with this server's tools instead"
+                ),
+            ));
+        }
         // "Check NOTES_TOKEN in .env": the file the server reads its
         // settings from, unless the call sent its name.
         if (text == ".env" || text.starts_with(".env."))

@@ -2151,8 +2151,21 @@ fn what_the_fifth_four_showed() {
     keeps(
         Outcome::Invalid,
         Rule::NoCommand,
-        &["No note there. Go back and call search_notes to find it."],
+        &[
+            "No note there. Go back and call search_notes to find it.",
+            "The index is stale. Go build it again with reindex.",
+        ],
     );
+    for step in [
+        "Go build the index with reindex, then call search_notes.",
+        "To fix it, go build the index again with reindex.",
+    ] {
+        let broken = check_part(Part::NextStep, step, &notes());
+        assert!(
+            !rules(&broken).contains(&Rule::NoCommand),
+            "{step}: {broken:?}"
+        );
+    }
     flags(
         Outcome::Fault,
         Rule::NoTypeName,

@@ -56,6 +56,10 @@ pub(crate) const LOGGED: &str = "heads a log the server quoted, which is the ope
 pub(crate) const ENV: &str =
     "is the operator's to set, not the model's; say what the model can do instead";
 
+/// The verbs of Go's tool that a module's path or a flag follows: `go
+/// install example.com/x@v1`.
+pub(crate) const GO_VERBS: &[&str] = &["install", "get", "build", "run", "mod", "vet", "list"];
+
 /// Programs whose commands the model cannot run, with the words that make
 /// them a command (none: the program alone is one).
 pub(crate) const COMMANDS: &[(&str, &[&str])] = &[
@@ -96,7 +100,6 @@ pub(crate) const COMMANDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("curl", &[]),
-    ("go", &["install", "mod", "vet", "build"]),
     ("aws", &["configure", "s3", "sso", "login", "sts"]),
     ("gcloud", &["auth", "config", "init", "components"]),
     ("az", &["login", "account"]),
