@@ -311,9 +311,47 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
-        // "Check NOTES_TOKEN in .env": the file the server reads its
-        // settings from, unless the call sent its name.
-        if (text == ".env" || text.starts_with(".env."))
+        // `"stackTrace": "   at Notes.Store.Read(..)`: a dump's stack trace,
+        // under the key that names it.
+        if self.words[index].in_dump
+            && self.words[index].followed_by == Some(':')
+            && matches!(
+                letters(text).as_str(),
+                "stacktrace" | "traceback" | "backtrace" | "stackframes"
+            )
+        {
+            let rest =
+                self.text[self.words[index].at.end..].trim_start_matches(['"', '\'', ':', ' ']);
+            if !rest.is_empty() && !rest.starts_with(['"', ',', '}']) && !rest.starts_with("null") {
+                return Some((
+                    Rule::NoStackFrame,
+                    format!(
+                        "`{text}` gives a stack trace, which is the operator's; the log has it, \
+                         so leave it out"
+                    ),
+                ));
+            }
+        }
+        // `{"name": "Error", "message": ..}`: a serialised exception's
+        // type, under the key its kind is given by.
+        if text == "Error"
+            && self.words[index].in_dump
+            && self
+                .dump_key(index)
+                .is_some_and(|key| matches!(key, "name" | "type"))
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is an exception's type, which means nothing to the model; say in \
+                     words what went wrong"
+                ),
+            ));
+        }
+        // "Check NOTES_TOKEN in .env", "Set sync.apiKey in settings.yml":
+        // the file the server reads its settings from, unless the call
+        // sent its name.
+        if (text == ".env" || text.starts_with(".env.") || is_settings_file(text))
             && !self
                 .sent
                 .is_some_and(|sent| sent.iter().any(|value| value.ends_with(text)))
@@ -362,7 +400,10 @@ impl<'t> Scan<'t> {
             ));
         }
         // "stderr: 'error: ..'": a process's error stream, quoted.
-        if matches!(text, "stderr" | "stdout") && self.words[index].followed_by == Some(':') {
+        if matches!(text, "stderr" | "stdout")
+            && self.words[index].followed_by == Some(':')
+            && !self.words[index].in_dump
+        {
             return Some((
                 Rule::NoLogLine,
                 format!(
@@ -1228,7 +1269,9 @@ impl<'t> Scan<'t> {
     pub(crate) fn dump_key(&self, index: usize) -> Option<&str> {
         let start = self.words[index].at.start;
         let near = start.saturating_sub(VALUE_KEY_READ);
-        let before = self.text.get(near..start)?.trim_end_matches(|c: char| {
+        let before = self.text.get(near..start)?;
+        let before = before.strip_suffix('"').unwrap_or(before);
+        let before = before.trim_end_matches(|c: char| {
             c.is_whitespace() || c.is_ascii_digit() || matches!(c, '[' | ',' | '-' | '.')
         });
         let before = before.strip_suffix(':')?.trim_end().strip_suffix('"')?;

@@ -2174,3 +2174,68 @@ fn what_the_fifth_four_showed() {
         ],
     );
 }
+
+/// What `fresh-21` to `fresh-24` showed, as families: a route under an
+/// API's folder may end in an extension (`/api/v2/tickets/9.json`); a
+/// dump's `"stderr": ""` is a field, not a process's log; a dump's
+/// `"name": "Error"` is a type's (`"error": "Error"` a word); a dump's stack trace under its key
+/// (`"stackTrace": "   at ..`) is one; a settings file named bare
+/// (`settings.yml`, `config.json`) is the server's.
+#[test]
+fn what_the_sixth_four_showed() {
+    keeps(
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[
+            "Notes API error 404 on /api/v2/notes/99999.json: no such note",
+            "Request to /v1/current.json failed: the city was not found",
+        ],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["Could not open /srv/notes/index.json: permission denied"],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLogLine,
+        &[
+            "{\"error\": \"Command cannot be empty\", \"stdout\": \"\", \"stderr\": \"\", \"return_code\": 1}",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Error in upload_note: too large\n{\"error\": {\"name\": \"Error\", \"message\": \"Note exceeds the limit\"}}",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "{\"error\": {\"name\": \"NotFound\", \"message\": \"No such note\"}}",
+            "{\"error\": \"Error\", \"message\": \"No such note\"}",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoStackFrame,
+        &[
+            "{\"success\": false, \"error\": \"Could not read the note.\", \"details\": {\"stackTrace\": \"   at Notes.Store.Read(String path)\\n   at Notes.Tools.ReadNote()\"}}",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoPath,
+        &[
+            "The sync key is not configured. Set sync.apiKey in settings.yml.",
+            "Working directory outside allowed paths (config.json - allowedPaths).",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["Give a file name such as notes.json or todo.md."],
+    );
+}

@@ -56,6 +56,21 @@ pub(crate) const LOGGED: &str = "heads a log the server quoted, which is the ope
 pub(crate) const ENV: &str =
     "is the operator's to set, not the model's; say what the model can do instead";
 
+/// Whether `word` names a settings file bare, as a server reads its own:
+/// `settings.yml`, `config.json`, `appsettings.Development.json`.
+pub(crate) fn is_settings_file(word: &str) -> bool {
+    let Some((stem, extension)) = word.rsplit_once('.') else {
+        return false;
+    };
+    let stem = stem.to_ascii_lowercase();
+    !word.contains(['/', '\\'])
+        && (stem.contains("config") || stem.contains("settings"))
+        && matches!(
+            extension,
+            "json" | "yml" | "yaml" | "toml" | "ini" | "conf" | "cfg"
+        )
+}
+
 /// The verbs of Go's tool that a module's path or a flag follows: `go
 /// install example.com/x@v1`.
 pub(crate) const GO_VERBS: &[&str] = &["install", "get", "build", "run", "mod", "vet", "list"];
@@ -268,11 +283,18 @@ pub(crate) fn is_route(word: &str) -> bool {
     };
     let route = rest.split(['?', '#']).next().unwrap_or(rest);
     let first = route.split('/').next().unwrap_or_default();
+    // Under an API's own folder (`/api/v2/tickets/9.json`,
+    // `/v1/current.json`) a name may end in the form it answers in.
+    let api = first == "api"
+        || first
+            .strip_prefix('v')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
     !FILE_ROOTS.contains(&first)
         && !first.starts_with('.')
-        && route
-            .split('/')
-            .all(|segment| !segment.contains('.') || is_domain(segment))
+        && (api
+            || route
+                .split('/')
+                .all(|segment| !segment.contains('.') || is_domain(segment)))
 }
 
 /// Whether `segment` of a route is a domain, an id the API takes
