@@ -1953,7 +1953,12 @@ impl<'t> Scan<'t> {
             }
             let before = index.checked_sub(1).and_then(|i| self.lower(i));
             let after = self.lower(index + 1);
+            // "Next: {}": a label, then the placeholder as all of the step.
+            let labelled = index == first + 1
+                && index + 1 == self.words.len()
+                && self.words[first].followed_by == Some(':');
             self.words.len() - first == 1
+                || labelled
                 || before.is_some_and(|word| {
                     matches!(
                         word.as_str(),

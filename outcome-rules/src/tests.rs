@@ -2239,3 +2239,17 @@ fn what_the_sixth_four_showed() {
         &["Give a file name such as notes.json or todo.md."],
     );
 }
+
+/// A step that is a label and a placeholder ("Next: {}") may be the call
+/// itself, filled at run time: the compiler cannot say it names no tool.
+#[test]
+fn a_labelled_placeholder_may_be_the_step() {
+    let text = format!("{VALUE} is required. Next: {VALUE}");
+    let broken = check_part(Part::NextStep, &format!("Next: {VALUE}"), &notes());
+    assert!(
+        !rules(&broken).contains(&Rule::NamesTool),
+        "{text}: {broken:?}"
+    );
+    let broken = check_part(Part::NextStep, "Next: fix it", &notes());
+    assert!(rules(&broken).contains(&Rule::NamesTool), "{broken:?}");
+}
