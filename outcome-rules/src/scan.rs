@@ -25,6 +25,9 @@ pub(crate) struct Scan<'t> {
     /// parameter `path`, `file_path`, `workingDir`): then the one path a
     /// text names is as often the model's own.
     pub(crate) takes_a_path: bool,
+    /// Whether no tool of the server is known to take a path: a path in
+    /// the text is then none the model sent.
+    pub(crate) takes_no_path: bool,
     /// Whether the text's paths are one, read once.
     sent_path: std::cell::OnceCell<bool>,
     /// The string values the call sent, where known.
@@ -148,6 +151,7 @@ impl<'t> Scan<'t> {
             paths: std::cell::OnceCell::new(),
             relative: std::cell::OnceCell::new(),
             takes_a_path: false,
+            takes_no_path: false,
             sent_path: std::cell::OnceCell::new(),
             sent: None,
         }
@@ -723,7 +727,7 @@ impl<'t> Scan<'t> {
     pub(crate) fn quoted_rule(&self, index: usize, original: &str) -> Option<(Rule, String)> {
         if let Some(why) = path(original)
             && self.is_os_error()
-            && !self.is_users_quoted_file(original)
+            && (self.takes_no_path || !self.is_users_quoted_file(original))
             && !self
                 .sent
                 .is_some_and(|sent| sent.iter().any(|value| value == original))
@@ -1085,7 +1089,9 @@ impl<'t> Scan<'t> {
             Rule::NoPath if !self.sure_only && self.paths() == 1 && self.refuses_a_place() => None,
             // A file in a user's home, the only path the text names: the
             // file the model asked about, as often as not sent by it.
-            Rule::NoPath if !self.sure_only && self.is_users_file(index) => None,
+            Rule::NoPath if !self.sure_only && !self.takes_no_path && self.is_users_file(index) => {
+                None
+            }
             // The one path a text names, of a tool that takes a path: the
             // model's own, echoed (`File /var/log/app.log does not exist`).
             Rule::NoPath if !self.sure_only && self.is_sent_path() => None,
@@ -1571,6 +1577,16 @@ impl<'t> Scan<'t> {
         } else {
             None
         };
+        // "export NOTES_DIR=..": the shell's, with a variable; "the export
+        // failed" is English.
+        if first == "export"
+            && !then.is_some_and(|next| {
+                let name = self.word(next);
+                is_capital_snake(name.split('=').next().unwrap_or(name))
+            })
+        {
+            return;
+        }
         let end = match (verbs.is_empty(), then) {
             (true, _) => word.at.end,
             (false, Some(next))
@@ -1769,9 +1785,14 @@ impl<'t> Scan<'t> {
                 .is_some_and(|word| !DETERMINERS.contains(&word.as_str()));
         // "using the tool: search-actors": a name the text says is a
         // tool's ("Error calling tool fetch:" names the one that failed).
+        // "No arguments provided for tool: x" names the one that failed.
         let after_tool = index.checked_sub(1).is_some_and(|i| {
             self.words[i].followed_by == Some(':')
                 && self.lower(i).is_some_and(|word| word == "tool")
+                && !i
+                    .checked_sub(1)
+                    .and_then(|before| self.lower(before))
+                    .is_some_and(|word| matches!(word.as_str(), "for" | "in" | "of" | "by"))
         });
         let sure = match before.as_deref() {
             // "Unknown tool: get_time" is the name the model sent.
@@ -1992,11 +2013,10 @@ impl<'t> Scan<'t> {
             scanned = word.at.start;
             let name = self.word(word);
             // `start_kernel(notebook_path=...)`: a tool of the server
-            // written as a call.
+            // written as a call, the one that failed too.
             if let Some((callee, _)) = name.split_once('(')
                 && depth == 0
                 && tools.get(callee).is_some()
-                && tools.own.as_deref() != Some(callee)
             {
                 return true;
             }

@@ -2253,3 +2253,56 @@ fn a_labelled_placeholder_may_be_the_step() {
     let broken = check_part(Part::NextStep, "Next: fix it", &notes());
     assert!(rules(&broken).contains(&Rule::NamesTool), "{broken:?}");
 }
+
+/// What `fresh-25` to `fresh-28` showed, as families: where no tool of
+/// the server takes a path, the model sent none, so a file in a user's
+/// home that the text names is the server's; "export" is the shell's only with a variable; the tool
+/// that failed, written as a call, is the step; "for tool: x" names the
+/// one that failed.
+#[test]
+fn what_the_seventh_four_showed() {
+    let tools = Tools::new()
+        .tool_with_parameters("list_symbols", ["filter"])
+        .tool_with_parameters("read_file", ["path"])
+        .tool_with_parameters("search_messages", ["query"])
+        .tool_with_parameters("export_doc", ["id"]);
+    let read = |own: &str, outcome: Outcome, text: &str| {
+        rules(&check_message(outcome, text, &tools.clone().answering(own)))
+    };
+    let symbols = Tools::new()
+        .tool_with_parameters("list_symbols", ["filter"])
+        .tool_with_parameters("find_symbol", ["name", "kind"])
+        .answering("list_symbols");
+    let text =
+        "No app.json found under /home/dev/bc/MyExtension. Start the server from the project root.";
+    let broken = rules(&check_message(Outcome::Invalid, text, &symbols));
+    assert!(broken.contains(&Rule::NoPath), "{text}");
+    // Another tool takes a path: the model may have sent it there.
+    assert!(
+        !read("list_symbols", Outcome::Invalid, text).contains(&Rule::NoPath),
+        "{text}"
+    );
+    let text = "Cannot read /home/dev/bc/MyExtension/app.json: Permission denied (os error 13)";
+    let broken = rules(&check_message(Outcome::Invalid, text, &symbols));
+    assert!(broken.contains(&Rule::NoPath), "{text}");
+    let text = "The export produced no content for that id. Call export_doc with another id.";
+    assert!(
+        !read("export_doc", Outcome::Invalid, text).contains(&Rule::NoCommand),
+        "{text}"
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Run export NOTES_DIR=/srv/notes, then restart."],
+    );
+    let text = "query is required. Next: search_messages(query=\"from:ana newer_than:7d\")";
+    assert!(
+        !read("search_messages", Outcome::Invalid, text).contains(&Rule::NamesTool),
+        "{text}"
+    );
+    let text = "No arguments provided for tool: search_messages";
+    assert!(
+        read("search_messages", Outcome::Invalid, text).contains(&Rule::NamesTool),
+        "{text}"
+    );
+}
