@@ -370,9 +370,9 @@ impl Tools {
             && !self.tools.is_empty()
             && self.tools.iter().all(|tool| {
                 tool.parameters.as_ref().is_some_and(|parameters| {
-                    !parameters
-                        .iter()
-                        .any(|name| names_one_of(name, PLACE_WORDS))
+                    !parameters.iter().any(|name| {
+                        names_one_of(name, PATH_WORDS) || names_one_of(name, PLACE_WORDS)
+                    })
                 })
             })
     }
@@ -711,20 +711,10 @@ const PATH_WORDS: &[&str] = &[
     "cwd",
 ];
 
-/// Words of a parameter's name that may make it a place the model names,
-/// a path or not (`cd`, `source`, `testPlan`): wider than [`PATH_WORDS`],
-/// as no tool taking any of them is what lets a path be the server's.
+/// Words of a parameter's name that, besides [`PATH_WORDS`], may make it a
+/// place the model names, a path or not (`cd`, `source`, `testPlan`): no
+/// tool taking any of them is what lets a path be the server's.
 const PLACE_WORDS: &[&str] = &[
-    "path",
-    "paths",
-    "file",
-    "files",
-    "filename",
-    "filepath",
-    "dir",
-    "directory",
-    "folder",
-    "cwd",
     "cd",
     "workdir",
     "root",
