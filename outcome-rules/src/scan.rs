@@ -30,6 +30,8 @@ pub(crate) struct Scan<'t> {
     pub(crate) takes_no_path: bool,
     /// Whether the text's paths are one, read once.
     sent_path: std::cell::OnceCell<bool>,
+    /// Where each `)` and each line break stands, found once.
+    closes: std::cell::OnceCell<Vec<usize>>,
     /// The string values the call sent, where known.
     pub(crate) sent: Option<&'t [String]>,
 }
@@ -153,6 +155,7 @@ impl<'t> Scan<'t> {
             takes_a_path: false,
             takes_no_path: false,
             sent_path: std::cell::OnceCell::new(),
+            closes: std::cell::OnceCell::new(),
             sent: None,
         }
     }
@@ -565,14 +568,20 @@ impl<'t> Scan<'t> {
             ));
         }
         // `page.click: Timeout ..`: a library's method heading an error.
+        // A sentence may end before a name in lower case: "Browser not
+        // installed. browserType.launch: ..".
         let heads = index == 0 || {
             let before = &self.words[index - 1];
-            before.ends_sentence || before.followed_by == Some(':')
+            before.ends_sentence || matches!(before.followed_by, Some(':' | '.'))
         };
         let method = heads && is_method_heading(text, self.words[index].followed_by);
         // `InvalidParameter,Microsoft.HyperV..`: names of a list, glued.
         let member = text.split(',').any(is_qualified_member);
-        if method || member || is_qualified_function(text, self.words[index].followed_by) {
+        if method
+            || member
+            || is_qualified_function(text, self.words[index].followed_by)
+                && (!text.ends_with('(') || self.closed_on_its_line(self.words[index].at.end))
+        {
             return Some((
                 Rule::NoTypeName,
                 format!(
@@ -643,10 +652,16 @@ impl<'t> Scan<'t> {
         // every model knows.
         let http = before(2)
             .is_some_and(|word| matches!(word.trim_matches(MARKS), "status" | "http" | "https"));
+        // "exited with code: 1", "Exit code: 2": a process's exit status,
+        // which says only that it failed.
+        let exit = before(2).as_deref() == Some("exit")
+            || before(2).as_deref() == Some("with")
+                && before(3).is_some_and(|word| matches!(word.as_str(), "exit" | "exited"));
         if before(1).is_some_and(|word| word.trim_matches(MARKS).trim_end_matches(':') == "code")
             && self.words[index - 1].followed_by == Some(':')
             && numbered
             && !http
+            && !exit
             && !self.said_beside(index - 1, index)
         {
             return Some((
@@ -672,6 +687,21 @@ impl<'t> Scan<'t> {
                     "`os error {}` is an operating system's error code, which the model cannot \
                      look up; say in words what went wrong",
                     text.trim_end_matches(')')
+                ),
+            ));
+        }
+        // "invalid type: null, expected struct NoteMeta": serde's words
+        // for the type it read into.
+        if before(1).is_some_and(|word| word == "struct" || word == "enum")
+            && before(2).as_deref() == Some("expected")
+            && is_identifier(text)
+            && text.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a type of the server's code, which means nothing to the model; \
+                     say in words what the value must be"
                 ),
             ));
         }
@@ -740,6 +770,24 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // "'str' object has no attribute 'get'", "'dict' object is not
+        // callable": Python's words about a type of the server's code.
+        if is_identifier(original)
+            && self.lower(index + 1).as_deref() == Some("object")
+            && self.words[index].followed_by.is_none()
+            && self.words[index + 1].followed_by.is_none()
+            && self
+                .lower(index + 2)
+                .is_some_and(|verb| verb == "has" || verb == "is")
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`'{original}' object` names a type of the server's code, which means \
+                     nothing to the model; say in words what went wrong"
+                ),
+            ));
+        }
         let mut parts = original.split(' ');
         let program = parts.next().unwrap_or_default().to_ascii_lowercase();
         let verb = parts.next().unwrap_or_default();
@@ -764,6 +812,24 @@ impl<'t> Scan<'t> {
                 ),
             )
         })
+    }
+
+    /// Whether a `)` follows byte `at` before its line ends: a call's
+    /// parenthesis closes (`getBucket('..')`), where `readInteger(` in the
+    /// model's own code quoted is a fragment. The marks are found once.
+    pub(crate) fn closed_on_its_line(&self, at: usize) -> bool {
+        let closes = self.closes.get_or_init(|| {
+            self.masked
+                .bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b')' || b == b'\n')
+                .map(|(at, _)| at)
+                .collect()
+        });
+        let next = closes.partition_point(|&close| close < at);
+        closes
+            .get(next)
+            .is_some_and(|&close| self.masked.as_bytes()[close] == b')')
     }
 
     /// Whether the text reports an operating system's error: an error's
@@ -873,6 +939,16 @@ impl<'t> Scan<'t> {
     /// that close it: a few bytes are read, whatever the text's length.
     pub(crate) fn said_after(&self, end: usize) -> bool {
         let rest = &self.masked[end..];
+        // A dump's code in quotes, its message the next field: `"code":
+        // "SYN0002",` then `"message":` on its line or the next.
+        if let Some(next) = rest.strip_prefix('"')
+            && next
+                .trim_start_matches(',')
+                .trim_start()
+                .starts_with("\"message\"")
+        {
+            return true;
+        }
         let marks = rest.len() - rest.trim_start_matches([':', ']', ')', ',']).len();
         if marks == 0 || marks > 3 {
             return false;
@@ -1114,8 +1190,23 @@ impl<'t> Scan<'t> {
                         .is_some_and(|word| BOUNDS.contains(&word.trim_matches(MARKS)));
                 (!bound).then_some((rule, message))
             }
-            // "Expected format: /owner/repo": the form of a value, shown.
-            Rule::NoPath if before(EXAMPLE_WORDS) => None,
+            // "Expected format: /owner/repo", "(e.g., E0308)": the form of
+            // a value, shown.
+            Rule::NoPath | Rule::NoLookup if before(EXAMPLE_WORDS) => None,
+            // `"code":"INVALID_ACCESS_TOKEN"`: a dump's code, in capitals,
+            // the whole of its value.
+            Rule::NoEnvVar
+                if self.masked[..self.words[index].at.start].ends_with('"')
+                    && self.masked[self.words[index].at.end..]
+                        .trim_start_matches(' ')
+                        .starts_with('"')
+                    && self.dump_key(index).is_some_and(|key| {
+                        let key = key.to_ascii_lowercase();
+                        key.contains("code") || key == "error" || key == "status" || key == "type"
+                    }) =>
+            {
+                None
+            }
             Rule::NoEnvVar if is_capital_snake(text) => {
                 let after = self.lower(index + 1).is_some_and(|next| {
                     matches!(next.as_str(), "environment" | "env" | "variable")
@@ -1275,7 +1366,9 @@ impl<'t> Scan<'t> {
     pub(crate) fn dump_key(&self, index: usize) -> Option<&str> {
         let start = self.words[index].at.start;
         let near = start.saturating_sub(VALUE_KEY_READ);
-        let before = self.text.get(near..start)?;
+        // The masked text reads a dump inside a string as a dump
+        // (`\"code\":\"X\"`).
+        let before = self.masked.get(near..start)?;
         let before = before.strip_suffix('"').unwrap_or(before);
         let before = before.trim_end_matches(|c: char| {
             c.is_whitespace() || c.is_ascii_digit() || matches!(c, '[' | ',' | '-' | '.')
@@ -1424,10 +1517,16 @@ impl<'t> Scan<'t> {
                         .split_whitespace()
                         .take(3)
                         .any(|word| PEOPLE.contains(&word.trim_matches(MARKS)));
+                // "a module, class, traceback, frame, or code object": a
+                // kind of object listed among others, not a trace.
+                let listed = *why == FRAME
+                    && lower[..start].trim_end().ends_with(',')
+                    && lower[end..].starts_with(',');
                 if starts_word
                     && ends_word
                     && !explained
                     && !person
+                    && !listed
                     && !(self.sure_only && (*why == CODE || *why == LOGGED))
                 {
                     let message = format!("\"{}\" {why}", &self.text[start..end]);
@@ -1922,7 +2021,21 @@ impl<'t> Scan<'t> {
         let then = (open(index) && index + 1 < self.words.len() && open(index + 1))
             .then(|| self.lower(index + 2))
             .flatten();
+        // "workflow_id not provided", "pageToken is required": a name
+        // written as code, said to be missing from the call.
+        let code_like = word.contains('_')
+            || word.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+                && word.bytes().any(|b| b.is_ascii_uppercase());
         match (before.as_deref(), after.as_deref()) {
+            (_, Some("not")) if code_like => {
+                matches!(
+                    then.as_deref(),
+                    Some("provided" | "given" | "supplied" | "specified")
+                )
+            }
+            (_, Some("is")) if code_like => {
+                matches!(then.as_deref(), Some("required" | "missing"))
+            }
             (Some("set" | "pass" | "parameter" | "argument"), _) => true,
             // "retry without if_match", but not "answered without text".
             (Some("without"), _) => word.contains('_'),

@@ -2306,3 +2306,111 @@ fn what_the_seventh_four_showed() {
         "{text}"
     );
 }
+
+/// What `fresh-29` to `fresh-32` showed, as families: a code shown as
+/// the form a value takes, an exit status and a printed dump's code with
+/// its message on the next line send the model nowhere; serde's
+/// "expected struct X", Python's words about its own objects and a
+/// library's method in lower camel case heading a sentence are the
+/// server's code; "traceback" listed among kinds of object is a word; a
+/// dump's code is no variable; the commands of languages' toolchains are
+/// commands; a dump's value of names is no sentence; "x not provided"
+/// names a parameter; a build's output folder is the server's.
+#[test]
+fn what_the_eighth_four_showed() {
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "The code '0308' is not valid. It must start with 'E' (e.g., E0308).",
+            "Give the note's code in full, for example N0042.",
+            "Export failed: the converter exited with code: 1",
+            "Search failed: {\n  \"code\": \"SYN0002\",\n  \"message\": \"The query could not be parsed at 'where'\"\n}",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Sync failed with code: E0308",
+            "Search failed: {\"code\": \"SYN0002\", \"status\": 400}",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "{\"error\":\"Compile error: [string \\\"return readInteger(\\\"]:1: unexpected symbol near <eof>\",\"success\":false}",
+            "The note 'plan' has no attribute 'tags'. Call read_note to see its fields.",
+            "Expected a struct with a path and a text. Call write_note again.",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "JSON error: invalid type: null, expected struct NoteMeta at line 1 column 41",
+            "invalid type: string \"pdf\", expected enum ExportFormat",
+            "Error calling tool 'search_notes': 'str' object has no attribute 'get'",
+            "Error calling tool 'export_notes': 'dict' object is not callable",
+            "Browser not installed. browserType.launch: Executable doesn't exist",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoStackFrame,
+        &[
+            "Could not read the source of that name: a module, class, method, function, \
+             traceback, frame, or code object was expected.",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &[
+            "{\"message\":\"Sync failed: 401 Unauthorized\",\"code\":\"INVALID_ACCESS_TOKEN\",\"status\":401}",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["{\"error\": \"NOTES_TOKEN is not set\", \"code\": \"UNAUTHENTICATED\"}"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &[
+            "Docs not installed. Run: rustup component add rust-docs",
+            "The exporter is missing; install it with uv tool install notes-export.",
+            "Run poetry install in the server's folder, then restart it.",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["The poetry export failed. Call export_notes with format 'md'."],
+    );
+    let config = Tools::new()
+        .tool_with_parameters("get_config", Vec::<String>::new())
+        .tool_with_parameters("read_note", ["path"])
+        .answering("get_config");
+    let text = "Error: reading config: workflow_id not provided and no default is set";
+    let broken = rules(&check_message(Outcome::Fault, text, &config));
+    assert!(broken.contains(&Rule::KnownParameter), "{text}: {broken:?}");
+    let read = notes().answering("read_note");
+    for text in [
+        "path not provided. Call read_note with a path.",
+        "No note found; the sync_notes remote is not provided by this server.",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &read));
+        assert!(
+            !broken.contains(&Rule::KnownParameter),
+            "{text}: {broken:?}"
+        );
+    }
+    let summarize = notes().answering("summarize_note");
+    let text =
+        "{\"error\":\"Summarizer not found: /home/alice/src/notes/bin/Release/net8.0/summarizer\"}";
+    let broken = rules(&check_message(Outcome::Fault, text, &summarize));
+    assert!(broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+}

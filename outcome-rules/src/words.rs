@@ -92,6 +92,29 @@ pub(crate) const COMMANDS: &[(&str, &[&str])] = &[
     ("apt", &["install", "get", "update"]),
     ("apt-get", &[]),
     ("brew", &["install", "services"]),
+    // Languages' toolchains and package managers.
+    (
+        "rustup",
+        &[
+            "component",
+            "target",
+            "toolchain",
+            "install",
+            "update",
+            "default",
+        ],
+    ),
+    ("uv", &["pip", "tool", "sync", "run", "add", "venv"]),
+    ("poetry", &["install", "add", "run", "lock"]),
+    ("pipx", &["install", "run"]),
+    ("yarn", &["add", "install", "global", "run"]),
+    ("pnpm", &["add", "install", "i", "dlx", "run"]),
+    ("gem", &["install"]),
+    ("conda", &["install", "activate", "create"]),
+    (
+        "dotnet",
+        &["tool", "restore", "build", "run", "add", "workload"],
+    ),
     (
         "docker",
         &[
@@ -313,12 +336,21 @@ fn is_domain(segment: &str) -> bool {
 
 /// Whether `word`, a path, is of a place a server keeps for itself: its
 /// install (`/opt`, `/usr`, root's home), a cache, a temporary folder, a
-/// hidden folder, an application's data (`AppData`, a Mac's `Library`) or a library's
-/// (`node_modules`, `site-packages`).
+/// hidden folder, an application's data (`AppData`, a Mac's `Library`), a library's
+/// (`node_modules`, `site-packages`) or a build's output (`bin/Release`,
+/// `target/debug`).
 pub(crate) fn server_place(word: &str) -> bool {
+    let mut folder = "";
     ["/opt/", "/usr/", "/root/"]
         .iter()
         .any(|root| word.starts_with(root))
+        || word.split(['/', '\\']).any(|segment| {
+            let parent = std::mem::replace(&mut folder, segment);
+            matches!(
+                (parent, segment),
+                ("bin" | "obj", "Release" | "Debug") | ("target", "release" | "debug")
+            )
+        })
         || word.split(['/', '\\']).any(|segment| {
             segment.starts_with('.') && segment.len() > 1 && segment != ".."
                 || matches!(
@@ -780,8 +812,8 @@ const NAME_ENDS: &[&str] = &[
 ];
 
 /// A library's method heading an error, before its colon: `page.click`,
-/// `locator.fill` (a lowercase object, then a method), not a file or a
-/// host (`notes.md`, `example.com`).
+/// `locator.fill`, `browserType.launch` (an object in lower camel case,
+/// then a method), not a file or a host (`notes.md`, `example.com`).
 pub(crate) fn is_method_heading(word: &str, followed_by: Option<char>) -> bool {
     let Some((object, method)) = word.split_once('.') else {
         return false;
@@ -790,7 +822,9 @@ pub(crate) fn is_method_heading(word: &str, followed_by: Option<char>) -> bool {
         && is_identifier(object)
         && object
             .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            .next()
+            .is_some_and(|b| b.is_ascii_lowercase())
+        && object.bytes().all(|b| b.is_ascii_alphanumeric())
         && is_identifier(method)
         && method
             .bytes()

@@ -371,3 +371,15 @@ fn headings_and_error_codes_are_read_once() {
         assert!(!broken.is_empty());
     }
 }
+
+#[test]
+fn calls_whose_parentheses_never_close_are_read_once() {
+    // Every `getNote(` opens a call that nothing on its line closes: a
+    // fragment of quoted code, each looked past once, not to the line's end.
+    let text = repeated(" getNote(");
+    let broken = check_message(Outcome::Invalid, &text, &Tools::unknown());
+    assert!(!rules(&broken).contains(&Rule::NoTypeName));
+    let text = format!("{})", repeated(" getNote("));
+    let broken = check_message(Outcome::Invalid, &text, &Tools::unknown());
+    assert!(rules(&broken).contains(&Rule::NoTypeName));
+}
