@@ -2360,9 +2360,10 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
             .any(|c| c == '\n' || c == '\r');
         if std::mem::replace(&mut opens_line, broken_line) {
             // A line of marks alone (`-----`, a caret under a quoted line)
-            // is no sentence: its words are none.
+            // is no sentence: its words are none, nor a code fence's, with
+            // its language (```` ```json ````).
             let line = masked[from..].lines().next().unwrap_or("");
-            marks_only = !line.chars().any(char::is_alphanumeric);
+            marks_only = !line.chars().any(char::is_alphanumeric) || line.starts_with("```");
             item_words = is_list_item(&masked[from..]).then_some(0);
             line_words = 0;
         }

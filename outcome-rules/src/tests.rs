@@ -2414,3 +2414,23 @@ fn what_the_eighth_four_showed() {
     let broken = rules(&check_message(Outcome::Fault, text, &summarize));
     assert!(broken.contains(&Rule::NoPath), "{text}: {broken:?}");
 }
+
+/// A code fence's line, with its language (```` ```json ````), is marks
+/// around a dump, no sentence.
+#[test]
+fn a_code_fence_is_no_sentence() {
+    keeps(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "Note not found: plan.md. Call search_notes to find the path.\n\n```json\n{\"error\": {\"code\": \"NOT_FOUND\", \"status\": 404}}\n```",
+        ],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "Note not found: plan.md. Call search_notes to find the path.\n\n```json\n{\"error\": {\"message\": \"The index is stale and was rebuilt\"}}\n```",
+        ],
+    );
+}
