@@ -1190,9 +1190,9 @@ impl<'t> Scan<'t> {
                         .is_some_and(|word| BOUNDS.contains(&word.trim_matches(MARKS)));
                 (!bound).then_some((rule, message))
             }
-            // "Expected format: /owner/repo", "(e.g., E0308)": the form of
-            // a value, shown.
-            Rule::NoPath | Rule::NoLookup if before(EXAMPLE_WORDS) => None,
+            // "Expected format: /owner/repo", "(e.g., E0308)", "(e.g.
+            // "serde::Serialize")": the form of a value, shown.
+            Rule::NoPath | Rule::NoLookup | Rule::NoTypeName if before(EXAMPLE_WORDS) => None,
             // `"code":"INVALID_ACCESS_TOKEN"`: a dump's code, in capitals,
             // the whole of its value.
             Rule::NoEnvVar

@@ -2434,3 +2434,24 @@ fn a_code_fence_is_no_sentence() {
         ],
     );
 }
+
+/// A type's path given as the example of the form a value takes (`(e.g.
+/// "serde::Serialize")`) shows the model what to send: no type the server
+/// failed with, in either view.
+#[test]
+fn a_type_shown_as_an_example_is_a_form() {
+    let part =
+        format!("Type path \"{VALUE}\" must name a crate and an item (e.g. \"serde::Serialize\")");
+    let broken = check_part(Part::Problem, &part, &notes());
+    assert!(!rules(&broken).contains(&Rule::NoTypeName), "{broken:?}");
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Give the full path, for example std::io::Error. Call search_notes to find it."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Reading failed: std::io::Error: permission denied"],
+    );
+}
