@@ -263,6 +263,15 @@ impl<'t> Scan<'t> {
                 if rule != Rule::NoTypeName || !self.text[word.at.clone()].contains(VALUE) {
                     broken.push(self.broken(rule, word.at.clone(), message));
                 }
+                // `/srv/app/Rakefile:27:in`: a path, and a frame's place.
+                let text = self.word(word);
+                if rule == Rule::NoPath && is_frame(text) {
+                    let message = format!(
+                        "`{text}` is a source location, which is the operator's; the log has \
+                         it, so leave it out"
+                    );
+                    broken.push(self.broken(Rule::NoStackFrame, word.at.clone(), message));
+                }
                 continue;
             }
             if word_rule(self.word(word)).is_some() {
@@ -690,10 +699,11 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
-        // "invalid type: null, expected struct NoteMeta": serde's words
-        // for the type it read into.
+        // "invalid type: null, expected struct NoteMeta", "did not match
+        // any variant of untagged enum NoteSource": serde's words for the
+        // type it read into.
         if before(1).is_some_and(|word| word == "struct" || word == "enum")
-            && before(2).as_deref() == Some("expected")
+            && before(2).is_some_and(|word| word == "expected" || word == "untagged")
             && is_identifier(text)
             && text.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
         {
@@ -799,10 +809,17 @@ impl<'t> Scan<'t> {
                         && self.words[i].followed_by == Some(':')
             })
         });
+        // "Run 'echo $NOTES_DIR'": a shell's line, reading a variable.
+        let shell = original.split_whitespace().count() >= 2
+            && original.split_whitespace().any(|word| {
+                word.strip_prefix('$')
+                    .is_some_and(|name| is_identifier(name.trim_matches(['{', '}'])))
+            });
         let command = COMMANDS
             .iter()
             .any(|(name, verbs)| *name == program && (verbs.is_empty() || verbs.contains(&verb)))
-            || is_command_line(original);
+            || is_command_line(original)
+            || shell;
         (told && command).then(|| {
             (
                 Rule::NoCommand,

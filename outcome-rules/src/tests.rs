@@ -2455,3 +2455,46 @@ fn a_type_shown_as_an_example_is_a_form() {
         &["Reading failed: std::io::Error: permission denied"],
     );
 }
+
+/// What `fresh-33` to `fresh-39` showed, as families: Go's `Client.Timeout`
+/// and JavaScript's `[object Object]` name the server's types; serde's
+/// "untagged enum X" too; Ruby's frame (`Rakefile:27:in `) is a stack
+/// frame; a quoted shell line the text says to run is a command when it
+/// reads a variable (`'echo $NOTES_DIR'`), and `rm -rf` is one.
+#[test]
+fn what_the_ninth_round_showed() {
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "sync: Get \"https://sync.example.com/v1/notes\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+            "Invalid parameters: [object Object]",
+            "data did not match any variant of untagged enum NoteSource",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["The client timed out waiting for the sync server. Call sync_notes again."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoStackFrame,
+        &[
+            "rake aborted!\nUnknown note: plan\n/srv/notes/Rakefile:27:in `block (2 levels) in <top (required)>'",
+        ],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &[
+            "The notes folder is unknown. Run 'echo $NOTES_DIR' on the server to find it.",
+            "Tokens are stale. Delete them: rm -rf ~/.config/notes/tokens.json",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &["The note costs $5 to export. Call export_notes with format 'md' instead."],
+    );
+}

@@ -39,6 +39,10 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("stack trace", Rule::NoStackFrame, FRAME),
     ("stack backtrace", Rule::NoStackFrame, FRAME),
     ("panicked at", Rule::NoStackFrame, FRAME),
+    // Go's net/http names its `Client` type's field; JavaScript writes
+    // an object it was asked to print as text so.
+    ("client.timeout exceeded", Rule::NoTypeName, GO_TYPE),
+    ("[object object]", Rule::NoTypeName, OBJECT),
     ("environment variable", Rule::NoEnvVar, ENV),
     ("environment variables", Rule::NoEnvVar, ENV),
     ("env var", Rule::NoEnvVar, ENV),
@@ -49,6 +53,8 @@ pub(crate) const LOOKUP: &str = "sends the model to read something it cannot rea
 pub(crate) const GO_TYPE: &str = "names a type of the server's Go code, which means nothing to the \
      model; say in words what was wrong";
 pub(crate) const CODE: &str = "asks the model to look up a code; say in words what went wrong";
+pub(crate) const OBJECT: &str = "is how JavaScript prints an object as text, a bug of the \
+     server's code the model cannot read; say in words what was wrong";
 pub(crate) const FRAME: &str =
     "is the operator's, not the model's; the log has it, so leave it out";
 pub(crate) const LOGGED: &str = "heads a log the server quoted, which is the operator's; say what \
@@ -129,6 +135,9 @@ pub(crate) const COMMANDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("systemctl", &[]),
+    // A file's commands, with a flag: `rm -rf ~/.config/x`.
+    ("rm", &["-r", "-f", "-rf"]),
+    ("mkdir", &["-p"]),
     ("chmod", &[]),
     ("chown", &[]),
     (
@@ -395,6 +404,15 @@ pub(crate) fn is_frame(word: &str) -> bool {
     let Some((file, rest)) = word.split_once(':') else {
         return false;
     };
+    // Ruby's `Rakefile:27:in`, before the method in backticks: a frame
+    // whatever the file's name.
+    if rest
+        .strip_suffix(":in")
+        .is_some_and(|line| !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()))
+        && !file.is_empty()
+    {
+        return true;
+    }
     let line = rest.split(':').next().unwrap_or("");
     !line.is_empty()
         && line.bytes().all(|b| b.is_ascii_digit())
