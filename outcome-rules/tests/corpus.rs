@@ -217,13 +217,21 @@ impl Text {
 /// (`f"No note {name}"`, `` `No note ${name}` ``, `format!("..", x)`,
 /// `"a" + "b"`), joined; the template itself when it quotes none. A
 /// literal that is a mapping's key (`{"error": "No note"}`) is no part of
-/// the message: its author wrote the value alone.
+/// the message: its author wrote the value alone; nor is an argument of a
+/// call whose template a comment quotes after it: the template's value.
 fn literal(template: &str) -> String {
     let mut joined = String::new();
     let mut found = false;
+    // Literals before a comma, held until the next: the arguments of a
+    // call (`UNKNOWN_ACTION('reminders_tasks', String(action))`), which a
+    // template quoted in a comment after it (`// .. => `Unknown ${tool}
+    // action``) fills in, so that one drops them.
+    let mut arguments = String::new();
+    let mut comment = false;
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
         if !matches!(c, '"' | '\'' | '`') {
+            comment |= c == '/' && chars.peek() == Some(&'/');
             continue;
         }
         found = true;
@@ -241,10 +249,19 @@ fn literal(template: &str) -> String {
             }
         }
         while chars.next_if(|c| *c == ' ').is_some() {}
-        if chars.peek() != Some(&':') {
-            joined.push_str(&one);
+        match chars.peek() {
+            Some(':') => {}
+            Some(',') if !comment => arguments.push_str(&one),
+            _ => {
+                if comment {
+                    arguments.clear();
+                }
+                joined.push_str(&std::mem::take(&mut arguments));
+                joined.push_str(&one);
+            }
         }
     }
+    joined.push_str(&arguments);
     if found { joined } else { template.to_owned() }
 }
 
