@@ -351,15 +351,33 @@ impl Tools {
     /// parameter named as one (`path`, `file_path`, `workingDir`,
     /// `defaults_file`; not `profile`).
     fn own_takes_a_path(&self) -> bool {
-        let Some(parameters) = self
-            .own
+        self.own_takes(PATH_WORDS)
+    }
+
+    /// Whether the tool whose call the text answers takes a command line
+    /// (a parameter `command`, `args`, `argv`): then a command or a flag
+    /// in the text is its argument language, the model's to send.
+    fn own_takes_a_command(&self) -> bool {
+        self.own_parameters().is_some_and(|names| {
+            names
+                .iter()
+                .any(|name| COMMAND_NAMES.contains(&letters(name).as_str()))
+        })
+    }
+
+    /// Whether the tool whose call the text answers has a parameter with
+    /// one of `words` as a word of its name.
+    fn own_takes(&self, words: &[&str]) -> bool {
+        self.own_parameters()
+            .is_some_and(|names| names.iter().any(|name| names_one_of(name, words)))
+    }
+
+    /// The parameters of the tool whose call the text answers, if known.
+    fn own_parameters(&self) -> Option<&[String]> {
+        self.own
             .as_deref()
             .and_then(|own| self.get(own))
-            .and_then(|tool| tool.parameters.as_ref())
-        else {
-            return false;
-        };
-        parameters.iter().any(|name| names_one_of(name, PATH_WORDS))
+            .and_then(|tool| tool.parameters.as_deref())
     }
 
     /// Whether no tool of the server takes a path or a place, every tool's
@@ -423,12 +441,12 @@ impl fmt::Display for Broken {
 /// | `names-tool` | a step that names no tool, inside a router (its tools known) | the same outside a router, where whether a name reads as a tool is a guess; a tool named by "retry", written as a call (`start_kernel(path=..)`, the one that failed too), or the tool that failed named by an instruction ("Pass a name to symbol_resolve.") is named; a dump's key or one-word value (`"tool": "get_activity"`) names none |
 /// | `known-tool`, `known-parameter` | names the router's tools do not have (a method of the SDK's handler, `call_tool`, too; a kebab-case name after "call"; a name written as code that the text says is missing, `workflow_id not provided`, `pageToken is required`; a parameter in capitals or another style, `URL` or `ifMatch`, is the tool's) | a tool written in another style than the server lists it (`decompileFromJar` for `decompile-from-jar`), which may be a name of the server's code; not a dump's one-word value (`"tool":"golangci-lint"`), data passed on |
 /// | `no-lookup` | phrases that send the model away ("see the documentation", "as documented"; not "consult the server admin", a person to ask) | a URL right after "see" or "visit" (as often the page the user signs in at), or "at" where its sentence names a page ("documentation at `<url>`"; not `net::ERR_.. at <url>`, where the failure happened, nor "Create an API key at `<url>`", a place to act) or under an error body's key for its documentation (`documentation_url`, `doc_url`, `more_info`, a `url` to `<host>/api/swagger`), "check the .. logs", "error code" where a code follows that is not words (not "returned an error code", nor `Error Code: NoSuchKey`), codes standing bare for what went wrong (`spawnSync kubectl ENOENT`, `ERR_404`, `0x1f`, `os error 13`, `Error code: 502`, what follows "code:" in capitals with a number, `(code: CHAT-ERR-719)`, but for HTTP's status (`Status Code: 403`, `HTTP code: 400`) and a process's exit status (`exited with code: 1`), a validator's `[{"code": "invalid_type"` with no message; not an address or a hash, `at 0x00401a2c`), not beside their meaning in words (`MCP error -32602: Tool x not found`, `[Errno 111] Connection refused`, `Permission denied (os error 13)`, `no access (HRESULT 0x80020009)`, a pretty-printed dump's `"code": 400` or `"code": "SYN0002"` with its `"message"` on the next line; not after words that say only that something failed, "An error occurred (code: 42)"), not a number in a dump unless its key names a code (`"offline_ids": [-2147483648]`), a tool outside the server the text says to use ("Use a JSON validator"); not a code shown as the form a value takes (`(e.g., E0308)`) |
-/// | `no-type-name` | type names (`FileNotFoundError`, `std::io::Error`, `sqlite3.OperationalError`, Go's `Client.Timeout exceeded`, JavaScript's `[object Object]`; not one shown as the form a value takes, `(e.g. "serde::Serialize")`) | an exception's repr (`ConnectError('..')`), a record printed (`Path[path=..]`), `Exception` or `NoneType` named bare, a qualified function (`strconv.Atoi`, `JsonNode.get(String)`), a library's method heading an error or a sentence (`page.click: ..`, `browserType.launch: ..`; not `notes.md:`), serde's "expected struct X" and "untagged enum X", Python's words about its own types (`'str' object has no attribute 'get'`), a member named by its type (`IReportJob.GenerateAsync`) or a type of the .NET framework by its namespace (`Microsoft.HyperV.PowerShell.Commands.X`), a serialised exception's `"name": "Error"`, Rust's `Debug` form of a struct (`MetadataMap { headers: {} }`, a variant's `Notice(Notice { code: 200 })`), Go's `[]interface {}` and "Go struct field", a method called in camelCase (`getBucket()`; not a plural's `projectId(s)`, nor `readInteger(` closed nowhere on its line, a fragment of quoted code), a class in its errors module or heading what went wrong (`(psycopg2.errors.UndefinedTable) relation ..`; not "in class: com.acme.Invoice"), a Java enum constant named by its class (`org.acme.EntityType.SENSOR`), "validation error for X" (`call[store]` too); not a primitive a value must be (`expected u64`) |
+/// | `no-type-name` | type names (`FileNotFoundError`, `std::io::Error`, `sqlite3.OperationalError`, Go's `Client.Timeout exceeded`, JavaScript's `[object Object]` and "Cannot read properties of undefined"; not one shown as the form a value takes, `(e.g. "serde::Serialize")`) | an exception's repr (`ConnectError('..')`), a record printed (`Path[path=..]`), `Exception` or `NoneType` named bare, a qualified function (`strconv.Atoi`, `JsonNode.get(String)`), a library's method heading an error or a sentence (`page.click: ..`, `browserType.launch: ..`; not `notes.md:`), serde's "expected struct X" and "untagged enum X", Python's words about its own types and names (`'str' object has no attribute 'get'`, "name 'x' is not defined"), a dunder's call (`ValidationError.__new__()`), a member named by its type (`IReportJob.GenerateAsync`) or a type of the .NET framework by its namespace (`Microsoft.HyperV.PowerShell.Commands.X`), a serialised exception's `"name": "Error"`, Rust's `Debug` form of a struct (`MetadataMap { headers: {} }`, a variant's `Notice(Notice { code: 200 })`), Go's `[]interface {}` and "Go struct field", a method called in camelCase (`getBucket()`; not a plural's `projectId(s)`, nor `readInteger(` closed nowhere on its line, a fragment of quoted code), a class in its errors module or heading what went wrong (`(psycopg2.errors.UndefinedTable) relation ..`; not "in class: com.acme.Invoice"), a Java enum constant named by its class (`org.acme.EntityType.SENSOR`), "validation error for X" (`call[store]` too); not a primitive a value must be (`expected u64`) |
 /// | `no-path` | a path of the server (not the form of a value, as after "format:", nor a URL's after "url:", nor a route of an API it called, `/api/people/I0044`, `/v1/sleep`, `/zones/example.com`, under an API's folder with an extension too, `/api/v2/tickets/9.json`) | a quoted path an OS error reports; a socket's URL (`unix:///var/run/docker.sock`); the server's settings file named bare (`.env`, `settings.yml`, `config.json`), unless the call sent its name; not a file in a user's home that is the only path named (as often the model's own), unless the text shows the relative path it was resolved from; not the one path a text refuses for being outside what the server allows; not the one path named, outside a fault, by a tool that takes a path (`file_path`, `workingDir`), unless it is a place the server keeps for itself (`/opt`, a cache, a temporary folder, `AppData`, a Mac's `~/Library`, a build's output, `bin/Release`); a file in a user's home is the server's where no tool of the server takes a path or a place |
 /// | `no-stack-frame` | source locations (Ruby's `Rakefile:27:in` too), "Traceback" (not a kind of object listed among others, `a class, traceback, frame, or code object`) | a dump's trace under its key (`"stackTrace": "   at .."`), a Python frame (`File "x.py", line 3`), a line of V8, the JVM or .NET that opens with "at" (`at f (<anonymous>:1:1)`, `at A.B(Native Method)`) |
-/// | `no-log-line` | a log line's head: a timestamp, then a level | a timestamp or a level alone (as often a time the model can use, or a label): a timestamp that heads a line, a level not listed among levels (`one of: DEBUG, INFO` are values); a level in brackets, or a tag heading a line in capitals or naming an error (`[TRANSPORT]`, `[auth_error]`, `[Notes Server Error]`; not `[draft]`, `[404]`), "Call log:", a heading of marks that names a log (`--- log tail ---`), `key=value` fields beside a timestamp that opens a line (not a dump's `"timestamp":`) or a log's own key (`level=`, `msg=`), a process's `stderr:` (not a dump's `"stderr": ""` field); not a level that heads the whole text (`ERROR: ..`) |
+/// | `no-log-line` | a log line's head: a timestamp, then a level | a timestamp or a level alone (as often a time the model can use, or a label): a timestamp that heads a line, a level not listed among levels (`one of: DEBUG, INFO` are values); a level in brackets, or a tag heading a line in capitals or naming an error (`[TRANSPORT]`, `[auth_error]`, `[Notes Server Error]`; not `[draft]`, `[404]`), "Call log:", a heading of marks that names a log (`--- log tail ---`), `key=value` fields beside a timestamp that opens a line (not a dump's `"timestamp":`) or a log's own key (`level=`, `msg=`), a process's `stderr:` (not a dump's `"stderr": ""` field), Node's `(node:48213)` heading a warning; not a level that heads the whole text (`ERROR: ..`) |
 /// | `no-env-var` | variables (`$HOME`, `NOTES_DIR`, "environment variable", a name in capitals that "must be set" or "is not set"; not a dump's code, the whole of its value, `"code":"INVALID_ACCESS_TOKEN"`) | one given its value (`Set X_ENABLED=true`, `X_ALLOW_WRITES=1`), several set at once (`set GOOS/GOARCH`), or someone asked to change it ("update X", "Consider increasing X_TIMEOUT_MS"), or placed in the settings file ("Check X in .env") |
-/// | `no-command` | commands (`pip install`, `kubectl get`, a toolchain's `rustup component add` or `uv tool install`, `rm -rf`, `export` with a variable; not "the export failed"), flags | a quoted command the text says to run (`using 'aws configure'`) or a dump gives as its `"command"`, Go's tool with a module's path or a flag (`go install example.com/x@v1`; "go build the index" is English), the command line Node's `exec` reports (`Command failed: pulumi stack select ..`) or a line heads (`Command: dotnet build`), a command line quoted or backticked after "run" or "try" (`run \`simplifi-mcp login\``, `Try 'semgrep --help'`, a shell's line reading a variable, `Run 'echo $NOTES_DIR'`), or backticked with a flag (`` `bun add -g repomix` ``) |
+/// | `no-command` | commands (`pip install`, `kubectl get`, a toolchain's `rustup component add` or `uv tool install`, `rm -rf`, `export` with a variable; not "the export failed"), flags | a quoted command the text says to run (`using 'aws configure'`) or a dump gives as its `"command"`, Go's tool with a module's path or a flag (`go install example.com/x@v1`, `go test -cover`; "go build the index" is English), a quoted program and what it does that the text says to run (`run 'nx init'`), the command line Node's `exec` reports (`Command failed: pulumi stack select ..`) or a line heads (`Command: dotnet build`), a command line quoted or backticked after "run" or "try" (`run \`simplifi-mcp login\``, `Try 'semgrep --help'`, a shell's line reading a variable, `Run 'echo $NOTES_DIR'`), or backticked with a flag (`` `bun add -g repomix` ``); none where the tool that answers takes a command line (a parameter `command`, `args`, `argv`, `command_line`): its commands and flags are the model's to send |
 /// | `short` | a part too long for the whole to be one or two sentences | sentences, not lines: an item of a list that is a clause, a heading line before a clause (`Call log:`), a dump's values in words; a line of marks (`-----`, a caret) is none, nor a parenthesis of a few words after a sentence's end (`(HRESULT 0x80020009)`), which annotates it |
 pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {
     // In a literal the values are its placeholders: what it puts in
@@ -479,6 +497,7 @@ pub fn check_message(outcome: Outcome, text: &str, tools: &Tools) -> Vec<Broken>
     // A fault is the server's: a path it names is the server's too.
     scan.takes_a_path = outcome != Outcome::Fault && tools.own_takes_a_path();
     scan.takes_no_path = tools.none_takes_a_path();
+    scan.takes_a_command = tools.own_takes_a_command();
     scan.sent = tools.sent.as_deref();
     let mut broken = Vec::new();
     scan.words(tools, &mut broken);
@@ -696,6 +715,11 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
     }
     sentences
 }
+
+/// The names of a parameter that takes a command line, in any style
+/// (`command_line`, `commandLine`); not one of a command's parts
+/// (`cmd_flags`).
+const COMMAND_NAMES: &[&str] = &["command", "commands", "cmd", "args", "argv", "commandline"];
 
 /// Words of a parameter's name that make it a path's.
 const PATH_WORDS: &[&str] = &[

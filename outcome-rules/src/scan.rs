@@ -28,6 +28,9 @@ pub(crate) struct Scan<'t> {
     /// Whether no tool of the server is known to take a path: a path in
     /// the text is then none the model sent.
     pub(crate) takes_no_path: bool,
+    /// Whether the tool whose call the text answers takes a command line:
+    /// a command or a flag in the text is then the model's to send.
+    pub(crate) takes_a_command: bool,
     /// Whether the text's paths are one, read once.
     sent_path: std::cell::OnceCell<bool>,
     /// Where each `)` and each line break stands, found once.
@@ -154,6 +157,7 @@ impl<'t> Scan<'t> {
             relative: std::cell::OnceCell::new(),
             takes_a_path: false,
             takes_no_path: false,
+            takes_a_command: false,
             sent_path: std::cell::OnceCell::new(),
             closes: std::cell::OnceCell::new(),
             sent: None,
@@ -258,6 +262,10 @@ impl<'t> Scan<'t> {
         self.phrases(broken);
         for (index, word) in self.words.iter().enumerate() {
             if let Some((rule, message)) = self.word_rule_at(index) {
+                // A flag for a tool that takes a command line: the model's.
+                if rule == Rule::NoCommand && self.takes_a_command {
+                    continue;
+                }
                 // A name joined to a value (`{PREFIX}_USERNAME`): its form,
                 // which the value hides, names no type the author wrote.
                 if rule != Rule::NoTypeName || !self.text[word.at.clone()].contains(VALUE) {
@@ -280,10 +288,14 @@ impl<'t> Scan<'t> {
             if !self.sure_only
                 && let Some((rule, message)) = self.unsure_word_rule(index)
             {
-                broken.push(self.broken(rule, word.at.clone(), message));
+                if rule != Rule::NoCommand || !self.takes_a_command {
+                    broken.push(self.broken(rule, word.at.clone(), message));
+                }
                 continue;
             }
-            self.command(index, broken);
+            if !self.takes_a_command {
+                self.command(index, broken);
+            }
         }
         if !self.sure_only {
             self.fields(tools, broken);
@@ -307,6 +319,22 @@ impl<'t> Scan<'t> {
         // "[Error] failed to ..": a level in brackets, a log line's tag.
         let bracketed = self.masked[..self.words[index].at.start].ends_with('[')
             && self.masked[self.words[index].at.end..].starts_with(']');
+        // `(node:48213) [DEP0005] DeprecationWarning: ..`: Node's tag of a
+        // line it wrote to stderr, its process's id.
+        if text
+            .strip_prefix("node:")
+            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+            && self.masked[..self.words[index].at.start].ends_with('(')
+            && self.masked[self.words[index].at.end..].starts_with(')')
+        {
+            return Some((
+                Rule::NoLogLine,
+                format!(
+                    "`({text})` heads a line Node wrote to the server's log, which is the \
+                     operator's; say what went wrong in the model's terms"
+                ),
+            ));
+        }
         // `go install example.com/x@v1`: Go's tool, with a module's path
         // or a flag after its verb ("go build the index" is English).
         if text == "go"
@@ -780,6 +808,32 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // "name 'Attachment' is not defined": Python's NameError, its
+        // words heading what was said ("..format: name 'x' is not ..").
+        let heads_name = index.checked_sub(1).is_some_and(|name| {
+            self.lower(name).as_deref() == Some("name")
+                && self.words[name].followed_by.is_none()
+                && (name == 0 || {
+                    let before = &self.words[name - 1];
+                    before.ends_sentence || before.followed_by == Some(':')
+                })
+        });
+        if heads_name
+            && is_identifier(original)
+            && self.lower(index + 1).as_deref() == Some("is")
+            && self.lower(index + 2).as_deref() == Some("not")
+            && self
+                .lower(index + 3)
+                .is_some_and(|word| word.trim_end_matches(MARKS) == "defined")
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`name '{original}' is not defined` is Python's words about a bug in the \
+                     server's code, which mean nothing to the model; say in words what went wrong"
+                ),
+            ));
+        }
         // "'str' object has no attribute 'get'", "'dict' object is not
         // callable": Python's words about a type of the server's code.
         if is_identifier(original)
@@ -815,11 +869,19 @@ impl<'t> Scan<'t> {
                 word.strip_prefix('$')
                     .is_some_and(|name| is_identifier(name.trim_matches(['{', '}'])))
             });
+        // "run 'nx init'": a program, then what it does, that the text
+        // says to run (not "try 'plan review'", a value to send).
+        let run = index.checked_sub(1).is_some_and(|i| {
+            self.lower(i)
+                .is_some_and(|word| word == "run" || word == "execute")
+        }) && !verb.is_empty()
+            && is_program_name(&program, b"-.");
         let command = COMMANDS
             .iter()
             .any(|(name, verbs)| *name == program && (verbs.is_empty() || verbs.contains(&verb)))
             || is_command_line(original)
-            || shell;
+            || shell
+            || run;
         (told && command).then(|| {
             (
                 Rule::NoCommand,

@@ -2498,3 +2498,67 @@ fn what_the_ninth_round_showed() {
         &["The note costs $5 to export. Call export_notes with format 'md' instead."],
     );
 }
+
+/// What `fresh-40` to `fresh-43` showed, as families: a quoted line the
+/// text says to run is a command; where the tool that answers takes a
+/// command line (`command`, `args`), commands and flags are its argument
+/// language, the model's to send; Python's "name 'X' is not defined", a
+/// dunder's call and V8's "Cannot read properties of undefined" are the
+/// server's code; Node's `(node:4821)` heads a log line; `go test` is Go's
+/// tool.
+#[test]
+fn what_the_tenth_round_showed() {
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &[
+            "Access denied. Run 'notes-cli login' to sign in again.",
+            "No index found. Hint: run 'nx init' to create one.",
+            "go test -cover failed (exit code 1): exit status 1",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &[
+            "Run 'search_notes' with a shorter query.",
+            "Try 'plan review' as the query.",
+        ],
+    );
+    let cli = Tools::new()
+        .tool_with_parameters("run_cli", ["command"])
+        .tool_with_parameters("read_note", ["path"])
+        .answering("run_cli");
+    for text in [
+        "'lst' is not a command of the notes CLI. Call run_cli with notes list --folder inbox.",
+        "Please run 'notes login' to set up the account, then call run_cli again.",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &cli));
+        assert!(!broken.contains(&Rule::NoCommand), "{text}: {broken:?}");
+        let read = rules(&check_message(
+            Outcome::Invalid,
+            text,
+            &cli.clone().answering("read_note"),
+        ));
+        assert!(read.contains(&Rule::NoCommand), "{text}: {read:?}");
+    }
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "{\"success\":false,\"error\":\"Invalid attachment format: name 'Attachment' is not defined\"}",
+            "Error fetching the note: Cannot read properties of undefined (reading 'toUpperCase')",
+            "Error in create_note: ValidationError.__new__() missing 1 required positional argument: 'line_errors'",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["The folder name 'inbox' is not defined on this server. Call list_folders to see them."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["Stderr: (node:48213) [DEP0005] DeprecationWarning: Buffer() is deprecated."],
+    );
+}

@@ -43,6 +43,8 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     // an object it was asked to print as text so.
     ("client.timeout exceeded", Rule::NoTypeName, GO_TYPE),
     ("[object object]", Rule::NoTypeName, OBJECT),
+    ("cannot read properties of undefined", Rule::NoTypeName, BUG),
+    ("cannot read properties of null", Rule::NoTypeName, BUG),
     ("environment variable", Rule::NoEnvVar, ENV),
     ("environment variables", Rule::NoEnvVar, ENV),
     ("env var", Rule::NoEnvVar, ENV),
@@ -53,6 +55,8 @@ pub(crate) const LOOKUP: &str = "sends the model to read something it cannot rea
 pub(crate) const GO_TYPE: &str = "names a type of the server's Go code, which means nothing to the \
      model; say in words what was wrong";
 pub(crate) const CODE: &str = "asks the model to look up a code; say in words what went wrong";
+pub(crate) const BUG: &str = "is JavaScript's words about a bug in the server's code, which \
+     mean nothing to the model; say in words what went wrong";
 pub(crate) const OBJECT: &str = "is how JavaScript prints an object as text, a bug of the \
      server's code the model cannot read; say in words what was wrong";
 pub(crate) const FRAME: &str =
@@ -79,7 +83,9 @@ pub(crate) fn is_settings_file(word: &str) -> bool {
 
 /// The verbs of Go's tool that a module's path or a flag follows: `go
 /// install example.com/x@v1`.
-pub(crate) const GO_VERBS: &[&str] = &["install", "get", "build", "run", "mod", "vet", "list"];
+pub(crate) const GO_VERBS: &[&str] = &[
+    "install", "get", "build", "run", "mod", "vet", "list", "test", "generate",
+];
 
 /// Programs whose commands the model cannot run, with the words that make
 /// them a command (none: the program alone is one).
@@ -745,12 +751,15 @@ pub(crate) fn is_qualified_function(word: &str, followed_by: Option<char>) -> bo
         None => (word, false),
     };
     let segments: Vec<&str> = name.split('.').collect();
+    // A segment may be a dunder, Python's special method: `X.__new__()`.
     let identifiers = segments.len() >= 2
         && segments.iter().all(|segment| {
-            segment
-                .bytes()
-                .next()
-                .is_some_and(|b| b.is_ascii_alphabetic())
+            let dunder = segment.len() > 4 && segment.starts_with("__") && segment.ends_with("__");
+            (dunder
+                || segment
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_alphabetic()))
                 && segment
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'_')
@@ -1100,7 +1109,7 @@ pub(crate) const RUN_WORDS: &[&str] = &[
 
 /// Whether `word` reads as a program's name: in lower case from its first
 /// letter, with digits and the marks `marks` (`gsc-mcp-rs`, `gh.exe`).
-fn is_program_name(word: &str, marks: &[u8]) -> bool {
+pub(crate) fn is_program_name(word: &str, marks: &[u8]) -> bool {
     word.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
         && word
             .bytes()
