@@ -229,10 +229,16 @@ fn literal(template: &str) -> String {
     // action``) fills in, so that one drops them.
     let mut arguments = String::new();
     let mut comment = false;
+    // Whether a statement ended since the last literal, outside a comment
+    // (`RequireString("job_template"); if err != nil { return
+    // NewToolResultError("job_template is required")`): the literals of
+    // an earlier statement are no part of the message a later one writes.
+    let mut statement = false;
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
         if !matches!(c, '"' | '\'' | '`') {
             comment |= c == '/' && chars.peek() == Some(&'/');
+            statement |= !comment && c == ';';
             continue;
         }
         found = true;
@@ -250,6 +256,10 @@ fn literal(template: &str) -> String {
             }
         }
         while chars.next_if(|c| *c == ' ').is_some() {}
+        if std::mem::take(&mut statement) {
+            joined.clear();
+            arguments.clear();
+        }
         match chars.peek() {
             Some(':') => {}
             Some(',') if !comment => arguments.push_str(&one),
