@@ -689,11 +689,13 @@ impl<'t> Scan<'t> {
         // every model knows.
         let http = before(2)
             .is_some_and(|word| matches!(word.trim_matches(MARKS), "status" | "http" | "https"));
-        // "exited with code: 1", "Exit code: 2": a process's exit status,
-        // which says only that it failed.
-        let exit = before(2).as_deref() == Some("exit")
-            || before(2).as_deref() == Some("with")
-                && before(3).is_some_and(|word| matches!(word.as_str(), "exit" | "exited"));
+        // "exited with code: 1", "Exit code: 2", "process has terminated,
+        // code: 0": a process's exit status, which says only that it
+        // ended.
+        let exit = before(2).is_some_and(|word| {
+            matches!(word.trim_matches(MARKS), "exit" | "exited" | "terminated")
+        }) || before(2).as_deref() == Some("with")
+            && before(3).is_some_and(|word| matches!(word.as_str(), "exit" | "exited"));
         if before(1).is_some_and(|word| word.trim_matches(MARKS).trim_end_matches(':') == "code")
             && self.words[index - 1].followed_by == Some(':')
             && numbered

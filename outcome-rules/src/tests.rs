@@ -2325,6 +2325,7 @@ fn what_the_eighth_four_showed() {
             "The code '0308' is not valid. It must start with 'E' (e.g., E0308).",
             "Give the note's code in full, for example N0042.",
             "Export failed: the converter exited with code: 1",
+            "The export failed: its process has terminated, code: 0",
             "Search failed: {\n  \"code\": \"SYN0002\",\n  \"message\": \"The query could not be parsed at 'where'\"\n}",
         ],
     );
