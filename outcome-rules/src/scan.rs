@@ -443,19 +443,6 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
-        // "stderr: 'error: ..'": a process's error stream, quoted.
-        if matches!(text, "stderr" | "stdout")
-            && self.words[index].followed_by == Some(':')
-            && !self.words[index].in_dump
-        {
-            return Some((
-                Rule::NoLogLine,
-                format!(
-                    "`{text}:` quotes what a process the server ran wrote, which is the \
-                     operator's; say what went wrong in the model's terms"
-                ),
-            ));
-        }
         // "Use a JSON validator": a tool outside the server, which the
         // model cannot reach from a failed call.
         if OUTSIDE_TOOLS.contains(&text.to_ascii_lowercase().as_str()) && self.sends_outside(index)

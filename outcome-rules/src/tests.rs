@@ -1060,9 +1060,11 @@ fn what_the_tune_third_showed() {
 
 /// Misses the tune third and the first corpus showed: a text that sends
 /// the model to a tool outside the server ("Use a JSON validator"), a
-/// process's error stream quoted (`stderr: ..`), a variable the text asks
-/// someone to change ("update SCHEMA_INSERT_PERMISSIONS"); and beside each,
-/// the words a model can act on.
+/// variable the text asks someone to change ("update
+/// SCHEMA_INSERT_PERMISSIONS"); and beside each, the words a model can act
+/// on. A process's error stream quoted (`stderr: ..`) was read as a log
+/// line here once; three servers' texts since label the heading `stderr:`
+/// and a mixed-case `error:` after it a label, so it is none.
 #[test]
 fn what_the_tune_third_missed() {
     let flags = |text: &str, rule: Rule| {
@@ -1078,7 +1080,7 @@ fn what_the_tune_third_missed() {
     keeps("Use a valid JSON object as the value.", Rule::NoLookup);
     keeps("Use a different name for the note.", Rule::NoLookup);
     keeps("The validator rejected the note.", Rule::NoLookup);
-    flags(
+    keeps(
         "git checkout failed\n  stderr: 'error: pathspec did not match'",
         Rule::NoLogLine,
     );
