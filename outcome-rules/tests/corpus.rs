@@ -219,7 +219,9 @@ impl Text {
 /// `"a" + "b"`), joined; the template itself when it quotes none. A
 /// literal that is a mapping's key (`{"error": "No note"}`) is no part of
 /// the message: its author wrote the value alone; nor is an argument of a
-/// call whose template a comment quotes after it: the template's value.
+/// call whose template a comment quotes after it: the template's value;
+/// nor a literal of an earlier statement or of a condition. Two literals
+/// that are not concatenated stay two words.
 fn literal(template: &str) -> String {
     let mut joined = String::new();
     let mut found = false;
@@ -229,16 +231,24 @@ fn literal(template: &str) -> String {
     // action``) fills in, so that one drops them.
     let mut arguments = String::new();
     let mut comment = false;
-    // Whether a statement ended since the last literal, outside a comment
-    // (`RequireString("job_template"); if err != nil { return
-    // NewToolResultError("job_template is required")`): the literals of
-    // an earlier statement are no part of the message a later one writes.
+    // Whether a statement ended or a block opened since the last literal,
+    // outside a comment (`RequireString("job_template"); if err != nil {
+    // return NewToolResultError("job_template is required")`, `if (answer
+    // === '__TIMEOUT__') { return ..`): the literals of an earlier
+    // statement or a condition are no part of the message a later one
+    // writes.
     let mut statement = false;
+    // Whether the code since the last literal joins the next to it: only
+    // blanks and `+` (`"No note " + "found"`, Python's literals side by
+    // side); else two literals that run a word into a word are two values
+    // (`("imap_error", "IMAP operation failed")`), kept apart by a space.
+    let mut concatenated = true;
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
         if !matches!(c, '"' | '\'' | '`') {
             comment |= c == '/' && chars.peek() == Some(&'/');
-            statement |= !comment && c == ';';
+            statement |= !comment && (c == ';' || c == '{');
+            concatenated &= c.is_whitespace() || c == '+' || c == '\\';
             continue;
         }
         found = true;
@@ -260,15 +270,30 @@ fn literal(template: &str) -> String {
             joined.clear();
             arguments.clear();
         }
+        let apart = !std::mem::replace(&mut concatenated, true);
+        let push = |joined: &mut String, one: &str| {
+            let words = |a: Option<char>, b: Option<char>| {
+                a.zip(b).is_some_and(|(a, b)| {
+                    (a.is_alphanumeric() || a == '_') && (b.is_alphanumeric() || b == '_')
+                })
+            };
+            if apart && words(joined.chars().last(), one.chars().next()) {
+                joined.push(' ');
+            }
+            joined.push_str(one);
+        };
         match chars.peek() {
             Some(':') => {}
-            Some(',') if !comment => arguments.push_str(&one),
+            Some(',') if !comment => push(&mut arguments, &one),
             _ => {
                 if comment {
                     arguments.clear();
                 }
-                joined.push_str(&std::mem::take(&mut arguments));
-                joined.push_str(&one);
+                let held = std::mem::take(&mut arguments);
+                if !held.is_empty() {
+                    push(&mut joined, &held);
+                }
+                push(&mut joined, &one);
             }
         }
     }
