@@ -2545,6 +2545,11 @@ fn what_the_tenth_round_showed() {
         ));
         assert!(read.contains(&Rule::NoCommand), "{text}: {read:?}");
     }
+    // The compiler reads the same, inside a router that knows the tool.
+    let part = "Run `notes login --force` first";
+    assert!(!rules(&check_part(Part::NextStep, part, &cli)).contains(&Rule::NoCommand));
+    let read = cli.clone().answering("read_note");
+    assert!(rules(&check_part(Part::NextStep, part, &read)).contains(&Rule::NoCommand));
     flags(
         Outcome::Fault,
         Rule::NoTypeName,
