@@ -277,7 +277,7 @@ fn literal(template: &str) -> String {
                     (a.is_alphanumeric() || a == '_') && (b.is_alphanumeric() || b == '_')
                 })
             };
-            if apart && words(joined.chars().last(), one.chars().next()) {
+            if apart && words(joined.chars().next_back(), one.chars().next()) {
                 joined.push(' ');
             }
             joined.push_str(one);
