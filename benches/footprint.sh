@@ -41,13 +41,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 calls="${1:-500}" functions="${2:-}"
-command -v valgrind > /dev/null || {
-  echo "footprint.sh needs valgrind (Debian's package valgrind)" >&2
-  exit 1
-}
 work="$root/target/footprint"
 mkdir -p "$work"
-binary=$("$root/benches/boundary-binary.sh")
+binary=$("$root/benches/boundary-binary.sh" footprint.sh)
 runs="${RUNS:-3}"
 servers=(wrapped bare_timed bare_spanned twin_timed handwritten)
 for server in "${servers[@]}"; do

@@ -9,13 +9,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 calls="${1:-500}"
-command -v valgrind > /dev/null || {
-  echo "input_check.sh needs valgrind (Debian's package valgrind)" >&2
-  exit 1
-}
 work="$root/target/input-check"
 mkdir -p "$work"
-binary=$("$root/benches/boundary-binary.sh")
+binary=$("$root/benches/boundary-binary.sh" input_check.sh)
 servers=(bare_text wrapped_text bare_checked wrapped_checked)
 for server in "${servers[@]}"; do
   for n in 0 "$calls"; do

@@ -21,13 +21,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 calls="${1:-400}"
-command -v valgrind > /dev/null || {
-  echo "misses.sh needs valgrind (Debian's package valgrind)" >&2
-  exit 1
-}
 work="$root/target/misses"
 mkdir -p "$work"
-binary=$("$root/benches/boundary-binary.sh")
+binary=$("$root/benches/boundary-binary.sh" misses.sh)
 servers=(wrapped bare_spanned twin_timed)
 for server in "${servers[@]}"; do
   for n in 0 "$calls"; do
