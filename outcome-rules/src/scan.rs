@@ -35,6 +35,8 @@ pub(crate) struct Scan<'t> {
     sent_path: std::cell::OnceCell<bool>,
     /// Where each `)` and each line break stands, found once.
     closes: std::cell::OnceCell<Vec<usize>>,
+    /// The HTTP statuses whose reason phrase the text holds, found once.
+    reasons: std::cell::OnceCell<Vec<u16>>,
     /// The string values the call sent, where known.
     pub(crate) sent: Option<&'t [String]>,
 }
@@ -160,6 +162,7 @@ impl<'t> Scan<'t> {
             takes_a_command: false,
             sent_path: std::cell::OnceCell::new(),
             closes: std::cell::OnceCell::new(),
+            reasons: std::cell::OnceCell::new(),
             sent: None,
         }
     }
@@ -477,6 +480,23 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // Python's refusal of a value for an enum, the enum's class ending
+        // the sentence: `'draft' is not a valid NoteStatus`.
+        if index >= 3
+            && is_repr(text)
+            && (self.words[index].ends_sentence || index + 1 == self.words.len())
+            && [(1, "valid"), (2, "a"), (3, "not")]
+                .iter()
+                .all(|&(back, word)| self.lower(index - back).as_deref() == Some(word))
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a type of the server's code, which means nothing to the model; \
+                     say which values the parameter takes"
+                ),
+            ));
+        }
         // Rust's `Debug` form of a struct: `MetadataMap { headers: {} }`,
         // a type, then its fields in braces.
         let after = &self.masked[self.words[index].at.end..];
@@ -507,7 +527,23 @@ impl<'t> Scan<'t> {
         // Go's types of no value's form: `[]interface {}`, `map[string]
         // interface {}` (a primitive a value must be, `expected u64`, is
         // the value's form, which the model can use).
-        if text.ends_with("interface") && after.starts_with(" {}") {
+        // The same as a programmer writes them: `map[string]interface{}`,
+        // `map[string]any`.
+        let map = text
+            .strip_prefix("map[")
+            .and_then(|rest| rest.split_once(']'))
+            .is_some_and(|(key, value)| {
+                !key.is_empty()
+                    && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+                    && value
+                        .bytes()
+                        .next()
+                        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'*' || b == b'[')
+            });
+        if text.ends_with("interface") && after.starts_with(" {}")
+            || text.ends_with("interface{")
+            || map
+        {
             return Some((
                 Rule::NoTypeName,
                 format!(
@@ -689,6 +725,7 @@ impl<'t> Scan<'t> {
             && !http
             && !exit
             && !self.said_beside(index - 1, index)
+            && !self.reason_stands_for(text)
         {
             return Some((
                 Rule::NoLookup,
@@ -980,7 +1017,7 @@ impl<'t> Scan<'t> {
             self.words
                 .iter()
                 .map(|word| &self.text[word.at.clone()])
-                .filter(|word| word.contains('/') && path(word).is_none() && !word.contains("://"))
+                .filter(|word| word.contains('/') && path(word).is_none() && !is_url(word))
                 .map(str::to_owned)
                 .collect()
         });
@@ -1035,9 +1072,41 @@ impl<'t> Scan<'t> {
             .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':'))
             .next()
             .unwrap_or_default();
-        !word.is_empty()
-            && word.bytes().all(|b| b.is_ascii_alphabetic() || b == b'\'')
-            && !LEVELS.contains(&word)
+        // A word of words joined by hyphens is one too: `EROFS: read-only
+        // file system`.
+        word.split('-').all(|part| {
+            !part.is_empty() && part.bytes().all(|b| b.is_ascii_alphabetic() || b == b'\'')
+        }) && !LEVELS.contains(&word)
+    }
+
+    /// Whether `code` is an HTTP status whose reason phrase the text
+    /// holds anywhere (`reason: "Forbidden", code: 403`, a status line
+    /// `404 Not Found` above a dump's `"code": 404`): its meaning stands
+    /// beside it. The phrases are looked for once a text.
+    pub(crate) fn reason_stands_for(&self, code: &str) -> bool {
+        let Ok(status) = code.parse::<u16>() else {
+            return false;
+        };
+        self.reasons
+            .get_or_init(|| {
+                let lower = self.text.to_ascii_lowercase();
+                // "not found", "NOT_FOUND", "NotFound": one phrase.
+                HTTP_REASONS
+                    .iter()
+                    .filter(|(_, phrase)| {
+                        [" ", "_", ""].iter().any(|joint| {
+                            let spelt = phrase.replace(' ', joint);
+                            lower.match_indices(&spelt).any(|(at, _)| {
+                                let end = at + spelt.len();
+                                (at == 0 || !is_word_byte(lower.as_bytes()[at - 1]))
+                                    && (end == lower.len() || !is_word_byte(lower.as_bytes()[end]))
+                            })
+                        })
+                    })
+                    .map(|(status, _)| *status)
+                    .collect()
+            })
+            .contains(&status)
     }
 
     /// Whether word `first`, a code's first, opens parentheses that follow
@@ -1178,8 +1247,8 @@ impl<'t> Scan<'t> {
             {
                 None
             }
-            Rule::NoLookup if text.contains("://") => {
-                let (key, _) = text.split_once("://").unwrap_or_default();
+            Rule::NoLookup if is_url(text) => {
+                let (key, _) = url_split(text).unwrap_or_default();
                 let key = key.to_ascii_lowercase();
                 let named = ["documentation", "docs", "help"]
                     .iter()
@@ -1217,7 +1286,7 @@ impl<'t> Scan<'t> {
             // "No function at address 0x00401a2c": a place, not a code.
             Rule::NoLookup if text.starts_with("0x") && self.is_hex_value(index) => None,
             // "E0308: mismatched types": a code beside its meaning.
-            Rule::NoLookup if !text.contains("://") && self.said_beside(index, index) => None,
+            Rule::NoLookup if !is_url(text) && self.said_beside(index, index) => None,
             // A path after "url:" is the path of a URL the server requested
             // (`Max retries exceeded with url: /v1/x`), not a file of it.
             Rule::NoPath
@@ -1329,7 +1398,7 @@ impl<'t> Scan<'t> {
     /// other address is the resource the call was about. Only the few
     /// bytes of the key are read.
     pub(crate) fn links_to_documentation(&self, index: usize, url: &str) -> bool {
-        let Some((scheme, address)) = url.split_once("://") else {
+        let Some((scheme, address)) = url_split(url) else {
             return false;
         };
         // The key, the last before the address: in the word itself

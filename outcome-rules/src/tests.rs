@@ -2570,3 +2570,56 @@ fn what_the_tenth_round_showed() {
         &["Stderr: (node:48213) [DEP0005] DeprecationWarning: Buffer() is deprecated."],
     );
 }
+
+/// The twelfth round of unseen texts, read as classes: a code whose
+/// meaning stands beside it in a hyphenated word or as HTTP's reason
+/// phrase elsewhere in the text, Go's map types as a programmer writes
+/// them, Python's refusal of a value for an enum, and the ways a text
+/// links a page (Microsoft's "Learn more:", a JSON-escaped address, an
+/// HTML link).
+#[test]
+fn what_the_twelfth_round_showed() {
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Could not save the note: EROFS: read-only file system. Try again later.",
+            "Could not save the note: EPERM: operation not permitted. Try again later.",
+            // HTTP's status, its reason phrase beside it in the dump.
+            "Listing notes failed: ErrorResponse { status: \"Failure\", reason: \"Forbidden\", code: 403 }",
+            "404 Not Found\n{\n  \"code\": 404,\n  \"message\": \"Requested note was not found.\"\n}",
+            "The store answered {\"error\": {\"code\": 429, \"status\": \"TOO_MANY_REQUESTS\"}}. Try again in a minute.",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            // A status in HTTP's range with no reason phrase: a code.
+            "Listing notes failed: ErrorResponse { status: \"Failure\", code: 403 }",
+            // Another status's phrase does not explain this one.
+            "Listing notes failed: ErrorResponse { reason: \"Not Found\", code: 403 }",
+            "The note store refused the write. Learn more: https://notes.example.com/errors/quota",
+            "The note store refused: {\"Errors\":[\"Not found. Learn more: https:\\/\\/notes.example.com\\/kb\\/not-found\"]}",
+            "You have exceeded your <a href=\"/notes/v1/limits#quota\">quota</a>.",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Reading the note failed: invalid arguments type: expected map[string]interface{}",
+            "Reading the note failed: cannot use note (type map[string]any) as a string",
+            "Error: 'draft' is not a valid NoteStatus",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "'2026-13-01' is not a valid date. Call list_notes with a date as YYYY-MM-DD.",
+            "'xx' is not a valid ISO country code. Call list_notes with a code such as 'FR'.",
+            "'octocat!' is not a valid GitHub username. Call share_note with a user's login.",
+        ],
+    );
+}

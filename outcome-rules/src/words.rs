@@ -32,6 +32,8 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("for more information", Rule::NoLookup, LOOKUP),
     ("for more details", Rule::NoLookup, LOOKUP),
     ("see below", Rule::NoLookup, LOOKUP),
+    // An HTML link, as an upstream's message carries one to its pages.
+    ("<a href=", Rule::NoLookup, LOOKUP),
     ("error code", Rule::NoLookup, CODE),
     ("errno", Rule::NoLookup, CODE),
     ("call log:", Rule::NoLogLine, LOGGED),
@@ -213,7 +215,7 @@ pub(crate) fn word_rule(word: &str) -> Option<(Rule, String)> {
             ),
         ));
     }
-    if word.contains("://") {
+    if is_url(word) {
         return Some((
             Rule::NoLookup,
             format!(
@@ -254,7 +256,7 @@ pub(crate) fn path(word: &str) -> Option<&'static str> {
     {
         return path(file);
     }
-    if word.contains("://") {
+    if is_url(word) {
         return None;
     }
     let bytes = word.as_bytes();
@@ -885,6 +887,56 @@ pub(crate) fn is_qualified_member(word: &str) -> bool {
             .is_some_and(|(kind, member)| run_together(kind) && run_together(member))
 }
 
+/// A URL's scheme and what follows it: past `://`, or past slashes a
+/// JSON string escapes (`:\/\/`, or `:\\/\\/` escaped twice), as PHP's and
+/// .NET's serialisers write them.
+pub(crate) fn url_split(word: &str) -> Option<(&str, &str)> {
+    fn slash(rest: &str) -> Option<&str> {
+        rest.trim_start_matches('\\').strip_prefix('/')
+    }
+    word.match_indices(':').find_map(|(at, _)| {
+        let rest = slash(&word[at + 1..]).and_then(slash)?;
+        Some((&word[..at], rest))
+    })
+}
+
+/// Whether `word` is a URL, its slashes escaped or not.
+pub(crate) fn is_url(word: &str) -> bool {
+    url_split(word).is_some()
+}
+
+/// HTTP's statuses and their reason phrases, lowercase: a status whose
+/// phrase the text holds has its meaning beside it.
+pub(crate) const HTTP_REASONS: &[(u16, &str)] = &[
+    (400, "bad request"),
+    (401, "unauthorized"),
+    (402, "payment required"),
+    (403, "forbidden"),
+    (404, "not found"),
+    (405, "method not allowed"),
+    (406, "not acceptable"),
+    (408, "request timeout"),
+    (409, "conflict"),
+    (410, "gone"),
+    (411, "length required"),
+    (412, "precondition failed"),
+    (413, "payload too large"),
+    (413, "content too large"),
+    (414, "uri too long"),
+    (415, "unsupported media type"),
+    (416, "range not satisfiable"),
+    (422, "unprocessable entity"),
+    (422, "unprocessable content"),
+    (423, "locked"),
+    (428, "precondition required"),
+    (429, "too many requests"),
+    (500, "internal server error"),
+    (501, "not implemented"),
+    (502, "bad gateway"),
+    (503, "service unavailable"),
+    (504, "gateway timeout"),
+];
+
 /// Words before a URL that send the model to read it.
 pub(crate) const REFERRING: &[&str] = &[
     "see",
@@ -899,6 +951,8 @@ pub(crate) const REFERRING: &[&str] = &[
     "guide",
     "go",
     "at",
+    // "Learn more: <url>", "Read more at <url>".
+    "more",
 ];
 
 /// How many bytes of a dump's key before a URL are read.
