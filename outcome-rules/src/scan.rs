@@ -1001,7 +1001,16 @@ impl<'t> Scan<'t> {
     fn path_words(&self) -> impl Iterator<Item = &str> {
         self.words
             .iter()
-            .map(|word| &self.text[word.at.clone()])
+            .map(|word| {
+                let text = &self.text[word.at.clone()];
+                // `..q3.md\",` in a dump's escaped string: the backslash
+                // escapes the quote after it.
+                if self.text[word.at.end..].starts_with('"') {
+                    text.strip_suffix('\\').unwrap_or(text)
+                } else {
+                    text
+                }
+            })
             .filter(|word| path(word).is_some())
     }
 
@@ -1364,6 +1373,11 @@ impl<'t> Scan<'t> {
                         matches!(next.as_str(), "to" | "and" | "or" | "in" | "on" | "first")
                     });
                 if !self.sure_only && object && before(CHANGE_WORDS) {
+                    return Some((rule, message));
+                }
+                // `SLACK_MCP_ADD_MESSAGE_TOOL`, `MCP_ALLOW_MUTATIONS`: an MCP
+                // server's own setting, by its name.
+                if !self.sure_only && text.split('_').any(|part| part == "MCP") {
                     return Some((rule, message));
                 }
                 // Not a variable: perhaps a code to look up (`ERR_404`).

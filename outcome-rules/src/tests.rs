@@ -2622,4 +2622,21 @@ fn what_the_twelfth_round_showed() {
             "'octocat!' is not a valid GitHub username. Call share_note with a user's login.",
         ],
     );
+    flags(
+        Outcome::Invalid,
+        Rule::NoEnvVar,
+        &["Writing is not allowed in folder 'inbox': not in NOTES_MCP_WRITE_FOLDERS."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoEnvVar,
+        &["The folder 'inbox' is not in WRITE_FOLDERS. Call list_folders to see them."],
+    );
+    // The one path the model sent, quoted again inside a dump's escaped
+    // string: `\"` is the quote's escape, not the path's last byte.
+    let reading = notes().answering("read_note");
+    let text = "Error: no note at /home/alice/notes/q3.md\n{\"error_type\": \"Missing { \
+                message: \\\"no note at /home/alice/notes/q3.md\\\", source: None }\"}";
+    let broken = rules(&check_message(Outcome::Invalid, text, &reading));
+    assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
 }
