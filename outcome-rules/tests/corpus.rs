@@ -221,7 +221,8 @@ impl Text {
 /// literal that is a mapping's key (`{"error": "No note"}`) is no part of
 /// the message: its author wrote the value alone; nor is an argument of a
 /// call whose template a comment quotes after it: the template's value;
-/// nor a literal of an earlier statement or of a condition. Two literals
+/// nor a literal of an earlier statement or of a condition (an object
+/// after the message, `json!({"process": ..})`, is neither). Two literals
 /// that are not concatenated stay two words.
 fn literal(template: &str) -> String {
     let mut joined = String::new();
@@ -244,14 +245,23 @@ fn literal(template: &str) -> String {
     // side); else two literals that run a word into a word are two values
     // (`("imap_error", "IMAP operation failed")`), kept apart by a space.
     let mut concatenated = true;
+    // The last mark of code before this one, past blanks: a `{` after
+    // `(`, `,`, `[`, `=` or `:` opens an object (`json!({"process": ..})`,
+    // a dict's value), not a block.
+    let mut last = ' ';
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
         if !matches!(c, '"' | '\'' | '`') {
             comment |= c == '/' && chars.peek() == Some(&'/');
-            statement |= !comment && (c == ';' || c == '{');
+            let object = c == '{' && matches!(last, '(' | ',' | '[' | '=' | ':');
+            statement |= !comment && (c == ';' || c == '{' && !object);
             concatenated &= c.is_whitespace() || c == '+' || c == '\\';
+            if !c.is_whitespace() {
+                last = c;
+            }
             continue;
         }
+        last = c;
         found = true;
         let quote = c;
         let mut one = String::new();
@@ -782,5 +792,36 @@ fn show_hits_of_a_rule() {
                 text.text.replace('\n', " | ")
             );
         }
+    }
+}
+
+/// The harness rebuilds the literal the macro would see from a template
+/// as the corpus quotes it; each case is a shape some corpus's code has.
+#[test]
+fn the_harness_reads_the_literal_the_macro_sees() {
+    for (template, literal_seen) in [
+        (r#"f"No note {name}""#, "No note {name}"),
+        (r#""No note " + "found""#, "No note found"),
+        (r#"{"error": "No note"}"#, "No note"),
+        // A statement's literal, then the message.
+        (
+            r#"RequireString("path"); if err != nil { return Error("path is required") }"#,
+            "path is required",
+        ),
+        // A condition's literal.
+        (
+            r#"if (answer === '__TIMEOUT__') { return 'No reply came.' }"#,
+            "No reply came.",
+        ),
+        // Two values of a tuple, not concatenated.
+        (r#"("note_error", "Note failed")"#, "note_error Note failed"),
+        // The message, then an object beside it: the object's keys are no
+        // part of it, and its brace opens no block.
+        (
+            r#"McpError::resource_not_found(format!("No note '{}'. Call list_notes.", name), Some(json!({"name": name})))"#,
+            "No note '{}'. Call list_notes.",
+        ),
+    ] {
+        assert_eq!(literal(template), literal_seen, "{template}");
     }
 }
