@@ -1906,6 +1906,10 @@ impl<'t> Scan<'t> {
                     continue;
                 }
                 let message = match close {
+                    _ if let Some(tool) = tools.restyled(name) => format!(
+                        "`{name}` is not a tool of this server; write its name as the server \
+                         lists it: `{tool}`"
+                    ),
                     _ if handler => format!(
                         "`{name}` is a method of the server's MCP library, not a tool of this \
                          server; name one of its tools: {}",
@@ -2044,19 +2048,21 @@ impl<'t> Scan<'t> {
                     .and_then(|before| self.lower(before))
                     .is_some_and(|word| matches!(word.as_str(), "for" | "in" | "of" | "by"))
         });
+        // "Delete the projects first using DeleteProject": one of the
+        // server's tools, written in another style, where a verb calls it.
+        let known = tools.is_tool(name) || tools.complete && tools.restyled(name).is_some();
         let sure = match before.as_deref() {
             // "Unknown tool: get_time" is the name the model sent.
             _ if after_tool => {
                 (snake || kebab || tools.is_tool(name)) && !self.reported_missing(index)
             }
+            // "first using X": a preposition, whatever word comes before it.
+            Some("with" | "using" | "via") => (snake || known) && self.ends_clause(index),
             _ if !verb => false,
             // A kebab-case name is a tool's after the verbs that only call
             // one; "use read-only mode" and "try re-running" are English.
-            Some("call" | "invoke") => snake || kebab || tools.is_tool(name),
-            Some("use" | "run" | "try" | "retry") => snake || tools.is_tool(name),
-            Some("with" | "using" | "via") => {
-                (snake || tools.is_tool(name)) && self.ends_clause(index)
-            }
+            Some("call" | "invoke") => snake || kebab || known,
+            Some("use" | "run" | "try" | "retry") => snake || known,
             _ => false,
         };
         if sure {

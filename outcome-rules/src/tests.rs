@@ -2632,6 +2632,23 @@ fn what_the_twelfth_round_showed() {
         Rule::NoEnvVar,
         &["The folder 'inbox' is not in WRITE_FOLDERS. Call list_folders to see them."],
     );
+    // A tool named in another style where a verb calls it, as a C#
+    // server's method name: the step names it; the name is not the one
+    // the model can call. The compiler reads it so too.
+    let step = "Empty the folder first using DeleteNote.";
+    let tools = notes().tool_with_parameters("delete_note", ["path"]);
+    let read = rules(&check_message(Outcome::Invalid, step, &tools));
+    assert!(!read.contains(&Rule::NamesTool), "{read:?}");
+    assert!(read.contains(&Rule::KnownTool), "{read:?}");
+    let part = rules(&check_part(Part::NextStep, step, &tools));
+    assert_eq!(part, [Rule::KnownTool]);
+    // Not a tool's name in another style: the step names none.
+    let part = rules(&check_part(
+        Part::NextStep,
+        "Empty the folder first using DeleteAll.",
+        &tools,
+    ));
+    assert!(part.contains(&Rule::NamesTool), "{part:?}");
     // The one path the model sent, quoted again inside a dump's escaped
     // string: `\"` is the quote's escape, not the path's last byte.
     let reading = notes().answering("read_note");
