@@ -1240,6 +1240,22 @@ impl<'t> Scan<'t> {
             // "Must be one of: DEBUG, INFO, WARN": a level listed among
             // levels is a value a parameter takes.
             Rule::NoLogLine if LEVELS.contains(&text) && self.listed_with_levels(index) => None,
+            // "set the logging level to DEBUG", "log level=TRACE": a
+            // setting's value; "HTTP ERROR 404": a web server's page
+            // heading HTTP's status.
+            Rule::NoLogLine
+                if LEVELS.contains(&text)
+                    && (self.sets_a_level(index)
+                        || index > 0
+                            && self
+                                .lower(index - 1)
+                                .is_some_and(|word| word.rsplit('>').next() == Some("http"))
+                            && self.lower(index + 1).is_some_and(|next| {
+                                next.len() == 3 && next.bytes().all(|b| b.is_ascii_digit())
+                            })) =>
+            {
+                None
+            }
             // "end (2026-06-10T09:00) must be after ..": a log line's
             // timestamp opens its line; one that does not is a value.
             Rule::NoLogLine if is_timestamp(text) && !self.opens_a_log_line(index) => None,
@@ -1376,8 +1392,15 @@ impl<'t> Scan<'t> {
                     return Some((rule, message));
                 }
                 // `SLACK_MCP_ADD_MESSAGE_TOOL`, `MCP_ALLOW_MUTATIONS`: an MCP
-                // server's own setting, by its name.
-                if !self.sure_only && text.split('_').any(|part| part == "MCP") {
+                // server's own setting, by its name; not a dump's whole
+                // value, a code (`"error_source": "MCP_SERVER"`).
+                let whole_value = self.masked[..self.words[index].at.start].ends_with('"')
+                    && self.masked[self.words[index].at.end..].starts_with('"');
+                if !self.sure_only
+                    && !whole_value
+                    && text.split('_').count() >= 3
+                    && text.split('_').any(|part| part == "MCP")
+                {
                     return Some((rule, message));
                 }
                 // Not a variable: perhaps a code to look up (`ERR_404`).
@@ -1456,6 +1479,15 @@ impl<'t> Scan<'t> {
         // The masked text: a dump's `\n` is a line break there.
         let before = &self.masked[..self.words[index].at.start];
         before.trim_end_matches([' ', '\t']).ends_with('\n')
+    }
+
+    /// Whether word `index`, a level, is the value a level's setting is
+    /// set to: "set the logging level to DEBUG" (not logfmt's
+    /// `level=ERROR`, a log line's own field).
+    pub(crate) fn sets_a_level(&self, index: usize) -> bool {
+        index >= 2
+            && self.lower(index - 1).as_deref() == Some("to")
+            && self.lower(index - 2).as_deref() == Some("level")
     }
 
     /// Whether word `index`, a level, stands in a list of levels: beside

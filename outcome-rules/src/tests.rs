@@ -2657,3 +2657,33 @@ fn what_the_twelfth_round_showed() {
     let broken = rules(&check_message(Outcome::Invalid, text, &reading));
     assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
 }
+
+/// The thirteenth round, read as classes: a level that is a setting's
+/// value or HTTP's page heading is no log line, and a dump's whole value
+/// in capitals is a code, whatever its words.
+#[test]
+fn what_the_thirteenth_round_showed() {
+    keeps(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &[
+            "Could not reach the note store; set the logging level to DEBUG for more details.",
+            "The note store answered: <h2>HTTP ERROR 404 Not Found</h2>",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &[
+            "The note store failed: 09:14:03 ERROR sync worker stopped",
+            "The note store failed: time=09:14:03 level=ERROR msg=\"sync worker stopped\"",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoEnvVar,
+        &[
+            "{\"error\": \"Folder 'x' is not allowed. Call list_folders.\", \"error_source\": \"MCP_SERVER\"}",
+        ],
+    );
+}
