@@ -319,6 +319,18 @@ impl<'t> Scan<'t> {
         if text != original && text.bytes().all(|b| b == b'x') {
             return self.quoted_rule(index, original);
         }
+        // `./pom.xml`, `logs/app.log`: a file named relative to the
+        // server's working directory, where no tool of the server takes a
+        // path, so the model sent none.
+        if self.takes_no_path && is_relative_file(text) {
+            return Some((
+                Rule::NoPath,
+                format!(
+                    "`{text}` is a file of the server's, which the model cannot open; say what \
+                     the model can name instead"
+                ),
+            ));
+        }
         // "[Error] failed to ..": a level in brackets, a log line's tag.
         let bracketed = self.masked[..self.words[index].at.start].ends_with('[')
             && self.masked[self.words[index].at.end..].starts_with(']');

@@ -2686,4 +2686,29 @@ fn what_the_thirteenth_round_showed() {
             "{\"error\": \"Folder 'x' is not allowed. Call list_folders.\", \"error_source\": \"MCP_SERVER\"}",
         ],
     );
+    // A file named relative to the server's working directory, where no
+    // tool of the server takes a path: none the model sent.
+    let pathless = Tools::new()
+        .tool_with_parameters("sync_notes", ["remote"])
+        .tool_with_parameters("reindex", [] as [&str; 0])
+        .answering("reindex");
+    for text in [
+        "Reading the index failed: ./index.json (No such file or directory)",
+        "Index file not found: data/notes-index.json",
+    ] {
+        let broken = rules(&check_message(Outcome::Fault, text, &pathless));
+        assert!(broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+        // A server whose tools take paths: as often the model's own.
+        let broken = message(Outcome::Fault, text);
+        assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+    }
+    // Not a file: a route, a repository, a ratio.
+    for text in [
+        "The remote answered 404 for api/v1/notes. Call sync_notes again later.",
+        "No remote named acme/notes. Call sync_notes with a remote from the list.",
+        "Sync stopped at 3/4 of the notes. Call sync_notes again.",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &pathless));
+        assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+    }
 }

@@ -279,6 +279,39 @@ pub(crate) fn path(word: &str) -> Option<&'static str> {
         .then_some("a path on the server, which the model cannot open")
 }
 
+/// Whether `word` names a file relative to a working directory: `./x`,
+/// `../x`, or folders then a file with an extension (`logs/app.log`); not
+/// a route (`api/v1/notes`), a repository (`acme/notes`) or a ratio.
+pub(crate) fn is_relative_file(word: &str) -> bool {
+    let segment = |part: &str| {
+        !part.is_empty()
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+    };
+    if let Some(rest) = word.strip_prefix("./").or_else(|| word.strip_prefix("../")) {
+        return rest.split('/').all(segment);
+    }
+    let Some((folders, file)) = word.rsplit_once('/') else {
+        return false;
+    };
+    let extension = file.rsplit_once('.').is_some_and(|(name, extension)| {
+        !name.is_empty()
+            && (1..=5).contains(&extension.len())
+            && extension
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic())
+            && extension.bytes().all(|b| b.is_ascii_alphanumeric())
+    });
+    !word.starts_with('/')
+        && !is_url(word)
+        && extension
+        && folders.split('/').all(segment)
+        && segment(file)
+        && !folders.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// The first folders of a file system's paths: a path that starts with
 /// one is a file's or a folder's, not a route of an API.
 const FILE_ROOTS: &[&str] = &[
