@@ -1929,6 +1929,20 @@ impl<'t> Scan<'t> {
                 current = Some(tool.to_owned());
                 continue;
             }
+            if tools.complete
+                && !tools.is_tool(name)
+                && is_name(name)
+                && name.contains('_')
+                && self.names_the_failed_tool(index)
+            {
+                let message = format!(
+                    "`{name}` is not a tool of this server; name the tool as the server lists \
+                     it: {}",
+                    tool_list(tools)
+                );
+                broken.push(self.broken(Rule::KnownTool, word.at.clone(), message));
+                continue;
+            }
             if let Some(mention) = self.tool_mention(index, tools) {
                 if tools.is_tool(name) {
                     current = Some(name.to_owned());
@@ -2120,6 +2134,26 @@ impl<'t> Scan<'t> {
             || before_tool
             || tools.is_tool(name);
         perhaps.then_some(Mention::Perhaps)
+    }
+
+    /// Whether word `index` is the tool an SDK's words say failed: "Error
+    /// executing tool fetch_note:", "Error calling tool 'x':". It names no
+    /// step, but a name there that is none of the server's is no tool the
+    /// model can call again.
+    pub(crate) fn names_the_failed_tool(&self, index: usize) -> bool {
+        self.words[index]
+            .followed_by
+            .is_none_or(|c| c == ':' || c == '\'')
+            && self.masked[self.words[index].at.end..]
+                .trim_start_matches('\'')
+                .starts_with(':')
+            && index.checked_sub(2).is_some_and(|i| {
+                self.words[i + 1].followed_by.is_none()
+                    && self.lower(i + 1).is_some_and(|word| word == "tool")
+                    && self
+                        .lower(i)
+                        .is_some_and(|word| matches!(word.as_str(), "executing" | "calling"))
+            })
     }
 
     /// Whether word `index`, a kind of tool, is one the text tells the

@@ -2686,6 +2686,22 @@ fn what_the_thirteenth_round_showed() {
             "{\"error\": \"Folder 'x' is not allowed. Call list_folders.\", \"error_source\": \"MCP_SERVER\"}",
         ],
     );
+    // The SDK's "Error executing tool X:" names the tool that failed: a
+    // name there that is none of the server's is no tool the model can
+    // call again.
+    flags(
+        Outcome::Invalid,
+        Rule::KnownTool,
+        &["Error executing tool fetch_note_body: No note 'plan.md'. Call search_notes to find it."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::KnownTool,
+        &[
+            "Error executing tool read_note: No note 'plan.md'. Call search_notes to find it.",
+            "Error calling tool 'read_note': No note 'plan.md'. Call search_notes to find it.",
+        ],
+    );
     // A file named relative to the server's working directory, where no
     // tool of the server takes a path: none the model sent.
     let pathless = Tools::new()
