@@ -1839,7 +1839,13 @@ impl<'t> Scan<'t> {
                 .is_some_and(|word| RUN_WORDS.contains(&word.as_str()));
             let start = self.words[index].at.start;
             let quoted = self.text[start..].split('`').next().unwrap_or_default();
-            if told && is_command_line(quoted) || passes_a_flag(quoted) {
+            // "try logging in with `notes login`": a program, then what
+            // sets it up.
+            let mut words = quoted.split(' ');
+            let program = words.next().unwrap_or_default();
+            let sets_up = is_program_name(program, b"-.")
+                && words.take(2).any(|word| SETUP_WORDS.contains(&word));
+            if told && is_command_line(quoted) || passes_a_flag(quoted) || sets_up {
                 let at = start..start + quoted.len();
                 let message = format!(
                     "`{quoted}` is a command the model cannot run; say what the model can do \

@@ -2702,6 +2702,21 @@ fn what_the_thirteenth_round_showed() {
             "Error calling tool 'read_note': No note 'plan.md'. Call search_notes to find it.",
         ],
     );
+    // A program set apart with what sets it up: a command, whatever word
+    // comes before it.
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &[
+            "No valid API key found, try logging in with `notes login`.",
+            "The store is not set up yet; `notes-cli store init` creates it.",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &["No note named `plan-login.md`. Call search_notes to find it."],
+    );
     // A file named relative to the server's working directory, where no
     // tool of the server takes a path: none the model sent.
     let pathless = Tools::new()

@@ -1203,6 +1203,18 @@ pub(crate) fn is_program_name(word: &str, marks: &[u8]) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || marks.contains(&b))
 }
 
+/// What a command line does to set its program up: `notes-cli login`,
+/// `gh auth login`, `notes-mcp setup`.
+pub(crate) const SETUP_WORDS: &[&str] = &[
+    "login",
+    "logout",
+    "auth",
+    "init",
+    "install",
+    "setup",
+    "configure",
+];
+
 /// Whether `line` reads as a command line: a program's name (in lower
 /// case, with a `-` or a `.`, as `gsc-mcp-rs` or `gh.exe`; or one of
 /// [`COMMANDS`]), then a word or a flag.
