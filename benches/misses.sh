@@ -18,6 +18,18 @@
 #
 # Per function, the ten that differ most between `wrapped` and
 # `bare_spanned` by that estimate follow.
+#
+# glibc's `malloc_consolidate` may head that list, and is not the wrapped
+# call's cost. Each server runs here in a process of its own, and both make
+# the same allocations per call, of the same sizes. tokio allocates each
+# task 128-byte aligned (`posix_memalign`). The pieces that alignment splits
+# off go to the allocator's fast bins once its per-thread cache for their
+# sizes is full, and the next aligned allocation of a kilobyte or more then
+# consolidates them. Which process meets that depends on where its heap's
+# chunks happen to fall. `layouts.sh` runs all its servers in one process,
+# and its wall-time ratio did not move with the fast bins off
+# (`GLIBC_TUNABLES=glibc.malloc.mxfast=0`) or under jemalloc
+# (`LD_PRELOAD=libjemalloc.so.2`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 calls="${1:-400}"
