@@ -747,6 +747,19 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // "Failed to get route: 400": a status alone after a colon, the
+        // whole of what the text says went wrong, where no word before it
+        // says it is HTTP's ("HTTP 403", "API Error: 404", "status code:
+        // 401" each do) and its reason phrase stands nowhere.
+        if self.bare_status(index, text) {
+            return Some((
+                Rule::NoLookup,
+                format!(
+                    "`{text}` is a status code standing for what went wrong, which the model \
+                     cannot look up; say in words what went wrong"
+                ),
+            ));
+        }
         // "(os error 13)": the number after the words.
         if before(1).as_deref() == Some("error")
             && before(2).is_some_and(|word| word.trim_start_matches('(') == "os")
@@ -1128,6 +1141,42 @@ impl<'t> Scan<'t> {
                     .collect()
             })
             .contains(&status)
+    }
+
+    /// Whether word `index`, `text`, is a status standing bare at the end
+    /// of a sentence that says something failed: "Failed to get route:
+    /// 400", "unknown error: 400".
+    pub(crate) fn bare_status(&self, index: usize, text: &str) -> bool {
+        let status = text.len() == 3 && text.parse::<u16>().is_ok_and(|n| (100..600).contains(&n));
+        if !status
+            || index == 0
+            || self.words[index - 1].followed_by != Some(':')
+            || !(self.words[index].ends_sentence
+                || index + 1 == self.words.len()
+                || self.masked[self.words[index].at.end..].starts_with('"'))
+            || self.reason_stands_for(text)
+        {
+            return false;
+        }
+        let sentence: Vec<String> = (index.saturating_sub(STATUS_READ)..index)
+            .rev()
+            .take_while(|&i| !self.words[i].ends_sentence)
+            .filter_map(|i| self.lower(i))
+            .map(|word| word.trim_matches(MARKS).to_owned())
+            .collect();
+        let http = sentence.iter().take(3).any(|word| {
+            matches!(
+                word.as_str(),
+                "http" | "https" | "status" | "api" | "code" | "statuscode" | "response"
+            )
+        });
+        let failed = sentence.iter().any(|word| {
+            matches!(
+                word.as_str(),
+                "failed" | "fail" | "failure" | "error" | "unable" | "could"
+            )
+        });
+        failed && !http
     }
 
     /// Whether word `first`, a code's first, opens parentheses that follow
@@ -2730,6 +2779,10 @@ fn space_values<'a>(masked: &'a str, dumps: &Dumps) -> std::borrow::Cow<'a, str>
     }
     std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| masked.to_owned()))
 }
+
+/// How many words before a status standing bare are read for what says
+/// it failed or that it is HTTP's.
+pub(crate) const STATUS_READ: usize = 12;
 
 /// How many words a label that opens a line and heads a dump has at most:
 /// "Details:", "Response body:".

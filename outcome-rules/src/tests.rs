@@ -2743,3 +2743,32 @@ fn what_the_thirteenth_round_showed() {
         assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
     }
 }
+
+/// The fourteenth round, read as classes: a status standing bare for what
+/// went wrong, where the text does not say it is HTTP's.
+#[test]
+fn what_the_fourteenth_round_showed() {
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Failed to sync the notes: 403",
+            "{\"error\":\"Could not read the note: unknown error: 400\"}",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Failed to sync the notes: HTTP 403",
+            "Failed to sync the notes: Notes API Error: 404",
+            "Failed to sync the notes: unexpected status code: 401",
+            "Failed to sync the notes: 403 Forbidden",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["Invalid limit: 500. Call search_notes with a limit of at most 100."],
+    );
+}
