@@ -31,6 +31,10 @@ pub(crate) struct Scan<'t> {
     /// Whether the tool whose call the text answers takes a command line:
     /// a command or a flag in the text is then the model's to send.
     pub(crate) takes_a_command: bool,
+    /// Whether the tool whose call the text answers takes a URL: an
+    /// address under a dump's plain `"url"` or `"uri"` is then the model's
+    /// own (under `"link"` it is still the upstream's page).
+    pub(crate) takes_a_url: bool,
     /// Whether the text's paths are one, read once.
     sent_path: std::cell::OnceCell<bool>,
     /// Where each `)` and each line break stands, found once.
@@ -160,6 +164,7 @@ impl<'t> Scan<'t> {
             takes_a_path: false,
             takes_no_path: false,
             takes_a_command: false,
+            takes_a_url: false,
             sent_path: std::cell::OnceCell::new(),
             closes: std::cell::OnceCell::new(),
             reasons: std::cell::OnceCell::new(),
@@ -1528,7 +1533,9 @@ impl<'t> Scan<'t> {
         if DOCUMENTATION_KEYS.iter().any(|k| key.contains(k)) {
             return true;
         }
+        let own = self.takes_a_url && matches!(key.as_str(), "url" | "uri");
         matches!(key.as_str(), "url" | "uri" | "link" | "href")
+            && !own
             && address
                 .split(['/', '.', '#', '?'])
                 .any(|part| DOCUMENTATION_PARTS.contains(&part.to_ascii_lowercase().as_str()))

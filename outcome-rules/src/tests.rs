@@ -2771,4 +2771,18 @@ fn what_the_fourteenth_round_showed() {
         Rule::NoLookup,
         &["Invalid limit: 500. Call search_notes with a limit of at most 100."],
     );
+    // A documentation's address under a dump's `"url"`, where the tool
+    // takes a URL: the page the model asked for, its own value.
+    let importing = notes()
+        .tool_with_parameters("import_page", ["url"])
+        .answering("import_page");
+    let text = "{\"success\": false, \"url\": \"https://docs.example.com/guide\", \"error\": \"No notes found on the page\"}";
+    let broken = rules(&check_message(Outcome::Invalid, text, &importing));
+    assert!(!broken.contains(&Rule::NoLookup), "{broken:?}");
+    let broken = rules(&check_message(
+        Outcome::Invalid,
+        text,
+        &notes().answering("read_note"),
+    ));
+    assert!(broken.contains(&Rule::NoLookup), "{broken:?}");
 }
