@@ -849,6 +849,22 @@ impl<'t> Scan<'t> {
     /// `[Errno 2] ..: '/srv/x'`), being the path the server resolved; a
     /// command the text says to run (`using 'aws configure'`).
     pub(crate) fn quoted_rule(&self, index: usize, original: &str) -> Option<(Rule, String)> {
+        // "with working directory '/home/dev/shop'": the server's root,
+        // quoted.
+        if let Some(why) = path(original)
+            && self.names_a_root(index)
+            && !self
+                .sent
+                .is_some_and(|sent| sent.iter().any(|value| value == original))
+        {
+            return Some((
+                Rule::NoPath,
+                format!(
+                    "`{original}` is {why}, the server's own root; say what the model can name \
+                     instead"
+                ),
+            ));
+        }
         if let Some(why) = path(original)
             && self.is_os_error()
             && (self.takes_no_path || !self.is_users_quoted_file(original))
@@ -1388,6 +1404,10 @@ impl<'t> Scan<'t> {
             {
                 None
             }
+            // "(workspace: /home/dev/notes)", "with working directory
+            // '/home/dev/shop'", "the project root (/opt/app)": a path the
+            // text names as the server's own root, whatever the tool takes.
+            Rule::NoPath if !self.sure_only && self.names_a_root(index) => Some((rule, message)),
             // "path outside allowed directories: /etc/passwd": the one path
             // a text refuses to go to is the one the model asked for.
             Rule::NoPath if !self.sure_only && self.paths() == 1 && self.refuses_a_place() => None,
@@ -2196,6 +2216,28 @@ impl<'t> Scan<'t> {
             || before_tool
             || tools.is_tool(name);
         perhaps.then_some(Mention::Perhaps)
+    }
+
+    /// Whether word `index`, a path, is what the text names as the
+    /// server's root: right after "workspace", "workdir", "cwd", "working
+    /// directory" or "project root", past a colon, a quote or a
+    /// parenthesis.
+    pub(crate) fn names_a_root(&self, index: usize) -> bool {
+        let word = |back: usize| {
+            index
+                .checked_sub(back)
+                .and_then(|i| self.lower(i))
+                .map(|word| word.trim_matches(MARKS).to_owned())
+        };
+        let Some(last) = word(1) else {
+            return false;
+        };
+        match last.as_str() {
+            "workspace" | "workdir" | "cwd" => true,
+            "directory" => word(2).as_deref() == Some("working"),
+            "root" => word(2).as_deref() == Some("project"),
+            _ => false,
+        }
     }
 
     /// Whether word `index` is the tool an SDK's words say failed: "Error

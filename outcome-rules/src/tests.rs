@@ -2771,6 +2771,17 @@ fn what_the_fourteenth_round_showed() {
         Rule::NoLookup,
         &["Invalid limit: 500. Call search_notes with a limit of at most 100."],
     );
+    // A path the text names as the server's working directory or root:
+    // the server's, whatever the tool takes.
+    let reading = notes().answering("read_note");
+    for text in [
+        "Path escapes the notes folder: ../shared/plan.md (workspace: /home/dev/notes)",
+        "Could not start the indexer with working directory '/home/dev/notes'. No such file or directory",
+        "No index found under the project root (/home/dev/notes).",
+    ] {
+        let broken = rules(&check_message(Outcome::Invalid, text, &reading));
+        assert!(broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+    }
     // A documentation's address under a dump's `"url"`, where the tool
     // takes a URL: the page the model asked for, its own value.
     let importing = notes()
