@@ -2771,6 +2771,14 @@ fn what_the_fourteenth_round_showed() {
         Rule::NoLookup,
         &["Invalid limit: 500. Call search_notes with a limit of at most 100."],
     );
+    flags(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "Error 1064 (42000): You have an error in your SQL syntax; check the manual that \
+           corresponds to your MySQL server version for the right syntax to use near 'SELEC'",
+        ],
+    );
     // A path the text names as the server's working directory or root:
     // the server's, whatever the tool takes.
     let reading = notes().answering("read_note");

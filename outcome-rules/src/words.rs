@@ -22,6 +22,8 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("check the logs", Rule::NoLookup, LOOKUP),
     ("see the server logs", Rule::NoLookup, LOOKUP),
     ("check the documentation", Rule::NoLookup, LOOKUP),
+    // MySQL's words for a syntax error, which TiDB and MariaDB keep.
+    ("check the manual", Rule::NoLookup, LOOKUP),
     ("check the docs", Rule::NoLookup, LOOKUP),
     ("read the docs", Rule::NoLookup, LOOKUP),
     ("refer to the", Rule::NoLookup, LOOKUP),
