@@ -448,12 +448,27 @@ impl<'t> Scan<'t> {
         }
         // "Check the server logs", "against the tool documentation": what
         // the model cannot read from a failed call, in any words.
+        // "Failed to read logs", "could not read the docs": the operation
+        // that failed, not an instruction.
+        let failed_to = |i: usize| {
+            let before = |back: usize| i.checked_sub(back).and_then(|at| self.lower(at));
+            match before(1).as_deref() {
+                Some("to") => before(2).is_some_and(|word| {
+                    matches!(word.as_str(), "failed" | "unable" | "trying" | "attempting")
+                }),
+                Some(word) => matches!(word, "not" | "cannot" | "couldn't" | "can't"),
+                None => false,
+            }
+        };
         if matches!(text, "logs" | "documentation" | "docs")
             && (index.saturating_sub(5)..index)
                 .rev()
                 .take_while(|&i| !self.words[i].ends_sentence)
-                .filter_map(|i| self.lower(i))
-                .any(|word| READ_WORDS.contains(&word.as_str()))
+                .any(|i| {
+                    self.lower(i)
+                        .is_some_and(|word| READ_WORDS.contains(&word.as_str()))
+                        && !failed_to(i)
+                })
         {
             return Some((
                 Rule::NoLookup,

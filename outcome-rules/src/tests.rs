@@ -2779,6 +2779,16 @@ fn what_the_fourteenth_round_showed() {
            corresponds to your MySQL server version for the right syntax to use near 'SELEC'",
         ],
     );
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["Failed to read logs: read tcp 10.0.0.1:53712->10.0.0.2:8443: connection reset by peer"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["The sync failed. Check the server logs for the cause."],
+    );
     // A path the text names as the server's working directory or root:
     // the server's, whatever the tool takes.
     let reading = notes().answering("read_note");
