@@ -1230,9 +1230,10 @@ impl<'t> Scan<'t> {
         if first < 2 || !opens(first) {
             return false;
         }
+        // "doesn't exist (errno 1146)": a word with an apostrophe is one.
         let plain = |i: usize| {
             let word = self.word(&self.words[i]);
-            !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphabetic())
+            !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphabetic() || b == b'\'')
         };
         // "An error occurred (code: 42)": words that say no more than
         // that something failed give the code no meaning.
@@ -1794,9 +1795,20 @@ impl<'t> Scan<'t> {
                 let ends_word = end == lower.len() || !is_word_byte(lower.as_bytes()[end]);
                 // "error code 7" asks for a look-up; "returned an error
                 // code" names none, "Error Code: NoSuchKey" one in words.
+                // "Table 'x' doesn't exist (errno 1146)": the code in
+                // parentheses after the words that say what it means.
+                let labels_a_said_code = || {
+                    let at = self.words.partition_point(|word| word.at.start < start);
+                    self.words
+                        .get(at)
+                        .is_some_and(|word| word.at.start == start)
+                        && at + 1 < self.words.len()
+                        && self.said_before(at + 1)
+                };
                 let explained = *why == CODE
                     && (self.number_said_after(end)
-                        || *phrase == "error code" && !self.code_after(end));
+                        || *phrase == "error code" && !self.code_after(end)
+                        || labels_a_said_code());
                 // "Consult the server admin": a person to ask, not a page.
                 let person = *phrase == "consult the"
                     && lower[end..]

@@ -2789,6 +2789,16 @@ fn what_the_fourteenth_round_showed() {
         Rule::NoLookup,
         &["The sync failed. Check the server logs for the cause."],
     );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["Note table 'drafts' doesn't exist (errno 1146). Call list_tables to see them."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["An error occurred (errno 1146)."],
+    );
     // A path the text names as the server's working directory or root:
     // the server's, whatever the tool takes.
     let reading = notes().answering("read_note");
