@@ -2217,19 +2217,19 @@ impl<'t> Scan<'t> {
         });
         // "Delete the projects first using DeleteProject": one of the
         // server's tools, written in another style, where a verb calls it.
-        let known = tools.is_tool(name) || tools.complete && tools.restyled(name).is_some();
+        let known = || tools.is_tool(name) || tools.complete && tools.restyled(name).is_some();
         let sure = match before.as_deref() {
             // "Unknown tool: get_time" is the name the model sent.
             _ if after_tool => {
                 (snake || kebab || tools.is_tool(name)) && !self.reported_missing(index)
             }
             // "first using X": a preposition, whatever word comes before it.
-            Some("with" | "using" | "via") => (snake || known) && self.ends_clause(index),
+            Some("with" | "using" | "via") => (snake || known()) && self.ends_clause(index),
             _ if !verb => false,
             // A kebab-case name is a tool's after the verbs that only call
             // one; "use read-only mode" and "try re-running" are English.
-            Some("call" | "invoke") => snake || kebab || known,
-            Some("use" | "run" | "try" | "retry") => snake || known,
+            Some("call" | "invoke") => snake || kebab || known(),
+            Some("use" | "run" | "try" | "retry") => snake || known(),
             _ => false,
         };
         if sure {
