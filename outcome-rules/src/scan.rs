@@ -969,7 +969,13 @@ impl<'t> Scan<'t> {
             || is_command_line(original)
             || shell
             || run;
-        (told && command).then(|| {
+        // "install it with 'brew install ffmpeg'": a package manager's
+        // install line, quoted, whatever word comes before it.
+        let installs = matches!(verb, "install" | "add")
+            && COMMANDS
+                .iter()
+                .any(|(name, verbs)| *name == program && verbs.contains(&verb));
+        ((told || installs) && command).then(|| {
             (
                 Rule::NoCommand,
                 format!(
@@ -1566,7 +1572,11 @@ impl<'t> Scan<'t> {
             .collect();
         // The key, reversed.
         let key: String = key.chars().rev().collect();
-        if DOCUMENTATION_KEYS.iter().any(|k| key.contains(k)) {
+        // RFC 9457's problem `"type"` and OAuth's `"error_uri"`: each
+        // standard says its address is a page about the error.
+        if DOCUMENTATION_KEYS.iter().any(|k| key.contains(k))
+            || matches!(key.as_str(), "type" | "error_uri")
+        {
             return true;
         }
         let own = self.takes_a_url && matches!(key.as_str(), "url" | "uri");

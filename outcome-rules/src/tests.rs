@@ -2825,3 +2825,26 @@ fn what_the_fourteenth_round_showed() {
     ));
     assert!(broken.contains(&Rule::NoLookup), "{broken:?}");
 }
+
+/// The fifteenth round, read as classes.
+#[test]
+fn what_the_fifteenth_round_showed() {
+    // A package manager's install line, quoted: a command wherever it
+    // stands.
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["pandoc not found, needed to export notes. mac: install it with 'brew install pandoc'."],
+    );
+    // A problem's `"type"` (RFC 9457) and OAuth's `"error_uri"` are pages
+    // about the error; an HTML link escaped in a JSON string is one.
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "The store refused: {\"type\":\"https://notes.example.com/problems/quota\",\"title\":\"Too Many Requests\",\"status\":429}",
+            "Sign-in failed: {\"error\":\"invalid_client\",\"error_uri\":\"https://auth.example.com/errors/ID2055\"}",
+            "{\"message\": \"You have exceeded your \\u003ca href=\\\"/notes/limits\\\"\\u003equota\\u003c/a\\u003e.\"}",
+        ],
+    );
+}

@@ -34,8 +34,10 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("for more information", Rule::NoLookup, LOOKUP),
     ("for more details", Rule::NoLookup, LOOKUP),
     ("see below", Rule::NoLookup, LOOKUP),
-    // An HTML link, as an upstream's message carries one to its pages.
+    // An HTML link, as an upstream's message carries one to its pages,
+    // or a JSON string with its `<` escaped.
     ("<a href=", Rule::NoLookup, LOOKUP),
+    ("\\u003ca href=", Rule::NoLookup, LOOKUP),
     ("error code", Rule::NoLookup, CODE),
     ("errno", Rule::NoLookup, CODE),
     ("call log:", Rule::NoLogLine, LOGGED),
