@@ -1830,11 +1830,14 @@ impl<'t> Scan<'t> {
                 let listed = *why == FRAME
                     && lower[..start].trim_end().ends_with(',')
                     && lower[end..].starts_with(',');
+                // `"traceback":null`: a dump's key, which says nothing.
+                let key = lower[..start].ends_with('"') && lower[end..].starts_with("\":");
                 if starts_word
                     && ends_word
                     && !explained
                     && !person
                     && !listed
+                    && !key
                     && !(self.sure_only && (*why == CODE || *why == LOGGED))
                 {
                     let message = format!("\"{}\" {why}", &self.text[start..end]);
@@ -2246,8 +2249,10 @@ impl<'t> Scan<'t> {
             return Some(Mention::Sure);
         }
         // A plain word after "call" is a tool only if it is close to one
-        // ("call reindx"): "the most recent call last" names none.
-        let called = verb && matches!(before.as_deref(), Some("call" | "invoke"));
+        // ("call reindx"): "the most recent call last", Python's
+        // traceback heading, names none, however close "last" is to one.
+        let traceback = index >= 2 && self.lower(index - 2).as_deref() == Some("recent");
+        let called = verb && !traceback && matches!(before.as_deref(), Some("call" | "invoke"));
         let perhaps = (snake && !self.is_parameter_mention(index) && !self.is_value(index))
             || called
             || before_tool

@@ -2836,6 +2836,21 @@ fn what_the_fifteenth_round_showed() {
         Rule::NoCommand,
         &["pandoc not found, needed to export notes. mac: install it with 'brew install pandoc'."],
     );
+    // A dump's key names nothing: `"traceback":null` is no trace.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoStackFrame,
+        &[
+            "{\"ok\":false,\"error\":{\"message\":\"No note 'plan.md'. Call search_notes.\",\"traceback\":null}}",
+        ],
+    );
+    // Python's traceback heading calls no tool, however close "last" is to
+    // one.
+    let listing = notes().tool_with_parameters("list", ["folder"]);
+    let text =
+        "Traceback (most recent call last):\n  File \"/srv/app/notes.py\", line 3, in <module>";
+    let broken = rules(&check_message(Outcome::Fault, text, &listing));
+    assert!(!broken.contains(&Rule::KnownTool), "{broken:?}");
     // A problem's `"type"` (RFC 9457) and OAuth's `"error_uri"` are pages
     // about the error; an HTML link escaped in a JSON string is one.
     flags(
