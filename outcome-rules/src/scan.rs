@@ -1327,6 +1327,15 @@ impl<'t> Scan<'t> {
             // "ERROR: You provided ..": a level that heads the whole text
             // is its label, as "Error:" is.
             Rule::NoLogLine if index == 0 && self.words[0].followed_by == Some(':') => None,
+            // "Error (ERROR): ..": the level in parentheses inside the label
+            // that heads the whole text, as its code.
+            Rule::NoLogLine
+                if index == 1
+                    && self.masked[..self.words[1].at.start].ends_with('(')
+                    && self.masked[self.words[1].at.end..].starts_with("):") =>
+            {
+                None
+            }
             // `"status":"ERROR"`: a dump's field, not a log's level, unless
             // its key says it is one (`"level": "ERROR"`).
             Rule::NoLogLine

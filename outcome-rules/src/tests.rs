@@ -2836,6 +2836,11 @@ fn what_the_fifteenth_round_showed() {
         Rule::NoCommand,
         &["pandoc not found, needed to export notes. mac: install it with 'brew install pandoc'."],
     );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLogLine,
+        &["Error (ERROR): No note 'plan.md'. Call search_notes to find it."],
+    );
     // A dump's key names nothing: `"traceback":null` is no trace.
     keeps(
         Outcome::Invalid,
