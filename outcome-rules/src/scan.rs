@@ -1131,6 +1131,23 @@ impl<'t> Scan<'t> {
             return true;
         }
         let marks = rest.len() - rest.trim_start_matches([':', ']', ')', ',']).len();
+        // "E11000 duplicate key error", "-32600 Invalid Request": words
+        // right after the code that say what it means, two of them that
+        // say more than that something happened.
+        if marks == 0 && rest.starts_with(' ') {
+            let mut words = rest
+                .split_whitespace()
+                .map(|word| word.trim_end_matches(MARKS).to_ascii_lowercase());
+            let saying = |word: Option<String>| {
+                word.is_some_and(|word| {
+                    word.len() > 1
+                        && word.bytes().all(|b| b.is_ascii_alphabetic())
+                        && !SAY_NOTHING.contains(&word.as_str())
+                        && !CODE_FOLLOWERS.contains(&word.as_str())
+                })
+            };
+            return saying(words.next()) && saying(words.next());
+        }
         if marks == 0 || marks > 3 {
             return false;
         }

@@ -2841,6 +2841,17 @@ fn what_the_fifteenth_round_showed() {
         Rule::NoLogLine,
         &["Error (ERROR): No note 'plan.md'. Call search_notes to find it."],
     );
+    // A code with the words that say what it means right after it.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["Could not save the note: E11000 duplicate key error on title 'plan'. Call read_note."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["Could not save the note: E11000 was returned by the store."],
+    );
     // A dump's key names nothing: `"traceback":null` is no trace.
     keeps(
         Outcome::Invalid,

@@ -1146,6 +1146,14 @@ pub(crate) const SAY_NOTHING: &[&str] = &[
 /// `(errno 13)`.
 pub(crate) const CODE_LABELS: &[&str] = &["code", "error", "errno", "status", "hresult"];
 
+/// Words after a code that go on the sentence about it rather than say
+/// what it means: "code 7 was returned", "E42 in the request".
+pub(crate) const CODE_FOLLOWERS: &[&str] = &[
+    "was", "is", "were", "are", "has", "had", "have", "returned", "received", "when", "while",
+    "in", "at", "for", "from", "on", "by", "with", "to", "and", "or", "of", "if", "after",
+    "before", "see", "please", "try", "check", "refer",
+];
+
 /// How many words before a code's parentheses are read for what they say.
 pub(crate) const SAID_READ: usize = 6;
 
