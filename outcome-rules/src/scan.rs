@@ -1243,13 +1243,27 @@ impl<'t> Scan<'t> {
     /// issue. (code: 6)`.
     pub(crate) fn said_before(&self, first: usize) -> bool {
         let opens = |i: usize| self.masked[..self.words[i].at.start].ends_with('(');
-        // `(HRESULT 0x80020009)`, `(code: 6)`: the code after its label.
-        let labelled = first > 0 && !opens(first) && opens(first - 1) && {
+        // `(HRESULT 0x80020009)`, `(code: 6)`, .NET's `(Exception from
+        // HRESULT: 0x800706BA)`: the code after its label, of a few words.
+        let labelled = first > 0 && !opens(first) && {
             let label = self.word(&self.words[first - 1]);
             label.len() > 1 && label.bytes().all(|b| b.is_ascii_uppercase())
                 || CODE_LABELS.contains(&label.to_ascii_lowercase().as_str())
         };
-        let first = first - usize::from(labelled);
+        // A label of more words only as .NET writes a COM error's: "(error
+        // code: ECONNRESET)" after "Sync failed" stays a code to look up.
+        let hresult = self
+            .lower(first - usize::from(first > 0))
+            .is_some_and(|label| label.trim_end_matches(':') == "hresult");
+        let label_words = match (labelled, hresult) {
+            (true, true) => (1..=LABEL_WORDS)
+                .take_while(|&back| back <= first)
+                .find(|&back| opens(first - back))
+                .unwrap_or(0),
+            (true, false) => usize::from(opens(first - 1)),
+            (false, _) => 0,
+        };
+        let first = first - label_words;
         if first < 2 || !opens(first) {
             return false;
         }
@@ -2896,6 +2910,10 @@ fn space_values<'a>(masked: &'a str, dumps: &Dumps) -> std::borrow::Cow<'a, str>
     }
     std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| masked.to_owned()))
 }
+
+/// How many words a code's label in parentheses has at most: `(Exception
+/// from HRESULT: 0x800706BA)`.
+pub(crate) const LABEL_WORDS: usize = 3;
 
 /// How many words before a status standing bare are read for what says
 /// it failed or that it is HTTP's.

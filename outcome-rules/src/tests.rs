@@ -2852,6 +2852,20 @@ fn what_the_fifteenth_round_showed() {
         Rule::NoLookup,
         &["Could not save the note: E11000 was returned by the store."],
     );
+    // .NET's COM code in parentheses after the words that say what it
+    // means; bare, it stands for them.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Could not reach the note store: The RPC server is unavailable. (Exception from HRESULT: 0x800706BA)",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["Exception from HRESULT: 0x80042014"],
+    );
     // A dump's key names nothing: `"traceback":null` is no trace.
     keeps(
         Outcome::Invalid,
