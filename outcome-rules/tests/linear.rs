@@ -383,3 +383,19 @@ fn calls_whose_parentheses_never_close_are_read_once() {
     let broken = check_message(Outcome::Invalid, &text, &Tools::unknown());
     assert!(rules(&broken).contains(&Rule::NoTypeName));
 }
+
+#[test]
+fn statuses_and_their_reason_phrases_are_read_once() {
+    // Every status looks for its reason phrase in the whole text: the
+    // phrases are found once a text, not once a status.
+    let text = format!("Not Found. {}", repeated("code: 404, "));
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoLookup));
+    // Every status standing bare reads a few words back, not its sentence.
+    let text = repeated("Failed to sync the notes: 403 ");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
+    // Every colon of one long word is tried as a URL's scheme once.
+    let text = format!("See {}x", repeated(":\\\\/"));
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+}
