@@ -742,8 +742,20 @@ impl<'t> Scan<'t> {
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
         // "Status Code: 403", "HTTP code: 400": HTTP's status, which
         // every model knows.
+        // "The server returned an unexpected status code .. for this code:
+        // 404": the sentence says it is a status.
         let http = before(2)
-            .is_some_and(|word| matches!(word.trim_matches(MARKS), "status" | "http" | "https"));
+            .is_some_and(|word| matches!(word.trim_matches(MARKS), "status" | "http" | "https"))
+            || (index.saturating_sub(STATUS_READ)..index.saturating_sub(1))
+                .rev()
+                .take_while(|&i| !self.words[i].ends_sentence)
+                .any(|i| {
+                    self.lower(i).as_deref() == Some("status")
+                        && self.words[i].followed_by.is_none()
+                        && self
+                            .lower(i + 1)
+                            .is_some_and(|next| next.trim_matches(MARKS) == "code")
+                });
         // "exited with code: 1", "Exit code: 2", "process has terminated,
         // code: 0": a process's exit status, which says only that it
         // ended.
@@ -2001,7 +2013,18 @@ impl<'t> Scan<'t> {
             let program = words.next().unwrap_or_default();
             let sets_up = is_program_name(program, b"-.")
                 && words.take(2).any(|word| SETUP_WORDS.contains(&word));
-            if told && is_command_line(quoted) || passes_a_flag(quoted) || sets_up {
+            // "then run `origin doctor`": a program and what it does, that
+            // the text says to run.
+            let run = index
+                .checked_sub(1)
+                .and_then(|i| self.lower(i))
+                .is_some_and(|word| matches!(word.as_str(), "run" | "execute"))
+                && quoted
+                    .split(' ')
+                    .nth(1)
+                    .is_some_and(|verb| !verb.is_empty())
+                && is_program_name(program, b"-.");
+            if told && is_command_line(quoted) || passes_a_flag(quoted) || sets_up || run {
                 let at = start..start + quoted.len();
                 let message = format!(
                     "`{quoted}` is a command the model cannot run; say what the model can do \

@@ -2893,3 +2893,27 @@ fn what_the_fifteenth_round_showed() {
         ],
     );
 }
+
+/// The sixteenth round, read as classes.
+#[test]
+fn what_the_sixteenth_round_showed() {
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["The index is out of date. Update the app, then run `notes doctor`."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "The store returned an unexpected status code, and nothing handles this code: 404. Call list_notes.",
+        ],
+    );
+    // Python's refusal of an enum's value names a class of one capital
+    // too (`'open' is not a valid Status`), but so does English: left.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["'xx' is not a valid Date. Call list_notes with a date as YYYY-MM-DD."],
+    );
+}
