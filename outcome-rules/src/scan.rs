@@ -336,6 +336,17 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // Node's `getaddrinfo ENOTFOUND host`: the C library's resolver
+        // function, named by the runtime's error.
+        if text == "getaddrinfo" {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a function of the C library the server runs on, which means \
+                     nothing to the model; say in words what went wrong"
+                ),
+            ));
+        }
         // "[Error] failed to ..": a level in brackets, a log line's tag.
         let bracketed = self.masked[..self.words[index].at.start].ends_with('[')
             && self.masked[self.words[index].at.end..].starts_with(']');

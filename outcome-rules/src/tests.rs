@@ -2909,6 +2909,11 @@ fn what_the_sixteenth_round_showed() {
             "The store returned an unexpected status code, and nothing handles this code: 404. Call list_notes.",
         ],
     );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Could not reach the note store: getaddrinfo ENOTFOUND notes.example.com"],
+    );
     // Python's refusal of an enum's value names a class of one capital
     // too (`'open' is not a valid Status`), but so does English: left.
     keeps(
