@@ -887,36 +887,29 @@ impl<'t> Scan<'t> {
     /// `[Errno 2] ..: '/srv/x'`), being the path the server resolved; a
     /// command the text says to run (`using 'aws configure'`).
     pub(crate) fn quoted_rule(&self, index: usize, original: &str) -> Option<(Rule, String)> {
-        // "with working directory '/home/dev/shop'": the server's root,
-        // quoted.
+        // A quoted path the model did not send, where the words around it
+        // make it the server's: its root ("with working directory
+        // '/home/dev/shop'"), or the path an OS error reports.
         if let Some(why) = path(original)
-            && self.names_a_root(index)
             && !self
                 .sent
                 .is_some_and(|sent| sent.iter().any(|value| value == original))
         {
-            return Some((
-                Rule::NoPath,
-                format!(
-                    "`{original}` is {why}, the server's own root; say what the model can name \
-                     instead"
-                ),
-            ));
-        }
-        if let Some(why) = path(original)
-            && self.is_os_error()
-            && (self.takes_no_path || !self.is_users_quoted_file(original))
-            && !self
-                .sent
-                .is_some_and(|sent| sent.iter().any(|value| value == original))
-        {
-            return Some((
-                Rule::NoPath,
-                format!(
-                    "`{original}` is {why}, as the operating system's error quotes it; say \
-                     what the model can name instead"
-                ),
-            ));
+            let whose = if self.names_a_root(index) {
+                Some("the server's own root")
+            } else if self.is_os_error()
+                && (self.takes_no_path || !self.is_users_quoted_file(original))
+            {
+                Some("as the operating system's error quotes it")
+            } else {
+                None
+            };
+            if let Some(whose) = whose {
+                return Some((
+                    Rule::NoPath,
+                    format!("`{original}` is {why}, {whose}; say what the model can name instead"),
+                ));
+            }
         }
         // "name 'Attachment' is not defined": Python's NameError, its
         // words heading what was said ("..format: name 'x' is not ..").

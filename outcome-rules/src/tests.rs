@@ -22,17 +22,27 @@ fn message(outcome: Outcome, text: &str) -> Vec<Rule> {
 /// Asserts that the whole message's view, with the notes server's tools,
 /// reads `rule` broken in each of `texts`.
 fn flags(outcome: Outcome, rule: Rule, texts: &[&str]) {
-    for text in texts {
-        let broken = message(outcome, text);
-        assert!(broken.contains(&rule), "{rule:?}: {text}: {broken:?}");
-    }
+    flags_with(&notes(), outcome, rule, texts);
 }
 
 /// Asserts that the whole message's view, with the notes server's tools,
 /// reads `rule` kept in each of `texts`.
 fn keeps(outcome: Outcome, rule: Rule, texts: &[&str]) {
+    keeps_with(&notes(), outcome, rule, texts);
+}
+
+/// [`flags`], with `tools` for the notes server's.
+fn flags_with(tools: &Tools, outcome: Outcome, rule: Rule, texts: &[&str]) {
     for text in texts {
-        let broken = message(outcome, text);
+        let broken = rules(&check_message(outcome, text, tools));
+        assert!(broken.contains(&rule), "{rule:?}: {text}: {broken:?}");
+    }
+}
+
+/// [`keeps`], with `tools` for the notes server's.
+fn keeps_with(tools: &Tools, outcome: Outcome, rule: Rule, texts: &[&str]) {
+    for text in texts {
+        let broken = rules(&check_message(outcome, text, tools));
         assert!(!broken.contains(&rule), "{rule:?}: {text}: {broken:?}");
     }
 }
@@ -2532,19 +2542,13 @@ fn what_the_tenth_round_showed() {
         .tool_with_parameters("run_cli", ["command"])
         .tool_with_parameters("read_note", ["path"])
         .answering("run_cli");
-    for text in [
+    let texts = [
         "'lst' is not a command of the notes CLI. Call run_cli with notes list --folder inbox.",
         "Please run 'notes login' to set up the account, then call run_cli again.",
-    ] {
-        let broken = rules(&check_message(Outcome::Invalid, text, &cli));
-        assert!(!broken.contains(&Rule::NoCommand), "{text}: {broken:?}");
-        let read = rules(&check_message(
-            Outcome::Invalid,
-            text,
-            &cli.clone().answering("read_note"),
-        ));
-        assert!(read.contains(&Rule::NoCommand), "{text}: {read:?}");
-    }
+    ];
+    keeps_with(&cli, Outcome::Invalid, Rule::NoCommand, &texts);
+    let reading = cli.clone().answering("read_note");
+    flags_with(&reading, Outcome::Invalid, Rule::NoCommand, &texts);
     // The compiler reads the same, inside a router that knows the tool.
     let part = "Run `notes login --force` first";
     assert!(!rules(&check_part(Part::NextStep, part, &cli)).contains(&Rule::NoCommand));
@@ -2654,8 +2658,7 @@ fn what_the_twelfth_round_showed() {
     let reading = notes().answering("read_note");
     let text = "Error: no note at /home/alice/notes/q3.md\n{\"error_type\": \"Missing { \
                 message: \\\"no note at /home/alice/notes/q3.md\\\", source: None }\"}";
-    let broken = rules(&check_message(Outcome::Invalid, text, &reading));
-    assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
+    keeps_with(&reading, Outcome::Invalid, Rule::NoPath, &[text]);
 }
 
 /// The thirteenth round, read as classes: a level that is a setting's
@@ -2723,25 +2726,24 @@ fn what_the_thirteenth_round_showed() {
         .tool_with_parameters("sync_notes", ["remote"])
         .tool_with_parameters("reindex", [] as [&str; 0])
         .answering("reindex");
-    for text in [
+    let files = [
         "Reading the index failed: ./index.json (No such file or directory)",
         "Index file not found: data/notes-index.json",
-    ] {
-        let broken = rules(&check_message(Outcome::Fault, text, &pathless));
-        assert!(broken.contains(&Rule::NoPath), "{text}: {broken:?}");
-        // A server whose tools take paths: as often the model's own.
-        let broken = message(Outcome::Fault, text);
-        assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
-    }
+    ];
+    flags_with(&pathless, Outcome::Fault, Rule::NoPath, &files);
+    // A server whose tools take paths: as often the model's own.
+    keeps(Outcome::Fault, Rule::NoPath, &files);
     // Not a file: a route, a repository, a ratio.
-    for text in [
-        "The remote answered 404 for api/v1/notes. Call sync_notes again later.",
-        "No remote named acme/notes. Call sync_notes with a remote from the list.",
-        "Sync stopped at 3/4 of the notes. Call sync_notes again.",
-    ] {
-        let broken = rules(&check_message(Outcome::Invalid, text, &pathless));
-        assert!(!broken.contains(&Rule::NoPath), "{text}: {broken:?}");
-    }
+    keeps_with(
+        &pathless,
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[
+            "The remote answered 404 for api/v1/notes. Call sync_notes again later.",
+            "No remote named acme/notes. Call sync_notes with a remote from the list.",
+            "Sync stopped at 3/4 of the notes. Call sync_notes again.",
+        ],
+    );
 }
 
 /// The fourteenth round, read as classes: a status standing bare for what
@@ -2802,28 +2804,24 @@ fn what_the_fourteenth_round_showed() {
     // A path the text names as the server's working directory or root:
     // the server's, whatever the tool takes.
     let reading = notes().answering("read_note");
-    for text in [
-        "Path escapes the notes folder: ../shared/plan.md (workspace: /home/dev/notes)",
-        "Could not start the indexer with working directory '/home/dev/notes'. No such file or directory",
-        "No index found under the project root (/home/dev/notes).",
-    ] {
-        let broken = rules(&check_message(Outcome::Invalid, text, &reading));
-        assert!(broken.contains(&Rule::NoPath), "{text}: {broken:?}");
-    }
+    flags_with(
+        &reading,
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[
+            "Path escapes the notes folder: ../shared/plan.md (workspace: /home/dev/notes)",
+            "Could not start the indexer with working directory '/home/dev/notes'. No such file or directory",
+            "No index found under the project root (/home/dev/notes).",
+        ],
+    );
     // A documentation's address under a dump's `"url"`, where the tool
     // takes a URL: the page the model asked for, its own value.
     let importing = notes()
         .tool_with_parameters("import_page", ["url"])
         .answering("import_page");
     let text = "{\"success\": false, \"url\": \"https://docs.example.com/guide\", \"error\": \"No notes found on the page\"}";
-    let broken = rules(&check_message(Outcome::Invalid, text, &importing));
-    assert!(!broken.contains(&Rule::NoLookup), "{broken:?}");
-    let broken = rules(&check_message(
-        Outcome::Invalid,
-        text,
-        &notes().answering("read_note"),
-    ));
-    assert!(broken.contains(&Rule::NoLookup), "{broken:?}");
+    keeps_with(&importing, Outcome::Invalid, Rule::NoLookup, &[text]);
+    flags_with(&reading, Outcome::Invalid, Rule::NoLookup, &[text]);
 }
 
 /// The fifteenth round, read as classes.
@@ -2879,8 +2877,7 @@ fn what_the_fifteenth_round_showed() {
     let listing = notes().tool_with_parameters("list", ["folder"]);
     let text =
         "Traceback (most recent call last):\n  File \"/srv/app/notes.py\", line 3, in <module>";
-    let broken = rules(&check_message(Outcome::Fault, text, &listing));
-    assert!(!broken.contains(&Rule::KnownTool), "{broken:?}");
+    keeps_with(&listing, Outcome::Fault, Rule::KnownTool, &[text]);
     // A problem's `"type"` (RFC 9457) and OAuth's `"error_uri"` are pages
     // about the error; an HTML link escaped in a JSON string is one.
     flags(
