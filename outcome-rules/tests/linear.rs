@@ -395,7 +395,13 @@ fn statuses_and_their_reason_phrases_are_read_once() {
     let text = repeated("Failed to sync the notes: 403 ");
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
-    // Every colon of one long word is tried as a URL's scheme once.
+    // Every colon of one long word is tried as a URL's scheme once: none
+    // is one where a single slash follows, every one where two escaped
+    // slashes do.
     let text = format!("See {}x", repeated(":\\\\/"));
-    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoLookup));
+    let text = format!("See {}x", repeated(":\\/\\/a"));
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
 }
