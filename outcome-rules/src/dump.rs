@@ -90,10 +90,15 @@ fn string_end(rest: &[u8]) -> Option<usize> {
     None
 }
 
-/// Whether a string value is written in words: several, one of them of
-/// letters.
+/// Whether a string value is written in words: several, more of them of
+/// letters than of names with a version or a path (not a user agent's
+/// `sdk notes.js/1.2.0; os Linux/6.8.0;`).
 fn is_prose(value: &str) -> bool {
-    let mut words = value.split_whitespace();
-    words.clone().nth(PROSE_WORDS - 1).is_some()
-        && words.any(|word| word.bytes().all(|b| b.is_ascii_alphabetic()))
+    let (mut all, mut letters, mut paths) = (0usize, 0usize, 0usize);
+    for word in value.split_whitespace() {
+        all += 1;
+        letters += usize::from(word.bytes().all(|b| b.is_ascii_alphabetic()));
+        paths += usize::from(word.contains('/'));
+    }
+    all >= PROSE_WORDS && letters > 0 && letters > paths
 }

@@ -693,16 +693,18 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
-        // "set GOOS/GOARCH": variables named together; and one given its
-        // value, `SIMPLIFI_MCP_ALLOW_WRITES=1`.
+        // "set GOOS/GOARCH": variables named together, as each of
+        // `NOTES_EMAIL/EMAIL_ADDRESS` is alone; and one given its value,
+        // `SIMPLIFI_MCP_ALLOW_WRITES=1`.
         let together = text.contains('/')
             && text.split('/').all(|name| {
                 name.len() > 1 && name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
             })
-            && index
-                .checked_sub(1)
-                .and_then(|i| self.lower(i))
-                .is_some_and(|word| matches!(word.as_str(), "set" | "export" | "unset"));
+            && (text.split('/').all(is_env_var)
+                || index
+                    .checked_sub(1)
+                    .and_then(|i| self.lower(i))
+                    .is_some_and(|word| matches!(word.as_str(), "set" | "export" | "unset")));
         let assigned = text.split_once('=').is_some_and(|(name, value)| {
             is_capital_snake(name)
                 && (value.bytes().all(|b| b.is_ascii_digit()) && !value.is_empty()
@@ -1451,7 +1453,19 @@ impl<'t> Scan<'t> {
                         "at" => self.names_a_page(i),
                         word => REFERRING.contains(&word),
                     });
-                (named || referred).then_some((rule, message))
+                // `Post "http://127.0.0.1:40000/api/sync": dial tcp ..`, as
+                // Go's net/http writes it, `GET https://..`: the request the
+                // server made, where the failure happened.
+                let requested = index.checked_sub(1).is_some_and(|i| {
+                    self.words[i].followed_by.is_none()
+                        && self.lower(i).is_some_and(|word| {
+                            matches!(
+                                word.trim_matches(MARKS),
+                                "get" | "post" | "put" | "patch" | "delete" | "head" | "options"
+                            )
+                        })
+                });
+                (named || referred && !requested).then_some((rule, message))
             }
             // "MCP error -32602: Tool x not found": the protocol's code,
             // followed by what it means, as an SDK writes every error.
@@ -1888,12 +1902,21 @@ impl<'t> Scan<'t> {
                     && lower[end..].starts_with(',');
                 // `"traceback":null`: a dump's key, which says nothing.
                 let key = lower[..start].ends_with('"') && lower[end..].starts_with("\":");
+                // "Run with --stacktrace to get the stack trace": a trace
+                // offered, not quoted; "Stack trace:" heads one.
+                let offered = matches!(*phrase, "stack trace" | "stack backtrace")
+                    && !lower[end..].trim_start().starts_with(':');
+                // "Environment variables are not fully configured" names
+                // none; "the notes_token environment variable" names one.
+                let unnamed = *why == ENV && !self.names_beside(start, end);
                 if starts_word
                     && ends_word
                     && !explained
                     && !person
                     && !listed
                     && !key
+                    && !offered
+                    && !unnamed
                     && !(self.sure_only && (*why == CODE || *why == LOGGED))
                 {
                     let message = format!("\"{}\" {why}", &self.text[start..end]);
@@ -1901,6 +1924,41 @@ impl<'t> Scan<'t> {
                 }
             }
         }
+    }
+
+    /// Whether the word right before `start` or right after `end` is a
+    /// name, not English: one written as code (`notes_token`,
+    /// `notesToken`, `$TOKEN`), quoted, or a literal's placeholder; or its
+    /// sentence names a variable in capitals ("WORKFLOW_ID not found in
+    /// environment variables").
+    pub(crate) fn names_beside(&self, start: usize, end: usize) -> bool {
+        let after = self.words.partition_point(|word| word.at.start < end);
+        let first = self.words.partition_point(|word| word.at.start < start);
+        let before = first.checked_sub(1);
+        let sentence = (0..first)
+            .rev()
+            .take_while(|&i| !self.words[i].ends_sentence)
+            .chain(
+                (after..self.words.len())
+                    .take_while(|&i| i == after || !self.words[i - 1].ends_sentence),
+            );
+        let capitals = sentence
+            .into_iter()
+            .any(|index| is_env_var(&self.text[self.words[index].at.clone()]));
+        capitals
+            || [before, Some(after)].into_iter().flatten().any(|index| {
+                let Some(word) = self.words.get(index) else {
+                    return false;
+                };
+                let original = &self.text[word.at.clone()];
+                let quoted = original != &self.masked[word.at.clone()]
+                    || self.masked[..word.at.start].ends_with('`');
+                quoted
+                    || original.contains(['_', '$'])
+                    || original.contains(VALUE)
+                    || original.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+                        && original.bytes().any(|b| b.is_ascii_lowercase())
+            })
     }
 
     /// A heading line of marks around words that name a log (`--- log
@@ -2132,7 +2190,10 @@ impl<'t> Scan<'t> {
                 broken.push(self.broken(Rule::KnownTool, word.at.clone(), message));
                 continue;
             }
-            if let Some(mention) = self.tool_mention(index, tools) {
+            // "Missing required argument: 'files'", "the 'token' parameter":
+            // a name, quoted or not, the model did not send.
+            let surely = self.names_a_parameter(index);
+            if !surely && let Some(mention) = self.tool_mention(index, tools) {
                 if tools.is_tool(name) {
                     current = Some(name.to_owned());
                     continue;
@@ -2173,9 +2234,14 @@ impl<'t> Scan<'t> {
                 broken.push(self.broken(Rule::KnownTool, word.at.clone(), message));
                 continue;
             }
-            if !self.is_parameter_mention(index) {
+            if !surely && !self.is_parameter_mention(index) {
                 continue;
             }
+            let name = if surely {
+                &self.text[word.at.clone()]
+            } else {
+                name
+            };
             let Some(tool) = current.as_deref().and_then(|tool| tools.get(tool)) else {
                 continue;
             };
@@ -2196,7 +2262,7 @@ impl<'t> Scan<'t> {
             // is an acronym ("ID parameter"): only a name is surely one.
             let plain = lowered.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
                 || name.bytes().all(|b| b.is_ascii_uppercase());
-            if close.is_none() && plain {
+            if close.is_none() && plain && !surely {
                 continue;
             }
             let message = match close {
@@ -2498,6 +2564,41 @@ impl<'t> Scan<'t> {
         }
     }
 
+    /// Whether word `index` is a name the text says is a parameter, quoted
+    /// or not, that the model did not send: one said to be missing
+    /// ("Missing required argument: 'files'", "required parameter
+    /// file_path"), or one quoted before "parameter" ("via the 'token'
+    /// parameter").
+    pub(crate) fn names_a_parameter(&self, index: usize) -> bool {
+        let word = &self.words[index];
+        if !is_name(&self.text[word.at.clone()]) {
+            return false;
+        }
+        let quoted = self.text[word.at.clone()] != self.masked[word.at.clone()];
+        let is =
+            |i: usize, kinds: &[&str]| self.lower(i).is_some_and(|w| kinds.contains(&w.as_str()));
+        // "the 'token' parameter"; not "tool call 'x' parameters".
+        if quoted && word.followed_by.is_none() && is(index + 1, &["argument", "parameter"]) {
+            return true;
+        }
+        // "Missing required argument: file_path", "required parameter
+        // 'id'"; not Python's "missing 1 required positional argument",
+        // its function's, nor "bind parameter 'id'", SQL's.
+        let Some(kind) = index.checked_sub(1) else {
+            return false;
+        };
+        let named = match self.words[kind].followed_by {
+            Some(':') => true,
+            None => quoted,
+            _ => false,
+        };
+        named
+            && is(kind, &["argument", "arguments", "parameter", "parameters"])
+            && kind.checked_sub(1).is_some_and(|i| {
+                self.words[i].followed_by.is_none() && is(i, &["missing", "required"])
+            })
+    }
+
     /// Whether word `index` is a value: after "to" or "=" as in "set to
     /// `read_only`", or after "is".
     pub(crate) fn is_value(&self, index: usize) -> bool {
@@ -2792,6 +2893,8 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
     let mut opens_line = true;
     let mut item_words: Option<usize> = None;
     let mut line_words = 0usize;
+    // How many words the sentence has so far.
+    let mut clause_words = 0usize;
     let mut marks_only = false;
     for (at, c) in masked.char_indices().chain([(masked.len(), ' ')]) {
         if !c.is_whitespace() {
@@ -2819,6 +2922,7 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
             continue;
         }
         line_words += 1;
+        clause_words += 1;
         let raw = &masked[from..at];
         let lead = raw.len() - raw.trim_start_matches(LEADING).len();
         let trimmed = raw.trim_start_matches(LEADING).trim_end_matches(TRAILING);
@@ -2843,12 +2947,19 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
             .iter()
             .position(|b| !b.is_ascii_whitespace())
             .map(|skip| at + skip);
+        // Or a mark of its own that parts two clauses: "found. | next".
         let starts_sentence = next.is_none_or(|n| {
-            masked[n..]
-                .trim_start_matches(LEADING)
-                .chars()
+            let rest = &masked[n..];
+            let separator = rest
+                .split(char::is_whitespace)
                 .next()
-                .is_none_or(|c| c.is_uppercase() || c.is_ascii_digit())
+                .is_some_and(|mark| matches!(mark, "|" | "\u{2014}" | "\u{2022}" | "--"));
+            separator
+                || rest
+                    .trim_start_matches(LEADING)
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c.is_uppercase() || c.is_ascii_digit())
         });
         // "e.g." and its kind end no sentence.
         let abbreviation = tail.starts_with('.')
@@ -2888,15 +2999,31 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
             // A key, a bracket or a value of one word (a code, a name, a
             // URL, `null`) ends none.
             ends_sentence = value_ends || ends_sentence && value.is_some();
-        } else if followed_by == Some(':') && (broken_line || line_words <= HEADING_WORDS) {
+        } else if followed_by == Some(':')
+            && (broken_line
+                || line_words <= HEADING_WORDS
+                || clause_words >= CLAUSE_WORDS && opens_lines(&dumps, object, masked))
+        {
             // "Raw response content:\nb'{..}'", "Details: {..}": a line,
             // or a label that opens one, heading a dump is a sentence of
             // its own; "failed to get issue: {..}" says what the dump is.
-            let heads = dumps
-                .objects
-                .get(object)
-                .is_some_and(|o| next.is_some_and(|n| o.start >= n && o.start - n <= 2));
-            ends_sentence |= heads;
+            // An array of objects too: "Invalid arguments for tool x:\n[\n
+            // {..". The bare label `Error:` says nothing of its own, as
+            // in "Error: Not found." it does not.
+            let heads = dumps.objects.get(object).is_some_and(|o| {
+                next.is_some_and(|n| {
+                    o.start >= n
+                        && (o.start - n <= 2
+                            || masked[n..o.start]
+                                .bytes()
+                                .all(|b| b == b'[' || b.is_ascii_whitespace()))
+                })
+            });
+            let label = line_words == 1 && trimmed.eq_ignore_ascii_case("error");
+            ends_sentence |= heads && !label;
+        }
+        if ends_sentence {
+            clause_words = 0;
         }
         words.push(Word {
             at: begin..end,
@@ -2906,6 +3033,18 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
         });
     }
     words
+}
+
+/// Whether the dump at `object` of `dumps` is printed over lines: its
+/// bracket ends its line (`{\n  "error": ..`), as a dump set apart from
+/// the clause that heads it is.
+fn opens_lines(dumps: &Dumps, object: usize, masked: &str) -> bool {
+    dumps.objects.get(object).is_some_and(|o| {
+        masked[o.start + 1..]
+            .chars()
+            .find(|c| *c != ' ' && *c != '\t')
+            .is_some_and(|c| c == '\n' || c == '\r')
+    })
 }
 
 /// `masked` with the opening quote of each of `dumps`' string values that

@@ -726,10 +726,19 @@ fn what_real_texts_showed() {
         check_part(Part::Problem, "Use $match before $merge", &tools),
         []
     );
-    for text in ["Set $HOME", "Check PATH", "Set the environment variables"] {
+    for text in [
+        "Set $HOME",
+        "Check PATH",
+        "Set the notes_dir environment variable",
+    ] {
         let broken = check_part(Part::Problem, text, &tools);
         assert_eq!(rules(&broken), [Rule::NoEnvVar], "{text}: {broken:?}");
     }
+    // "environment variables" alone names none.
+    assert_eq!(
+        check_part(Part::Problem, "Set the environment variables", &tools),
+        []
+    );
     // A variable after "use" is no tool.
     let broken = check_part(Part::Problem, "Use GITHUB_TOKEN", &tools);
     assert_eq!(rules(&broken), [Rule::NoEnvVar], "{broken:?}");
@@ -2917,5 +2926,109 @@ fn what_the_sixteenth_round_showed() {
         Outcome::Invalid,
         Rule::NoTypeName,
         &["'xx' is not a valid Date. Call list_notes with a date as YYYY-MM-DD."],
+    );
+}
+
+/// The seventeenth round, read as classes.
+#[test]
+fn what_the_seventeenth_round_showed() {
+    // A parameter said to be missing is named, quoted or not: the model
+    // did not send it.
+    let reading = notes().answering("read_note");
+    flags_with(
+        &reading,
+        Outcome::Fault,
+        Rule::KnownParameter,
+        &[
+            "Error processing request: Missing required argument: 'files'",
+            "Error processing request: Missing required argument: file_name",
+            "No token given. Provide one in the 'token' parameter.",
+        ],
+    );
+    keeps_with(
+        &reading,
+        Outcome::Invalid,
+        Rule::KnownParameter,
+        &[
+            "Missing required argument: 'path'. Call read_note with a path.",
+            "Missing required parameter: path. Call read_note with a path.",
+            "Unknown argument 'limt'. Call read_note with a path.",
+            // The server's function's, SQL's, and a name that is English.
+            "Failed: __new__() missing 1 required positional argument: 'line_errors'",
+            "A value is required for bind parameter 'id'",
+            "missing required parameter for custom registry: customRegistry",
+            "Failed to decode tool call 'ReadNote' parameters",
+        ],
+    );
+    // A flag of words joined by `_` is a flag.
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["No token. Start the server with the --notes_api_token command-line argument."],
+    );
+    // Variables named as alternatives, `A/B`, are variables.
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["The sync found no remote (or NOTES_MCP_SYNC_REMOTE/SYNC_REMOTE missing)."],
+    );
+    // "Environment variables" names none; beside a name, it names that.
+    keeps(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &[
+            "Sign-in unavailable. Environment variables are not fully configured.",
+            "Failed to read an in-cluster environment variable: environment variable not found.",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &[
+            "Set the notes_token environment variable.",
+            "The environment variable `notesToken` is empty.",
+            "NOTES_ROOT not found in environment variables.",
+        ],
+    );
+    // A stack trace offered is none quoted; one headed is.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoStackFrame,
+        &["The build failed. Run with --stacktrace to get the stack trace."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoStackFrame,
+        &["Index out of range.\nStack trace:\n   at Notes.Store.Read(String path)"],
+    );
+    // The URL after an HTTP method is the request the server made, where
+    // the failure happened: no page to read.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Network error (details: Post \"http://127.0.0.1:40000/api/sync\": dial tcp 127.0.0.1:40000: connect: connection refused)",
+        ],
+    );
+    // A dump's sentences: a compact one completes the sentence its colon
+    // opens, the bare label `Error:` heading one is none, nor a value of
+    // names and versions (a user agent's); a clause heading a dump printed
+    // over lines (an array of objects too) is one, and a full stop before
+    // a separator `|` ends a sentence.
+    keeps(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "The store returned 422: {\"error\":\"The note is too long. Shorten it.\"}",
+            "Error: {\n  \"status\": 404,\n  \"message\": \"The resource could not be found.\",\n  \"headers\": {\n    \"User-Agent\": \"sdk notes.js/1.2.0; platform node.js/v22.12.0; os Linux/6.8.0;\"\n  }\n}",
+        ],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "MCP error -32602: Input validation error: Invalid arguments for tool read_note:\n[\n  {\n    \"code\": \"custom\",\n    \"message\": \"Invalid path. Supported: md, txt, etc.\",\n    \"path\": [\"path\"]\n  }\n]",
+            "Sync failed. Details: remote: Unsupported remote 'ftp'. | fallback: no copy found",
+        ],
     );
 }

@@ -1319,7 +1319,7 @@ pub(crate) fn is_flag(word: &str) -> bool {
             && flag.as_bytes()[0].is_ascii_alphabetic()
             && flag
                 .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'=')
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'='))
     })
 }
 
