@@ -2307,8 +2307,11 @@ impl<'t> Scan<'t> {
         let word = &self.words[index];
         let name = self.word(word);
         // A dump's key or one-word value (`"tool": "get_activities"`) is
-        // data the server passed on, naming nothing to call.
-        if !is_name(name) || word.in_dump {
+        // data the server passed on, naming nothing to call. A name with a
+        // dot is a tool's only where the server has that tool
+        // (`deps.api_diff`), as the protocol allows; else a file's or a
+        // method's.
+        if !(is_name(name) || tools.is_tool(name)) || word.in_dump {
             return None;
         }
         let before = index.checked_sub(1).and_then(|i| {

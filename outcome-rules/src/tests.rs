@@ -3032,3 +3032,24 @@ fn what_the_seventeenth_round_showed() {
         ],
     );
 }
+
+/// The eighteenth round's two false compile errors, opened alone: a tool
+/// whose name has a dot, as the protocol allows, is named.
+#[test]
+fn a_tool_with_a_dot_in_its_name_is_named() {
+    let tools = Tools::new()
+        .tool_with_parameters("notes.search", ["query"])
+        .tool_with_parameters("notes.read_body", ["path"])
+        .answering("notes.read_body");
+    for step in [
+        "notes.search must be called first for this folder",
+        "the folder has no index; run notes.search first",
+        "Call notes.search with a shorter query.",
+    ] {
+        assert_eq!(check_part(Part::NextStep, step, &tools), [], "{step}");
+        assert_eq!(check_message(Outcome::Invalid, step, &tools), [], "{step}");
+    }
+    // A dotted name the server has no tool for is no tool named: a file.
+    let broken = check_part(Part::NextStep, "Open notes.md first.", &tools);
+    assert_eq!(rules(&broken), [Rule::NamesTool], "{broken:?}");
+}
