@@ -279,6 +279,11 @@ impl<'t> Scan<'t> {
                 if rule != Rule::NoTypeName || !self.text[word.at.clone()].contains(VALUE) {
                     broken.push(self.broken(rule, word.at.clone(), message));
                 }
+                // `Command failed: /usr/bin/tshark -i eth0`: a program's
+                // path, and the command line it opens.
+                if rule == Rule::NoPath && !self.sure_only && !self.takes_a_command {
+                    self.command(index, broken);
+                }
                 // `/srv/app/Rakefile:27:in`: a path, and a frame's place.
                 let text = self.word(word);
                 if rule == Rule::NoPath && is_frame(text) {
@@ -596,16 +601,42 @@ impl<'t> Scan<'t> {
             ));
         }
         // A record's or an object's printed form: `ProjectRelativePath[
-        // relativePath=src/a.yml]`, a type then its fields.
-        if let Some((name, fields)) = text.split_once('[')
-            && is_repr(name)
-            && is_field(fields)
+        // relativePath=src/a.yml]`, a type then its fields; Java's
+        // `Response{protocol=h2, code=404}` in braces, whatever its name.
+        let printed = |(name, fields): (&str, &str)| is_field(fields) && is_repr(name);
+        let braced = |(name, fields): (&str, &str)| {
+            is_field(fields)
+                && name.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+                && name.bytes().all(|b| b.is_ascii_alphanumeric())
+        };
+        if let Some(name) = text
+            .split_once('[')
+            .filter(|&split| printed(split))
+            .or_else(|| text.split_once('{').filter(|&split| braced(split)))
+            .map(|(name, _)| name)
         {
             return Some((
                 Rule::NoTypeName,
                 format!(
                     "`{name}` is a type of the server's code, printed with its fields, which \
                      means nothing to the model; say in words what went wrong"
+                ),
+            ));
+        }
+        // Elasticsearch's `"type":"security_exception"`: a Java exception's
+        // class, in snake case.
+        if text.len() > "_exception".len()
+            && text.ends_with("_exception")
+            && text.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is an exception's type, which means nothing to the model; say in \
+                     words what went wrong"
                 ),
             ));
         }
@@ -1456,16 +1487,7 @@ impl<'t> Scan<'t> {
                 // `Post "http://127.0.0.1:40000/api/sync": dial tcp ..`, as
                 // Go's net/http writes it, `GET https://..`: the request the
                 // server made, where the failure happened.
-                let requested = index.checked_sub(1).is_some_and(|i| {
-                    self.words[i].followed_by.is_none()
-                        && self.lower(i).is_some_and(|word| {
-                            matches!(
-                                word.trim_matches(MARKS),
-                                "get" | "post" | "put" | "patch" | "delete" | "head" | "options"
-                            )
-                        })
-                });
-                (named || referred && !requested).then_some((rule, message))
+                (named || referred && !self.requested(index, false)).then_some((rule, message))
             }
             // "MCP error -32602: Tool x not found": the protocol's code,
             // followed by what it means, as an SDK writes every error.
@@ -1514,6 +1536,9 @@ impl<'t> Scan<'t> {
             // `/api/people/I0044`, `/v1/sleep`: a route of the API the
             // server called, built from what the model sent.
             Rule::NoPath if is_route(text) => None,
+            // "failed to PUT /_matrix/client/v3/rooms/..": a route all the
+            // same, after the method that requested it.
+            Rule::NoPath if self.requested(index, true) => None,
             // "a whole number from -32768 to 32767": a bound, not a code.
             // `"offline_ids": [-2147483648]`: a dump's number is a value
             // unless its key says it is a code.
@@ -1906,6 +1931,16 @@ impl<'t> Scan<'t> {
                 // offered, not quoted; "Stack trace:" heads one.
                 let offered = matches!(*phrase, "stack trace" | "stack backtrace")
                     && !lower[end..].trim_start().starts_with(':');
+                // "For more information, try '--help'.", as clap ends its
+                // errors: a command offered, which no-command reads, not a
+                // page; where the tool takes a command line, the model can
+                // send it, and is sent to read what it prints.
+                let tries = *why == LOOKUP
+                    && !self.takes_a_command
+                    && phrase.starts_with("for more")
+                    && lower[end..]
+                        .trim_start_matches([',', ' '])
+                        .starts_with("try ");
                 // "Environment variables are not fully configured" names
                 // none; "the notes_token environment variable" names one.
                 let unnamed = *why == ENV && !self.names_beside(start, end);
@@ -1917,6 +1952,7 @@ impl<'t> Scan<'t> {
                     && !key
                     && !offered
                     && !unnamed
+                    && !tries
                     && !(self.sure_only && (*why == CODE || *why == LOGGED))
                 {
                     let message = format!("\"{}\" {why}", &self.text[start..end]);
@@ -1924,6 +1960,21 @@ impl<'t> Scan<'t> {
                 }
             }
         }
+    }
+
+    /// Whether word `index` follows an HTTP method (`GET`, Go's `Post`),
+    /// in capitals where `capitals` (a path after "delete" is a file's):
+    /// the URL or route of a request the server made.
+    pub(crate) fn requested(&self, index: usize, capitals: bool) -> bool {
+        index.checked_sub(1).is_some_and(|i| {
+            let method = self.word(&self.words[i]).trim_matches(MARKS);
+            self.words[i].followed_by.is_none()
+                && (!capitals || method.bytes().all(|b| b.is_ascii_uppercase()))
+                && matches!(
+                    method.to_ascii_lowercase().as_str(),
+                    "get" | "post" | "put" | "patch" | "delete" | "head" | "options"
+                )
+        })
     }
 
     /// Whether the word right before `start` or right after `end` is a
@@ -2023,10 +2074,12 @@ impl<'t> Scan<'t> {
     fn reported_command(&self, index: usize) -> bool {
         let word = |back: usize| index.checked_sub(back).and_then(|i| self.lower(i));
         let is = |back: usize, expected: &str| word(back).is_some_and(|w| w == expected);
-        let program = self
-            .word(&self.words[index])
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b));
+        // A program by its name or its path (`/usr/bin/tshark -i eth0`).
+        let name = self.word(&self.words[index]);
+        let program = name.rsplit('/').next().is_some_and(|last| !last.is_empty())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-/".contains(&b));
         let after_colon = index > 0 && self.words[index - 1].followed_by == Some(':');
         // "with exit code 255" between "failed" and the colon.
         let failed_at = if word(1).is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
@@ -2062,13 +2115,20 @@ impl<'t> Scan<'t> {
         };
         // "run `simplifi-mcp login`", "(`bun add -g repomix`)": a command
         // line set apart, that the text says to run or that passes a flag.
-        if !self.sure_only && self.masked[..self.words[index].at.start].ends_with('`') {
+        // Or in double quotes: `please run "terraform init"`.
+        let mark = self.masked[..self.words[index].at.start]
+            .chars()
+            .next_back()
+            .filter(|c| matches!(c, '`' | '"'));
+        if !self.sure_only
+            && let Some(mark) = mark
+        {
             let told = index
                 .checked_sub(1)
                 .and_then(|i| self.lower(i))
                 .is_some_and(|word| RUN_WORDS.contains(&word.as_str()));
             let start = self.words[index].at.start;
-            let quoted = self.text[start..].split('`').next().unwrap_or_default();
+            let quoted = self.text[start..].split(mark).next().unwrap_or_default();
             // "try logging in with `notes login`": a program, then what
             // sets it up.
             let mut words = quoted.split(' ');
@@ -2086,7 +2146,11 @@ impl<'t> Scan<'t> {
                     .nth(1)
                     .is_some_and(|verb| !verb.is_empty())
                 && is_program_name(program, b"-.");
-            if told && is_command_line(quoted) || passes_a_flag(quoted) || sets_up || run {
+            // A string in double quotes is as often a dump's value
+            // (`"command_id":"deploy --apply"`): a command only where the
+            // text says to run it.
+            let set_apart = mark == '`' && (passes_a_flag(quoted) || sets_up);
+            if told && is_command_line(quoted) || set_apart || run {
                 let at = start..start + quoted.len();
                 let message = format!(
                     "`{quoted}` is a command the model cannot run; say what the model can do \

@@ -3053,3 +3053,61 @@ fn a_tool_with_a_dot_in_its_name_is_named() {
     let broken = check_part(Part::NextStep, "Open notes.md first.", &tools);
     assert_eq!(rules(&broken), [Rule::NamesTool], "{broken:?}");
 }
+
+/// The eighteenth round, read as classes.
+#[test]
+fn what_the_eighteenth_round_showed() {
+    // The command line Node's `exec` reports, its program by its path;
+    // one in double quotes the text says to run; not a value in double
+    // quotes that only looks like one set apart.
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &[
+            "Error: Command failed: /usr/bin/notes-sync -r /srv/notes\nnotes-sync: no remote",
+            "Error: Store initialization required, please run \"notes init\"",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &["No saved search is named \"notes login\". Call search_notes with a query."],
+    );
+    // clap's "For more information, try '--help'." offers a command, not
+    // a page, unless the tool takes a command line.
+    let text = "error: unexpected argument '--all' found\n\nFor more information, try '--help'.";
+    keeps(Outcome::Invalid, Rule::NoLookup, &[text]);
+    let shell = notes()
+        .tool_with_parameters("run_cli", ["argv"])
+        .answering("run_cli");
+    flags_with(&shell, Outcome::Invalid, Rule::NoLookup, &[text]);
+    // A route after the method that requested it; not a file after the
+    // English verb.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[
+            "failed to PUT /_matrix/client/v3/rooms/!ops:example.org/send/m.room.message/txn_1: M_FORBIDDEN (HTTP 403): not in room",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoPath,
+        &["Failed to delete /srv/notes/cache/index.db"],
+    );
+    // Java's `toString` in braces, and Elasticsearch's snake-case type of
+    // a Java exception, are types; miette's code in lower case is none.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Unexpected code Response{protocol=h2, code=404, message=Not Found}",
+            "{\"error\":{\"type\":\"security_exception\",\"reason\":\"missing credentials\"}}",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Template not found (codegen::template::missing). Call list_templates."],
+    );
+}

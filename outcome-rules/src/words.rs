@@ -558,7 +558,13 @@ pub(crate) fn is_type_name(word: &str) -> bool {
         let constant = segments.last().is_some_and(|last| {
             last.contains('_') && !last.bytes().any(|b| b.is_ascii_lowercase())
         });
+        // `codegen::template::missing`, `nu::shell::external_command`:
+        // miette's codes for a diagnostic, or a module, in lower case.
+        let typed = segments
+            .iter()
+            .any(|s| s.bytes().any(|b| b.is_ascii_uppercase()));
         return !constant
+            && typed
             && segments.len() > 1
             && segments.iter().all(|s| {
                 !s.is_empty()
