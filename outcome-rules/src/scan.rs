@@ -147,7 +147,7 @@ impl<'t> Scan<'t> {
     }
 
     pub(crate) fn new(text: &'t str) -> Scan<'t> {
-        Scan::of(text, unescape_json(text, mask_values(text)))
+        Scan::of(text, eol_lines(unescape_json(text, mask_values(text))))
     }
 
     pub(crate) fn of(text: &'t str, masked: String) -> Scan<'t> {
@@ -2911,6 +2911,17 @@ pub(crate) fn unescape_json(text: &str, masked: String) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// `masked` with each `<EOL>` read as the line break it stands for, as
+/// Spring's `RestClient` writes a body's in its message (`400 Bad
+/// Request: "{<EOL>    "title": ..`); of the same byte length.
+pub(crate) fn eol_lines(masked: String) -> String {
+    if masked.contains("<EOL>") {
+        masked.replace("<EOL>", "    \n")
+    } else {
+        masked
+    }
+}
+
 /// `text` with each [`VALUE`] as `xxx`, of the same byte length.
 pub(crate) fn mask_placeholders(text: &str) -> String {
     text.replace(VALUE, "xxx")
@@ -2947,7 +2958,13 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
     let mut words = Vec::new();
     let mut start = None;
     let bytes = masked.as_bytes();
-    let dumps = Dumps::read(text);
+    let lines;
+    let dumps = Dumps::read(if text.contains("<EOL>") {
+        lines = eol_lines(text.to_owned());
+        &lines
+    } else {
+        text
+    });
     // A compact dump (`{"stack":"HTTPFetchError: ..`) puts no space
     // between a key and its value: the value's opening quote parts them.
     let spaced = space_values(masked, &dumps);

@@ -3111,3 +3111,13 @@ fn what_the_eighteenth_round_showed() {
         &["Template not found (codegen::template::missing). Call list_templates."],
     );
 }
+
+/// Spring's `RestClient` writes a body's line breaks as `<EOL>` in its
+/// message: a dump all the same, its URL a word of its own.
+#[test]
+fn springs_eol_is_a_line_break() {
+    let text = "404 Not Found: \"{<EOL>    \"title\": \"No such note.\",<EOL>    \"detail\": \"The note was moved.\",<EOL>    \"status\": 404<EOL>}\"";
+    flags(Outcome::Invalid, Rule::Short, &[text]);
+    let scan = Scan::new(text);
+    assert!(scan.words.iter().all(|w| !scan.word(w).contains("EOL")));
+}
