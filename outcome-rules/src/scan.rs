@@ -2072,6 +2072,10 @@ impl<'t> Scan<'t> {
     /// 1:", or one a line heads ("Command: dotnet build"): a program's
     /// name.
     fn reported_command(&self, index: usize) -> bool {
+        // `{"command": "plan", ..}`: a dump's value of one word, data.
+        if self.words[index].in_dump {
+            return false;
+        }
         let word = |back: usize| index.checked_sub(back).and_then(|i| self.lower(i));
         let is = |back: usize, expected: &str| word(back).is_some_and(|w| w == expected);
         // A program by its name or its path (`/usr/bin/tshark -i eth0`).

@@ -3071,7 +3071,11 @@ fn what_the_eighteenth_round_showed() {
     keeps(
         Outcome::Invalid,
         Rule::NoCommand,
-        &["No saved search is named \"notes login\". Call search_notes with a query."],
+        &[
+            "No saved search is named \"notes login\". Call search_notes with a query.",
+            // A dump's `"command"` of one word is data, no command line.
+            "{\n  \"command\": \"plan\",\n  \"message\": \"No remote is set. Call sync_notes.\"\n}",
+        ],
     );
     // clap's "For more information, try '--help'." offers a command, not
     // a page, unless the tool takes a command line.
