@@ -459,6 +459,7 @@ pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {
     // In a literal the values are its placeholders: what it puts in
     // quotes ('update_records', 'aws configure') is the author's.
     let mut scan = Scan::of(text, mask_placeholders(text));
+    scan.unmark_tools(tools);
     scan.sure_only = true;
     scan.takes_a_command = tools.own_takes_a_command();
     scan.takes_a_url = tools.own_takes_a_url();
@@ -503,6 +504,7 @@ pub fn check_message(outcome: Outcome, text: &str, tools: &Tools) -> Vec<Broken>
     }
     let mut scan = Scan::new(text);
     scan.unmask_tools(tools);
+    scan.unmark_tools(tools);
     // A fault is the server's: a path it names is the server's too.
     scan.takes_a_path = outcome != Outcome::Fault && tools.own_takes_a_path();
     scan.takes_no_path = tools.none_takes_a_path();

@@ -204,6 +204,20 @@ impl<'t> Scan<'t> {
         }
     }
 
+    /// Reads `#name`, as a chat client refers to a tool, as the name where
+    /// it is one of `tools`: "Use `#list_notes` to browse them" names
+    /// `list_notes`.
+    pub(crate) fn unmark_tools(&mut self, tools: &Tools) {
+        for word in &mut self.words {
+            let original = &self.text[word.at.clone()];
+            if let Some(name) = original.strip_prefix('#')
+                && tools.is_tool(name)
+            {
+                word.at.start += 1;
+            }
+        }
+    }
+
     /// The name among `candidates` closest to `name`, while this text has
     /// lookups left.
     pub(crate) fn closest<'a>(

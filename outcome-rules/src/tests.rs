@@ -3125,3 +3125,16 @@ fn springs_eol_is_a_line_break() {
     let scan = Scan::new(text);
     assert!(scan.words.iter().all(|w| !scan.word(w).contains("EOL")));
 }
+
+/// The nineteenth round's false compile error, opened alone: a tool
+/// referred to with `#`, as a chat client writes one, is named.
+#[test]
+fn a_tool_after_a_hash_is_named() {
+    let tools = notes().answering("read_note");
+    let step = "Use `#search_notes` to find the note's path.";
+    assert_eq!(check_part(Part::NextStep, step, &tools), [], "{step}");
+    assert_eq!(check_message(Outcome::Invalid, step, &tools), [], "{step}");
+    // `#` before a name the server has no tool for names none.
+    let broken = check_part(Part::NextStep, "Use `#find_notes` to find it.", &tools);
+    assert_eq!(rules(&broken), [Rule::NamesTool], "{broken:?}");
+}
