@@ -256,7 +256,9 @@ fn literal(template: &str) -> String {
     let mut last = ' ';
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
-        if !matches!(c, '"' | '\'' | '`') {
+        // `&'static str`, `<'a>`: a lifetime's mark, no quote.
+        let lifetime = c == '\'' && matches!(last, '&' | '<');
+        if !matches!(c, '"' | '\'' | '`') || lifetime {
             comment |= c == '/' && chars.peek() == Some(&'/');
             let object = c == '{' && matches!(last, '(' | ',' | '[' | '=' | ':');
             statement |= !comment && (c == ';' || c == '{' && !object);
@@ -274,6 +276,9 @@ fn literal(template: &str) -> String {
             match c {
                 '\\' => match chars.next() {
                     Some('n') => one.push('\n'),
+                    // A string continued on the next line, as Rust reads
+                    // it: the break and the blanks after it are dropped.
+                    Some('\n') => while chars.next_if(|c| c.is_whitespace()).is_some() {},
                     Some(other) => one.push(other),
                     None => {}
                 },
@@ -825,6 +830,17 @@ fn the_harness_reads_the_literal_the_macro_sees() {
         (
             r#"McpError::resource_not_found(format!("No note '{}'. Call list_notes.", name), Some(json!({"name": name})))"#,
             "No note '{}'. Call list_notes.",
+        ),
+        // A string continued on the next line: the line break and the
+        // blanks that follow it are none of the literal's.
+        (
+            "mcp_err(\n    \"No key. Set the key \\\n     in the settings.\",\n)",
+            "No key. Set the key in the settings.",
+        ),
+        // A lifetime's mark opens no literal, nor does a comment after it.
+        (
+            r#"pub const NO_NOTE: &'static str = "No such note. Call list_notes.";  // -> McpError::internal_error"#,
+            "No such note. Call list_notes.",
         ),
     ] {
         assert_eq!(literal(template), literal_seen, "{template}");
