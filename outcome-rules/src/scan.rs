@@ -284,8 +284,10 @@ impl<'t> Scan<'t> {
         self.phrases(broken);
         for (index, word) in self.words.iter().enumerate() {
             if let Some((rule, message)) = self.word_rule_at(index) {
-                // A flag for a tool that takes a command line: the model's.
-                if rule == Rule::NoCommand && self.takes_a_command {
+                // A flag for a tool that takes a command line: the model's;
+                // a dump's value of one word (`"command_path": ["deploy",
+                // "--apply"]`): data the server passed on.
+                if rule == Rule::NoCommand && (self.takes_a_command || word.in_dump) {
                     continue;
                 }
                 // A name joined to a value (`{PREFIX}_USERNAME`): its form,
@@ -1117,9 +1119,15 @@ impl<'t> Scan<'t> {
     /// directories the server allows.
     pub(crate) fn refuses_a_place(&self) -> bool {
         let lower = self.masked.to_ascii_lowercase();
-        ["outside", "not within", "not under", "escapes"]
-            .iter()
-            .any(|words| lower.contains(words))
+        [
+            "outside",
+            "not within",
+            "not under",
+            "escapes",
+            "not allowed",
+        ]
+        .iter()
+        .any(|words| lower.contains(words))
     }
 
     /// How many paths the text names, quoted or not, counted once.
@@ -1215,9 +1223,10 @@ impl<'t> Scan<'t> {
             return false;
         }
         // A dump's own key for it, on its line or the next as a printed
-        // dump has it: `(code=100, message=..`, `"message":`.
+        // dump has it: `(code=100, message=..`, `"message":`, MongoDB's
+        // `"code": 13, "codeName": "Unauthorized"`.
         let key = rest[marks..].trim_start();
-        if ["message=", "msg=", "\"message\""]
+        if ["message=", "msg=", "\"message\"", "\"codeName\""]
             .iter()
             .any(|name| key.starts_with(name))
         {
@@ -1550,6 +1559,9 @@ impl<'t> Scan<'t> {
             // `/api/people/I0044`, `/v1/sleep`: a route of the API the
             // server called, built from what the model sent.
             Rule::NoPath if is_route(text) => None,
+            // JSON:API's `"source": {"pointer": "/data/attributes/title"}`:
+            // a place in the request's body (RFC 6901), no file.
+            Rule::NoPath if self.dump_key(index) == Some("pointer") => None,
             // "failed to PUT /_matrix/client/v3/rooms/..": a route all the
             // same, after the method that requested it.
             Rule::NoPath if self.requested(index, true) => None,
@@ -2249,7 +2261,7 @@ impl<'t> Scan<'t> {
             let name = self.word(word);
             // `decompileFromJar` for `decompile-from-jar`: a tool written in
             // another style, a name the model cannot call.
-            if let Some(tool) = self.restyled_tool(name, tools) {
+            if let Some(tool) = self.restyled_tool(index, tools) {
                 let message = format!(
                     "`{name}` is not a tool of this server; write its name as the server \
                      lists it: `{tool}`"
@@ -2369,14 +2381,26 @@ impl<'t> Scan<'t> {
     }
 
     /// The tool that `name`, in `camelCase`, writes in another style than
-    /// the server lists it, where the server's tools are all known: read
-    /// by the whole message's view alone, as a name of the server's code
-    /// may share a tool's words.
-    pub(crate) fn restyled_tool<'a>(&self, name: &str, tools: &'a Tools) -> Option<&'a str> {
+    /// the server lists it, where the server's tools are all known and a
+    /// verb calls it ("decompiled using decompileFromJar"): read by the
+    /// whole message's view alone. Named otherwise ("HTTP 404 from
+    /// getVariations"), it is as often the upstream's operation or a
+    /// function of the server's code that shares the tool's words.
+    pub(crate) fn restyled_tool<'a>(&self, index: usize, tools: &'a Tools) -> Option<&'a str> {
+        let name = self.word(&self.words[index]);
         let camel = name.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
             && name.bytes().any(|b| b.is_ascii_uppercase())
             && name.bytes().all(|b| b.is_ascii_alphanumeric());
-        if self.sure_only || !tools.complete || !camel || tools.is_parameter(name) {
+        let called = index.checked_sub(1).is_some_and(|i| {
+            self.words[i].followed_by.is_none()
+                && self.lower(i).is_some_and(|verb| {
+                    matches!(
+                        verb.as_str(),
+                        "use" | "using" | "call" | "invoke" | "run" | "try"
+                    )
+                })
+        });
+        if self.sure_only || !tools.complete || !camel || !called || tools.is_parameter(name) {
             return None;
         }
         tools.restyled(name)
@@ -3169,11 +3193,21 @@ fn space_values<'a>(masked: &'a str, dumps: &Dumps) -> std::borrow::Cow<'a, str>
         if glued && bytes[quote] == b'"' {
             bytes[quote] = b' ';
         }
-        // And the quote that closes it, with the comma that parts it from
-        // the next key (`Request","stack"`).
-        if bytes.get(value.end) == Some(&b'"') && bytes.get(value.end + 1) == Some(&b',') {
+        // And the quote that closes it, with the brackets and the comma
+        // that part it from the next key (`Request","stack"`,
+        // `"/data/origin"},"message"`).
+        if bytes.get(value.end) == Some(&b'"')
+            && bytes.get(value.end + 1).is_some_and(|b| b",}]".contains(b))
+        {
             bytes[value.end] = b' ';
-            bytes[value.end + 1] = b' ';
+            let mut at = value.end + 1;
+            while at < bytes.len() && b"}]".contains(&bytes[at]) {
+                bytes[at] = b' ';
+                at += 1;
+            }
+            if bytes.get(at) == Some(&b',') {
+                bytes[at] = b' ';
+            }
         }
     }
     std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| masked.to_owned()))

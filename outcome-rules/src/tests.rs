@@ -3138,3 +3138,57 @@ fn a_tool_after_a_hash_is_named() {
     let broken = check_part(Part::NextStep, "Use `#find_notes` to find it.", &tools);
     assert_eq!(rules(&broken), [Rule::NamesTool], "{broken:?}");
 }
+
+/// The nineteenth round, read as classes.
+#[test]
+fn what_the_nineteenth_round_showed() {
+    // A tool in another style where a verb calls it; not the upstream's
+    // operation that shares its words.
+    flags(
+        Outcome::Invalid,
+        Rule::KnownTool,
+        &["Archived notes must be opened using readNote with a path."],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::KnownTool,
+        &[
+            "Error: HTTP 404 from readNote",
+            "Network error calling readNote: fetch failed",
+        ],
+    );
+    // MongoDB's code beside its name.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "The store refused the read. The full response is {\"ok\": 0.0, \"errmsg\": \"Command find requires authentication\", \"code\": 13, \"codeName\": \"Unauthorized\"}",
+        ],
+    );
+    // A compact dump's value ends at its quote, whatever brackets follow:
+    // the path is a word of its own, refused, or a JSON pointer; a flag as
+    // a dump's value of one word is data.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[
+            "{\"code\":-32602,\"data\":{\"path\":\"/etc\"},\"message\":\"working directory is not allowed\"}",
+            "{\"errors\":[{\"source\":{\"pointer\":\"/data/attributes/title\"},\"detail\":\"Title is too long. Call write_note with a shorter title.\"}]}",
+        ],
+    );
+    let text = "{\"file\":\"/srv/notes/app/main.go\"},\"line\":12}";
+    let broken = check_message(Outcome::Fault, text, &notes());
+    let paths: Vec<&str> = broken
+        .iter()
+        .filter(|b| b.rule == Rule::NoPath)
+        .map(|b| b.words.as_str())
+        .collect();
+    assert_eq!(paths, ["/srv/notes/app/main.go"], "{broken:?}");
+    keeps(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &[
+            "{\"command_path\":[\"sync\",\"--apply\"],\"message\":\"No remote is set. Call sync_notes with a remote.\"}",
+        ],
+    );
+}

@@ -337,7 +337,8 @@ fn names_in_another_style_are_found_among_many_tools_at_once() {
     let text = repeated(" toolNumberX");
     let broken = check_message(Outcome::Invalid, &text, &tools);
     assert!(broken.iter().all(|b| b.rule != Rule::KnownTool));
-    let text = repeated(" toolNumber7");
+    // Where a verb calls it, it is read as that tool, restyled.
+    let text = repeated(" use toolNumber7");
     let broken = check_message(Outcome::Invalid, &text, &tools);
     assert!(broken.iter().any(|b| b.rule == Rule::KnownTool));
 }
