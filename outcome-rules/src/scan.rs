@@ -618,7 +618,9 @@ impl<'t> Scan<'t> {
         }
         // A record's or an object's printed form: `ProjectRelativePath[
         // relativePath=src/a.yml]`, a type then its fields; Java's
-        // `Response{protocol=h2, code=404}` in braces, whatever its name.
+        // `Response{protocol=h2, code=404}` in braces, and a constructor's
+        // call or a dataclass's repr (`Sandbox(api_key="..")`, `Note(path=
+        // 'a.md')`) in parentheses, whatever its name.
         let printed = |(name, fields): (&str, &str)| is_field(fields) && is_repr(name);
         let braced = |(name, fields): (&str, &str)| {
             is_field(fields)
@@ -629,6 +631,7 @@ impl<'t> Scan<'t> {
             .split_once('[')
             .filter(|&split| printed(split))
             .or_else(|| text.split_once('{').filter(|&split| braced(split)))
+            .or_else(|| text.split_once('(').filter(|&split| braced(split)))
             .map(|(name, _)| name)
         {
             return Some((
@@ -1494,7 +1497,10 @@ impl<'t> Scan<'t> {
                 let named = ["documentation", "docs", "help"]
                     .iter()
                     .any(|page| key.contains(page))
-                    || self.links_to_documentation(index, text);
+                    || self.links_to_documentation(index, text)
+                    // A page of documentation by its address, unless it is
+                    // what the server fetched ("HTTP 404 for <url>").
+                    || !self.takes_a_url && is_documentation(text) && !self.fetched(index);
                 let referred = (index.saturating_sub(2)..index)
                     .rev()
                     .take_while(|&i| !self.words[i].ends_sentence)
@@ -1986,6 +1992,19 @@ impl<'t> Scan<'t> {
                 }
             }
         }
+    }
+
+    /// Whether the URL at word `index` is one the server requested: after
+    /// an HTTP method, or "for", "fetch" or "URL" ("HTTP 404 for <url>",
+    /// "Failed to fetch URL <url>").
+    pub(crate) fn fetched(&self, index: usize) -> bool {
+        self.requested(index, false)
+            || index.checked_sub(1).is_some_and(|i| {
+                self.words[i].followed_by.is_none()
+                    && self.lower(i).is_some_and(|word| {
+                        matches!(word.as_str(), "for" | "fetch" | "fetching" | "url")
+                    })
+            })
     }
 
     /// Whether word `index` follows an HTTP method (`GET`, Go's `Post`),
@@ -2963,6 +2982,24 @@ pub(crate) fn eol_lines(masked: String) -> String {
         masked
     }
 }
+
+/// Whether `url` is a page of documentation by its address: a host
+/// `docs.` (`https://docs.github.com/graphql/..`) or a folder `docs` or
+/// `documentation`, as an upstream's error points at its guide.
+pub(crate) fn is_documentation(url: &str) -> bool {
+    let Some((_, address)) = url.split_once("://") else {
+        return false;
+    };
+    let mut parts = address.split(['/', '?', '#']);
+    let host = parts.next().unwrap_or_default();
+    host.starts_with("docs.")
+        || parts
+            .take(DOCUMENTATION_DEPTH)
+            .any(|folder| matches!(folder, "docs" | "documentation"))
+}
+
+/// How many folders of a URL are read for one of documentation.
+pub(crate) const DOCUMENTATION_DEPTH: usize = 3;
 
 /// `text` with each [`VALUE`] as `xxx`, of the same byte length.
 pub(crate) fn mask_placeholders(text: &str) -> String {

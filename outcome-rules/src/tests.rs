@@ -3191,4 +3191,28 @@ fn what_the_nineteenth_round_showed() {
             "{\"command_path\":[\"sync\",\"--apply\"],\"message\":\"No remote is set. Call sync_notes with a remote.\"}",
         ],
     );
+    // A constructor's call with its fields names a type of the code.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["No key is set. Pass one to the store like Store(api_key=\"nk_...\")"],
+    );
+    // A page of documentation by its address, unless the server fetched
+    // it.
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "This endpoint requires you to be authenticated. - https://docs.example.com/graphql/guides/auth",
+            "Install the CLI from https://example.com/docs/cli",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Could not fetch the page. HTTP 404 for https://docs.example.com/notes/index.html",
+            "Failed to fetch URL https://docs.example.com/notes/index.html",
+        ],
+    );
 }
