@@ -2678,6 +2678,11 @@ impl<'t> Scan<'t> {
             (_, Some("is")) if code_like => {
                 matches!(then.as_deref(), Some("required" | "missing"))
             }
+            // "set default_board in ~/.config/x/config.json": a key of the
+            // server's settings file, not a parameter.
+            (Some("set"), Some("in")) => !then.as_deref().is_some_and(|file| {
+                path(file).is_some() || is_settings_file(file) || file.contains("config")
+            }),
             (Some("set" | "pass" | "parameter" | "argument"), _) => true,
             // "retry without if_match", but not "answered without text".
             (Some("without"), _) => word.contains('_'),

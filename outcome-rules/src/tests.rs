@@ -3216,3 +3216,21 @@ fn what_the_nineteenth_round_showed() {
         ],
     );
 }
+
+/// The twenty-first round's false compile error, opened alone: a name set
+/// in the server's settings file is the file's key, not a parameter.
+#[test]
+fn a_key_set_in_a_settings_file_is_no_parameter() {
+    let tools = notes().answering("read_note");
+    let step =
+        "Use search_notes to find the path, or set default_folder in ~/.config/notes/config.json.";
+    let broken = check_part(Part::NextStep, step, &tools);
+    assert!(
+        !rules(&broken).contains(&Rule::KnownParameter),
+        "{broken:?}"
+    );
+    // Set as the call's argument, it names one.
+    let step = "Call read_note again and set default_folder to a path.";
+    let broken = check_part(Part::NextStep, step, &tools);
+    assert!(rules(&broken).contains(&Rule::KnownParameter), "{broken:?}");
+}
