@@ -1431,8 +1431,21 @@ impl<'t> Scan<'t> {
                 head.then_some((rule, message))
             }
             // "ERROR: You provided ..": a level that heads the whole text
-            // is its label, as "Error:" is.
-            Rule::NoLogLine if index == 0 && self.words[0].followed_by == Some(':') => None,
+            // is its label, as "Error:" is; so is one that ends a label of
+            // two words in capitals ("FATAL ERROR:", "ABORT ERROR:").
+            Rule::NoLogLine
+                if self.words[index].followed_by == Some(':')
+                    && (index == 0
+                        || index == 1
+                            && self.words[0].followed_by.is_none()
+                            && self.word(&self.words[0]).len() > 1
+                            && self
+                                .word(&self.words[0])
+                                .bytes()
+                                .all(|b| b.is_ascii_uppercase())) =>
+            {
+                None
+            }
             // "Error (ERROR): ..": the level in parentheses inside the label
             // that heads the whole text, as its code.
             Rule::NoLogLine
@@ -2955,7 +2968,11 @@ pub(crate) fn mask_values(text: &str) -> String {
 /// string value reads as it would unescaped. A `\\` is a backslash, and
 /// stays.
 pub(crate) fn unescape_json(text: &str, masked: String) -> String {
-    if !text.trim_start().starts_with(['{', '[']) || !text.contains('\\') {
+    // Or a JSON string whole, as Spring AI sends a tool's `String` answer:
+    // `"Command failed\nError: .."`.
+    let trimmed = text.trim();
+    let string = trimmed.len() > 1 && trimmed.starts_with('"') && trimmed.ends_with('"');
+    if !(trimmed.starts_with(['{', '[']) || string) || !text.contains('\\') {
         return masked;
     }
     let mut bytes = masked.into_bytes();
@@ -3095,8 +3112,10 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
         let lead = raw.len() - raw.trim_start_matches(LEADING).len();
         let trimmed = raw.trim_start_matches(LEADING).trim_end_matches(TRAILING);
         if trimmed.is_empty() {
-            // A lone mark ends the sentence before it.
+            // A lone mark ends the sentence before it; not one listed
+            // ("characters like /, ., $"), a comma after it.
             if raw.contains(['.', '!', '?'])
+                && !raw.ends_with([',', ';'])
                 && let Some(last) = words.last_mut()
             {
                 let last: &mut Word = last;

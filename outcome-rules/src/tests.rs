@@ -3234,3 +3234,37 @@ fn a_key_set_in_a_settings_file_is_no_parameter() {
     let broken = check_part(Part::NextStep, step, &tools);
     assert!(rules(&broken).contains(&Rule::KnownParameter), "{broken:?}");
 }
+
+/// The twentieth round, read as classes.
+#[test]
+fn what_the_twentieth_round_showed() {
+    // Marks listed with commas end no sentence.
+    keeps(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "Invalid folder name: 'a b'. Names cannot hold characters like /, \\, ., \", $, *, <, >, :, |, ?",
+        ],
+    );
+    // A level that ends a label of two words in capitals heading the
+    // text is that label's.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLogLine,
+        &["ABORT ERROR: The note is locked by another edit. Call read_note again."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["The sync stopped.\n2026-01-02 10:00:01 ERROR sync: remote closed"],
+    );
+    // A JSON string whole, escapes and all, as Spring AI sends one: its
+    // lines are lines.
+    flags(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "\"Command failed with exit code 127\\nError: /bin/sh: 1: notes-cli: not found\\ncommand terminated with exit code 127\\n\"",
+        ],
+    );
+}
