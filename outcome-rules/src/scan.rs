@@ -2968,11 +2968,7 @@ pub(crate) fn mask_values(text: &str) -> String {
 /// string value reads as it would unescaped. A `\\` is a backslash, and
 /// stays.
 pub(crate) fn unescape_json(text: &str, masked: String) -> String {
-    // Or a JSON string whole, as Spring AI sends a tool's `String` answer:
-    // `"Command failed\nError: .."`.
-    let trimmed = text.trim();
-    let string = trimmed.len() > 1 && trimmed.starts_with('"') && trimmed.ends_with('"');
-    if !(trimmed.starts_with(['{', '[']) || string) || !text.contains('\\') {
+    if !text.trim_start().starts_with(['{', '[']) || !text.contains('\\') {
         return masked;
     }
     let mut bytes = masked.into_bytes();

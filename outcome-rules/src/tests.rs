@@ -3258,13 +3258,4 @@ fn what_the_twentieth_round_showed() {
         Rule::NoLogLine,
         &["The sync stopped.\n2026-01-02 10:00:01 ERROR sync: remote closed"],
     );
-    // A JSON string whole, escapes and all, as Spring AI sends one: its
-    // lines are lines.
-    flags(
-        Outcome::Invalid,
-        Rule::Short,
-        &[
-            "\"Command failed with exit code 127\\nError: /bin/sh: 1: notes-cli: not found\\ncommand terminated with exit code 127\\n\"",
-        ],
-    );
 }
