@@ -41,6 +41,9 @@ pub(crate) struct Scan<'t> {
     closes: std::cell::OnceCell<Vec<usize>>,
     /// The HTTP statuses whose reason phrase the text holds, found once.
     reasons: std::cell::OnceCell<Vec<u16>>,
+    /// The index of each word that is an item of a list of values a label
+    /// heads, found once.
+    listed: std::cell::OnceCell<Vec<usize>>,
     /// The string values the call sent, where known.
     pub(crate) sent: Option<&'t [String]>,
 }
@@ -168,6 +171,7 @@ impl<'t> Scan<'t> {
             sent_path: std::cell::OnceCell::new(),
             closes: std::cell::OnceCell::new(),
             reasons: std::cell::OnceCell::new(),
+            listed: std::cell::OnceCell::new(),
             sent: None,
         }
     }
@@ -1763,6 +1767,33 @@ impl<'t> Scan<'t> {
         before || after
     }
 
+    /// Whether word `index` is an item of a list of values a label heads
+    /// ("Allowed: session_created, session_ended", "Must be one of: a,
+    /// b"), the items parted by commas.
+    pub(crate) fn listed_value(&self, index: usize) -> bool {
+        let listed = self.listed.get_or_init(|| {
+            let mut listed = Vec::new();
+            let mut open = false;
+            for (at, word) in self.words.iter().enumerate() {
+                if open {
+                    listed.push(at);
+                }
+                open = match word.followed_by {
+                    Some(',') => open,
+                    Some(':') => self.lower(at).is_some_and(|word| {
+                        matches!(
+                            word.as_str(),
+                            "allowed" | "values" | "of" | "options" | "supported" | "choices"
+                        )
+                    }),
+                    _ => false,
+                };
+            }
+            listed
+        });
+        listed.binary_search(&index).is_ok()
+    }
+
     /// Whether word `index`, a timestamp, opens a log line: it heads the
     /// text or a line, in brackets or not, or is the time after a date
     /// that does (`2026-06-10 09:00:01`), or a level follows it.
@@ -2044,11 +2075,11 @@ impl<'t> Scan<'t> {
         let after = self.words.partition_point(|word| word.at.start < end);
         let first = self.words.partition_point(|word| word.at.start < start);
         let before = first.checked_sub(1);
-        let sentence = (0..first)
+        let sentence = (first.saturating_sub(VARIABLE_READ)..first)
             .rev()
             .take_while(|&i| !self.words[i].ends_sentence)
             .chain(
-                (after..self.words.len())
+                (after..self.words.len().min(after + VARIABLE_READ))
                     .take_while(|&i| i == after || !self.words[i - 1].ends_sentence),
             );
         let capitals = sentence
@@ -2331,8 +2362,9 @@ impl<'t> Scan<'t> {
                 // model would take for a tool.
                 let handler = SDK_HANDLERS.contains(&name);
                 let sure = mention == Mention::Sure || handler;
-                // "Tool not found: manage_folder": the name the model sent.
-                if !sure && self.reported_missing(index) {
+                // "Tool not found: manage_folder": the name the model sent;
+                // "Allowed: session_created, session_ended": a value.
+                if !sure && (self.reported_missing(index) || self.listed_value(index)) {
                     continue;
                 }
                 let close = self.closest(name, tools.tools.iter().map(|tool| tool.name.as_str()));
@@ -3224,9 +3256,10 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
 fn opens_lines(dumps: &Dumps, object: usize, masked: &str) -> bool {
     dumps.objects.get(object).is_some_and(|o| {
         masked[o.start + 1..]
-            .chars()
-            .find(|c| *c != ' ' && *c != '\t')
-            .is_some_and(|c| c == '\n' || c == '\r')
+            .bytes()
+            .take(LINE_END_READ)
+            .find(|b| *b != b' ' && *b != b'\t')
+            .is_some_and(|b| b == b'\n' || b == b'\r')
     })
 }
 
@@ -3277,6 +3310,14 @@ pub(crate) const LABEL_WORDS: usize = 3;
 /// How many words before a status standing bare are read for what says
 /// it failed or that it is HTTP's.
 pub(crate) const STATUS_READ: usize = 12;
+
+/// How many bytes after a dump's bracket are read for the end of its
+/// line.
+pub(crate) const LINE_END_READ: usize = 16;
+
+/// How many words on each side of "environment variable" are read for
+/// the variable it names.
+pub(crate) const VARIABLE_READ: usize = 12;
 
 /// How many words a label that opens a line and heads a dump has at most:
 /// "Details:", "Response body:".

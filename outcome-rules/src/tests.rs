@@ -3259,3 +3259,20 @@ fn what_the_twentieth_round_showed() {
         &["The sync stopped.\n2026-01-02 10:00:01 ERROR sync: remote closed"],
     );
 }
+
+/// The twenty-second round's false compile error, opened alone: names in
+/// a list of values a label heads are values, not tools.
+#[test]
+fn names_listed_as_values_are_no_tools() {
+    let tools = notes()
+        .tool_with_parameters("session_end", ["id"])
+        .answering("read_note");
+    let text = "Invalid event 'x'. Allowed: note_created, note_moved, session_ended";
+    let broken = check_part(Part::Problem, text, &tools);
+    assert!(!rules(&broken).contains(&Rule::KnownTool), "{broken:?}");
+    let broken = check_message(Outcome::Invalid, text, &tools);
+    assert!(!rules(&broken).contains(&Rule::KnownTool), "{broken:?}");
+    // Named for the step, it is read as a tool.
+    let broken = check_part(Part::NextStep, "Call session_ended first.", &tools);
+    assert!(rules(&broken).contains(&Rule::KnownTool), "{broken:?}");
+}

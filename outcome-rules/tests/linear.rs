@@ -406,3 +406,30 @@ fn statuses_and_their_reason_phrases_are_read_once() {
     let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
     assert!(broken.iter().any(|b| b.rule == Rule::NoLookup));
 }
+
+#[test]
+fn the_readings_of_the_seventeenth_to_twenty_second_rounds_read_a_few_words_each() {
+    // "environment variable" in one long sentence: each reads a few words
+    // around it for a name, not the whole sentence.
+    let text = repeated(" environment variable");
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoEnvVar));
+    let text = format!("{} NOTES_ROOT", repeated(" environment variable"));
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    // A heading clause before a dump whose bracket is followed by half a
+    // megabyte of blanks: each heading reads a few bytes after it.
+    let text = format!("{}: {{{}\"a\": \"b\"}}", repeated(" a b c:"), repeated(" "));
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    // A list of values half a megabyte long, each item read back a few
+    // items for its label.
+    let tools = Tools::new().tool("session_end").tool("read_note");
+    let text = format!("Allowed: {}", repeated(" session_ended,"));
+    let broken = check_message(Outcome::Invalid, &text, &tools);
+    assert!(broken.iter().all(|b| b.rule != Rule::KnownTool));
+    // A compact dump's values each closed by a run of brackets.
+    let text = format!("{{{}\"x\":\"y\"}}", repeated("\"a\":\"b\"}]],"));
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    // Spring's `<EOL>`, half a megabyte of them.
+    let text = format!("400 Bad Request: \"{{{}\"a\": \"b\"}}\"", repeated("<EOL>"));
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+}
