@@ -2039,16 +2039,15 @@ impl<'t> Scan<'t> {
     }
 
     /// Whether the URL at word `index` is one the server requested: after
-    /// an HTTP method, or "for", "fetch" or "URL" ("HTTP 404 for <url>",
-    /// "Failed to fetch URL <url>").
+    /// an HTTP method, or "for", "fetch" or "URL", one word between at most
+    /// ("HTTP 404 for <url>", "Failed to fetch robots.txt <url>").
     pub(crate) fn fetched(&self, index: usize) -> bool {
         self.requested(index, false)
-            || index.checked_sub(1).is_some_and(|i| {
-                self.words[i].followed_by.is_none()
-                    && self.lower(i).is_some_and(|word| {
-                        matches!(word.as_str(), "for" | "fetch" | "fetching" | "url")
-                    })
-            })
+            || (index.saturating_sub(2)..index)
+                .rev()
+                .take_while(|&i| self.words[i].followed_by.is_none())
+                .filter_map(|i| self.lower(i))
+                .any(|word| matches!(word.as_str(), "for" | "fetch" | "fetching" | "url"))
     }
 
     /// Whether word `index` follows an HTTP method (`GET`, Go's `Post`),

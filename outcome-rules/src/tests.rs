@@ -3213,6 +3213,7 @@ fn what_the_nineteenth_round_showed() {
         &[
             "Could not fetch the page. HTTP 404 for https://docs.example.com/notes/index.html",
             "Failed to fetch URL https://docs.example.com/notes/index.html",
+            "Failed to fetch robots.txt https://docs.example.com/robots.txt due to a connection issue",
         ],
     );
 }
