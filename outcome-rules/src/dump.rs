@@ -40,6 +40,8 @@ impl Dumps {
             }
             let start = at;
             let mut depth = 0usize;
+            // The last key read: its values are what it names.
+            let mut code = false;
             while at < bytes.len() {
                 match bytes[at] {
                     b'{' | b'[' => depth += 1,
@@ -57,9 +59,11 @@ impl Dumps {
                             .get(close + 1..)
                             .and_then(|rest| rest.iter().find(|b| !b.is_ascii_whitespace()))
                             == Some(&b':');
-                        if !key {
+                        if key {
+                            code = names_code(&text[inner..close]);
+                        } else {
                             dumps.values.push(inner..close);
-                            if is_prose(&text[inner..close]) {
+                            if !code && is_prose(&text[inner..close]) {
                                 dumps.prose.push(inner..close);
                             }
                         }
@@ -73,6 +77,29 @@ impl Dumps {
         }
         dumps
     }
+}
+
+/// Keys whose values are code the server ran, not words written to be
+/// read: `"command": "HGET counter field"`, `"sql": ".."`.
+const CODE_KEYS: &[&str] = &[
+    "command",
+    "commands",
+    "cmd",
+    "query",
+    "sql",
+    "statement",
+    "script",
+];
+
+/// Whether `key` names code: one of [`CODE_KEYS`], or ends with one
+/// (`"sql_query"`, `"lastCommand"`).
+fn names_code(key: &str) -> bool {
+    let letters: String = key
+        .bytes()
+        .filter(u8::is_ascii_alphabetic)
+        .map(|b| char::from(b.to_ascii_lowercase()))
+        .collect();
+    CODE_KEYS.iter().any(|name| letters.ends_with(name))
 }
 
 /// Where the string whose inside `rest` starts with ends: its first `"`

@@ -1011,6 +1011,30 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // "unhashable type: 'slice'", "'>=' not supported between
+        // instances of 'datetime.datetime' and 'str'": Python's words
+        // about the types of the server's own values; a primitive a JSON
+        // value takes (`'str'`) is still the form the model can send.
+        let said = |at: usize, word: &str| self.lower(at).is_some_and(|said| said == word);
+        let typed = index >= 2
+            && (said(index - 1, "type")
+                && self.words[index - 1].followed_by == Some(':')
+                && said(index - 2, "unhashable")
+                || said(index - 1, "of") && said(index - 2, "instances")
+                || index >= 4
+                    && said(index - 1, "and")
+                    && said(index - 3, "of")
+                    && said(index - 4, "instances"));
+        if typed && original.split('.').all(is_identifier) && !PYTHON_PRIMITIVES.contains(&original)
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`'{original}'` names a type of the server's code, which means nothing to \
+                     the model; say in words what went wrong"
+                ),
+            ));
+        }
         let mut parts = original.split(' ');
         let program = parts.next().unwrap_or_default().to_ascii_lowercase();
         let verb = parts.next().unwrap_or_default();
@@ -1035,6 +1059,29 @@ impl<'t> Scan<'t> {
                 .is_some_and(|word| word == "run" || word == "execute")
         }) && !verb.is_empty()
             && is_program_name(&program, b"-.");
+        // "Start processes with 'devenv up -d' first", "provided via
+        // '--fb-token' command line argument": a long flag, alone or
+        // after a program, or a program's one-letter flag is a command
+        // line's wherever the text quotes it ("'rust -java'" is a query).
+        let sent = self
+            .sent
+            .is_some_and(|sent| sent.iter().any(|value| value == original));
+        let mut words = original.split(' ');
+        let flagged = !sent
+            && (is_flag(original)
+                || words
+                    .next()
+                    .is_some_and(|program| is_program_name(program, b"-_."))
+                    && words.any(|word| is_flag(word) || is_letter_flag(word)));
+        if flagged {
+            return Some((
+                Rule::NoCommand,
+                format!(
+                    "`{original}` is a command line the model cannot pass; name the tool's \
+                     parameter instead"
+                ),
+            ));
+        }
         let command = COMMANDS
             .iter()
             .any(|(name, verbs)| *name == program && (verbs.is_empty() || verbs.contains(&verb)))
@@ -1450,6 +1497,10 @@ impl<'t> Scan<'t> {
             {
                 None
             }
+            // "DEBUG INFO:" on a line of its own: a heading in capitals
+            // over the lines that follow, not a log line's level, which
+            // a message follows on its line.
+            Rule::NoLogLine if LEVELS.contains(&text) && self.heads_a_section(index) => None,
             // "Error (ERROR): ..": the level in parentheses inside the label
             // that heads the whole text, as its code.
             Rule::NoLogLine
@@ -1813,6 +1864,37 @@ impl<'t> Scan<'t> {
             .get(index + 1)
             .is_some_and(|next| LEVELS.contains(&self.word(next)));
         heads(index) || dated || levelled
+    }
+
+    /// Whether word `index` is a word of a heading in capitals, of one or
+    /// two words, that stands on a line of its own and ends with a colon
+    /// (`DEBUG INFO:`): a section's, over the lines that follow.
+    pub(crate) fn heads_a_section(&self, index: usize) -> bool {
+        let starts_line = |i: usize| {
+            let before = self.masked[..self.words[i].at.start].trim_end_matches([' ', '\t']);
+            before.is_empty() || before.ends_with('\n')
+        };
+        let ends_line = |i: usize| {
+            self.words[i].followed_by == Some(':')
+                && self.masked[self.words[i].at.end..]
+                    .trim_start_matches(':')
+                    .trim_start_matches([' ', '\t'])
+                    .starts_with(['\n', '\r'])
+        };
+        let capitals = |i: usize| {
+            let word = self.word(&self.words[i]);
+            word.len() > 1 && word.bytes().all(|b| b.is_ascii_uppercase())
+        };
+        let (first, last) = match ends_line(index) {
+            true if index > 0 && !starts_line(index) => (index - 1, index),
+            true => (index, index),
+            false => (index, index + 1),
+        };
+        last < self.words.len()
+            && starts_line(first)
+            && ends_line(last)
+            && (first..=last).all(capitals)
+            && (first == last || self.words[first].followed_by.is_none())
     }
 
     /// Whether the words after word `index` place it in the server's
@@ -2970,7 +3052,12 @@ pub(crate) fn mask_values(text: &str) -> String {
             previous = Some('x');
             continue;
         }
-        let opens = c == '\'' && previous.is_none_or(|p| p.is_whitespace() || "([{\"".contains(p));
+        // `(1064, 'You have an error in your SQL syntax; ..')`: a driver's
+        // error as Python prints its arguments, the code then the
+        // database's words, not a value the model sent.
+        let opens = c == '\''
+            && previous.is_none_or(|p| p.is_whitespace() || "([{\"".contains(p))
+            && !heads_an_error_tuple(&text[..at]);
         let end = match opens && !unclosed {
             true => closing_quote(&text[at + 1..]),
             false => None,
@@ -2991,6 +3078,18 @@ pub(crate) fn mask_values(text: &str) -> String {
         previous = Some(c);
     }
     masked
+}
+
+/// Whether `before`, the text before a quote, ends as a Python tuple of an
+/// error's arguments opens, its code first: `(1064, `, `(-1, `.
+pub(crate) fn heads_an_error_tuple(before: &str) -> bool {
+    before.strip_suffix(", ").is_some_and(|before| {
+        let digits = before.len() - before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        (1..=CODE_DIGITS).contains(&digits)
+            && before[..before.len() - digits]
+                .trim_end_matches('-')
+                .ends_with('(')
+    })
 }
 
 /// `masked` with a JSON dump's escapes read as what they stand for, of

@@ -3277,3 +3277,75 @@ fn names_listed_as_values_are_no_tools() {
     let broken = check_part(Part::NextStep, "Call session_ended first.", &tools);
     assert!(rules(&broken).contains(&Rule::KnownTool), "{broken:?}");
 }
+
+#[test]
+fn what_the_twenty_second_round_showed() {
+    // A flag with its value, whatever the value holds; a flag quoted,
+    // alone or after a program, where no tool takes a command line.
+    flags(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &[
+            "Sync is off. Start the server with --remote=\"<url>\" to sync notes.",
+            "No index is running. Start one with 'notes-index up -d' first.",
+            "The remote token must be given with the '--remote-token' command line argument.",
+        ],
+    );
+    // A query with a minus word is a value, not a program's flag.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &["No note matches 'plans -draft'. Call search_notes with other words."],
+    );
+    // A driver's error as Python prints its arguments: the database's
+    // words are read, not masked as the model's value.
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Search failed: (1064, 'You have an error in your SQL syntax; check the manual for the right syntax')",
+        ],
+    );
+    // Python's words about the types of the server's own values; a
+    // primitive is the form of a value.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Error executing tool search_notes: unhashable type: 'slice'",
+            "'>=' not supported between instances of 'datetime.datetime' and 'str'",
+            "'<' not supported between instances of 'int' and 'Decimal'",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Error: '<' not supported between instances of 'int' and 'str'"],
+    );
+    // A dump's value under a key that names code is no sentence.
+    keeps(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "{\"results\":[{\"command\":\"SET counter 1\",\"ok\":true},{\"command\":\"HGET counter field\",\"ok\":false,\"error\":\"The key holds another kind of value\"}]}",
+        ],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "{\"results\":[{\"detail\":\"The first write was kept\"},{\"detail\":\"The second write was refused\"},{\"error\":\"The key holds another kind of value\"}]}",
+        ],
+    );
+    // A heading in capitals on a line of its own is no log line's level.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["The index is missing.\n\nDEBUG INFO:\n- Notes: 12\n- Indexed: false"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["The index is missing.\nDEBUG INFO: opening the index failed"],
+    );
+}

@@ -1275,6 +1275,16 @@ pub(crate) fn is_any_flag(word: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
 }
 
+/// Python's types of the values JSON carries: the form a value takes,
+/// which the model can send, not a type of the server's code.
+pub(crate) const PYTHON_PRIMITIVES: &[&str] = &["str", "int", "float", "bool", "list", "dict"];
+
+/// Whether `word` is a flag of one letter: `-d`, `-g`.
+pub(crate) fn is_letter_flag(word: &str) -> bool {
+    word.strip_prefix('-')
+        .is_some_and(|name| name.len() == 1 && name.as_bytes()[0].is_ascii_alphabetic())
+}
+
 /// Whether `line`, set apart in backticks, is a program's name then words
 /// one of which is a flag: `bun add -g repomix`.
 pub(crate) fn passes_a_flag(line: &str) -> bool {
@@ -1318,14 +1328,16 @@ pub(crate) fn is_field(word: &str) -> bool {
     })
 }
 
-/// A command-line flag: `--force`, `--dry-run`.
+/// A command-line flag: `--force`, `--dry-run`, with its value whatever
+/// it holds (`--with-lsp="<command>"`).
 pub(crate) fn is_flag(word: &str) -> bool {
     word.strip_prefix("--").is_some_and(|flag| {
-        flag.len() >= 2
-            && flag.as_bytes()[0].is_ascii_alphabetic()
-            && flag
+        let name = flag.split_once('=').map_or(flag, |(name, _)| name);
+        name.len() >= 2
+            && name.as_bytes()[0].is_ascii_alphabetic()
+            && name
                 .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'='))
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
     })
 }
 

@@ -433,3 +433,30 @@ fn the_readings_of_the_seventeenth_to_twenty_second_rounds_read_a_few_words_each
     let text = format!("400 Bad Request: \"{{{}\"a\": \"b\"}}\"", repeated("<EOL>"));
     check_message(Outcome::Invalid, &text, &Tools::unknown());
 }
+
+#[test]
+fn the_readings_of_the_twenty_second_rounds_opening_read_a_few_bytes_each() {
+    // A quote after a run of digits half a megabyte long, read back for
+    // the tuple of an error's arguments it may open.
+    let text = format!("Failed: ({}, 'the words')", repeated("1"));
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = repeated("(1, 'a') ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Quoted programs with flags, and Python's types, each read in a few
+    // words.
+    let text = repeated(" 'notes -d'");
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    let text = repeated(" not supported between instances of 'a.b' and 'c'");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    // A dump's keys that name code, and headings in capitals on lines of
+    // their own, each followed by a run of blanks.
+    let text = format!(
+        "{{{}\"a\": \"b c d\"}}",
+        repeated("\"sql_command\": \"x y z\", ")
+    );
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    let text = repeated("DEBUG INFO:      \n");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = format!("DEBUG INFO:{}\nx", repeated(" "));
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+}
