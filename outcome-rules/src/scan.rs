@@ -2366,6 +2366,23 @@ impl<'t> Scan<'t> {
         {
             return;
         }
+        // "requires sudo password", "passwordless sudo configured": the
+        // word as a noun, what it grants or how it is set up, not a
+        // command line it opens.
+        if first == "sudo"
+            && (then.is_some_and(|next| {
+                let next = self.word(next).to_ascii_lowercase();
+                SUDO_GRANTS.contains(&next.trim_end_matches(MARKS))
+            }) || index.checked_sub(1).is_some_and(|before| {
+                !self.words[before].ends_sentence
+                    && self.words[before].followed_by.is_none()
+                    && self.lower(before).is_some_and(|word| {
+                        matches!(word.as_str(), "passwordless" | "without" | "no")
+                    })
+            }))
+        {
+            return;
+        }
         let end = match (verbs.is_empty(), then) {
             (true, _) => word.at.end,
             (false, Some(next))

@@ -3349,3 +3349,35 @@ fn what_the_twenty_second_round_showed() {
         &["The index is missing.\nDEBUG INFO: opening the index failed"],
     );
 }
+
+/// The twenty-fourth round's false compile error, opened alone: `sudo` as
+/// a noun, what it grants or how it is set up, opens no command line.
+#[test]
+fn sudo_as_a_noun_is_no_command() {
+    for text in [
+        "Syncing needs the sudo password. Call sync_notes again with it.",
+        "The remote has no passwordless sudo configured.",
+    ] {
+        let broken = check_part(Part::Problem, text, &Tools::unknown());
+        assert!(
+            !rules(&broken).contains(&Rule::NoCommand),
+            "{text}: {broken:?}"
+        );
+        let broken = check_message(Outcome::Invalid, text, &notes());
+        assert!(
+            !rules(&broken).contains(&Rule::NoCommand),
+            "{text}: {broken:?}"
+        );
+    }
+    // Before a program, or as a verb, it is one.
+    for text in [
+        "Run sudo apt-get install notes first.",
+        "Ask an admin to sudo",
+    ] {
+        let broken = check_part(Part::Problem, text, &Tools::unknown());
+        assert!(
+            rules(&broken).contains(&Rule::NoCommand),
+            "{text}: {broken:?}"
+        );
+    }
+}

@@ -1275,6 +1275,19 @@ pub(crate) fn is_any_flag(word: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
 }
 
+/// What `sudo` grants, after it as a noun: "sudo password", "sudo
+/// access".
+pub(crate) const SUDO_GRANTS: &[&str] = &[
+    "password",
+    "passwords",
+    "access",
+    "privilege",
+    "privileges",
+    "rights",
+    "permission",
+    "permissions",
+];
+
 /// Python's types of the values JSON carries: the form a value takes,
 /// which the model can send, not a type of the server's code.
 pub(crate) const PYTHON_PRIMITIVES: &[&str] = &["str", "int", "float", "bool", "list", "dict"];
