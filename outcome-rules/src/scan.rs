@@ -44,9 +44,16 @@ pub(crate) struct Scan<'t> {
     /// The index of each word that is an item of a list of values a label
     /// heads, found once.
     listed: std::cell::OnceCell<Vec<usize>>,
+    /// Where each line starts, and whether it is a message's line
+    /// (`Message: ..`), found once.
+    message_lines: std::cell::OnceCell<(Vec<usize>, Vec<bool>)>,
     /// The string values the call sent, where known.
     pub(crate) sent: Option<&'t [String]>,
 }
+
+/// How many bytes of a line are read for a message's label (`Error
+/// message:`).
+pub(crate) const MESSAGE_LABEL_READ: usize = 16;
 
 /// How far past a validator's issue code its message is looked for, in
 /// bytes: an issue is a few hundred.
@@ -172,6 +179,7 @@ impl<'t> Scan<'t> {
             closes: std::cell::OnceCell::new(),
             reasons: std::cell::OnceCell::new(),
             listed: std::cell::OnceCell::new(),
+            message_lines: std::cell::OnceCell::new(),
             sent: None,
         }
     }
@@ -747,6 +755,24 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // "perform_request() got an unexpected keyword argument 'params'":
+        // Python's words about a call of the server's function.
+        if text
+            .strip_suffix('(')
+            .is_some_and(|name| name.split('.').all(is_identifier))
+            && self.masked[self.words[index].at.end..].starts_with(") ")
+            && self
+                .lower(index + 1)
+                .is_some_and(|verb| matches!(verb.as_str(), "got" | "missing" | "takes"))
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text})` is a function of the server's code, which means nothing to the \
+                     model; say in words what went wrong"
+                ),
+            ));
+        }
         // "set GOOS/GOARCH": variables named together, as each of
         // `NOTES_EMAIL/EMAIL_ADDRESS` is alone; and one given its value,
         // `SIMPLIFI_MCP_ALLOW_WRITES=1`.
@@ -1016,10 +1042,22 @@ impl<'t> Scan<'t> {
         // about the types of the server's own values; a primitive a JSON
         // value takes (`'str'`) is still the form the model can send.
         let said = |at: usize, word: &str| self.lower(at).is_some_and(|said| said == word);
+        // "unsupported operand type(s) for 'in': 'str' and 'EnumType'".
+        let operand = |at: usize| {
+            at >= 3
+                && self.words[at].followed_by == Some(':')
+                && said(at - 1, "for")
+                && self
+                    .lower(at - 2)
+                    .is_some_and(|word| word.starts_with("type("))
+                && said(at - 3, "operand")
+        };
         let typed = index >= 2
             && (said(index - 1, "type")
                 && self.words[index - 1].followed_by == Some(':')
                 && said(index - 2, "unhashable")
+                || operand(index - 1)
+                || index >= 3 && said(index - 1, "and") && operand(index - 3)
                 || said(index - 1, "of") && said(index - 2, "instances")
                 || index >= 4
                     && said(index - 1, "and")
@@ -1244,6 +1282,9 @@ impl<'t> Scan<'t> {
     /// Whether words follow byte `end`, the end of a code, past the marks
     /// that close it: a few bytes are read, whatever the text's length.
     pub(crate) fn said_after(&self, end: usize) -> bool {
+        if self.beside_a_message_line(end) {
+            return true;
+        }
         let rest = &self.masked[end..];
         // A dump's code in quotes, its message the next field: `"code":
         // "SYN0002",` then `"message":` on its line or the next.
@@ -1254,6 +1295,18 @@ impl<'t> Scan<'t> {
                 .starts_with("\"message\"")
         {
             return true;
+        }
+        // `Error code: 401 - {'detail': 'Invalid API key'}`: the body after
+        // the code says what it means, under its key for that (OpenAI's
+        // and Stainless's clients write their errors so).
+        if let Some(body) = self.text[end..].strip_prefix(" - {") {
+            let key = body.trim_start_matches(['\'', '"']);
+            if ["detail", "message", "error", "msg"]
+                .iter()
+                .any(|name| key.starts_with(name))
+            {
+                return true;
+            }
         }
         let marks = rest.len() - rest.trim_start_matches([':', ']', ')', ',']).len();
         // "E11000 duplicate key error", "-32600 Invalid Request": words
@@ -1815,7 +1868,19 @@ impl<'t> Scan<'t> {
         let before = index > 0 && level(index - 1) && parted(index - 1)
             || index > 1 && level(index - 2) && joined(index - 1);
         let after = level(index + 1) && parted(index) || level(index + 2) && joined(index + 1);
-        before || after
+        // `[RUNNING STOPPED ERROR OFFLINE]`: a list Go prints with
+        // spaces, among values in capitals.
+        let capitals = |i: usize| {
+            let word = self.word(&self.words[i]);
+            word.len() > 1 && word.bytes().all(|b| b.is_ascii_uppercase())
+        };
+        let spaced = index > 0
+            && index + 1 < self.words.len()
+            && capitals(index - 1)
+            && capitals(index + 1)
+            && self.words[index - 1].followed_by.is_none()
+            && self.words[index].followed_by.is_none();
+        before || after || spaced
     }
 
     /// Whether word `index` is an item of a list of values a label heads
@@ -2222,6 +2287,38 @@ impl<'t> Scan<'t> {
             && code.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
             && !spelt_in_words(code);
         digit || capitals
+    }
+
+    /// Whether byte `at` stands on a line next to a message's line, as an
+    /// API's error is printed field by field (`Message: The content type
+    /// was not found.` then `Error Code: 100`): a code there stands beside
+    /// what it means.
+    pub(crate) fn beside_a_message_line(&self, at: usize) -> bool {
+        let (starts, messages) = self.message_lines.get_or_init(|| {
+            let starts: Vec<usize> = std::iter::once(0)
+                .chain(self.masked.match_indices('\n').map(|(at, _)| at + 1))
+                .collect();
+            let messages = starts
+                .iter()
+                .map(|&start| {
+                    let line = self.masked[start..].trim_start_matches([' ', '\t', '-', '*']);
+                    let label = line.get(..MESSAGE_LABEL_READ).unwrap_or(line);
+                    let label = label.split(':').next().unwrap_or_default();
+                    label.len() < line.len()
+                        && matches!(
+                            label.to_ascii_lowercase().as_str(),
+                            "message" | "error message" | "detail" | "details"
+                        )
+                })
+                .collect();
+            (starts, messages)
+        });
+        if !messages.contains(&true) {
+            return false;
+        }
+        let line = starts.partition_point(|&start| start <= at) - 1;
+        line.checked_sub(1).is_some_and(|before| messages[before])
+            || messages.get(line + 1).copied().unwrap_or(false)
     }
 
     /// Whether the number right after byte `end` ("errno", "error code")
@@ -2646,7 +2743,12 @@ impl<'t> Scan<'t> {
             // A kebab-case name is a tool's after the verbs that only call
             // one; "use read-only mode" and "try re-running" are English.
             Some("call" | "invoke") => snake || kebab || known(),
-            Some("use" | "run" | "try" | "retry") => snake || known(),
+            // "Use get-job-parameters tool": one the text calls a tool.
+            Some("use" | "run" | "try" | "retry") => {
+                snake
+                    || known()
+                    || kebab && before_tool && self.masked[word.at.end..].starts_with(" tool")
+            }
             _ => false,
         };
         if sure {
@@ -3074,7 +3176,8 @@ pub(crate) fn mask_values(text: &str) -> String {
         // database's words, not a value the model sent.
         let opens = c == '\''
             && previous.is_none_or(|p| p.is_whitespace() || "([{\"".contains(p))
-            && !heads_an_error_tuple(&text[..at]);
+            && !heads_an_error_tuple(&text[..at])
+            && !keys_a_message(&text[..at]);
         let end = match opens && !unclosed {
             true => closing_quote(&text[at + 1..]),
             false => None,
@@ -3106,6 +3209,17 @@ pub(crate) fn heads_an_error_tuple(before: &str) -> bool {
             && before[..before.len() - digits]
                 .trim_end_matches('-')
                 .ends_with('(')
+    })
+}
+
+/// Whether `before`, the text before a quote, ends with the key of a
+/// message in a dict Python prints (`{'detail': `, `'message': `): what
+/// an upstream said, not a value the model sent.
+pub(crate) fn keys_a_message(before: &str) -> bool {
+    before.strip_suffix(": ").is_some_and(|before| {
+        ["'message'", "'detail'", "'error'", "'msg'", "'reason'"]
+            .iter()
+            .any(|key| before.ends_with(key))
     })
 }
 

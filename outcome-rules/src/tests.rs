@@ -3381,3 +3381,71 @@ fn sudo_as_a_noun_is_no_command() {
         );
     }
 }
+
+#[test]
+fn what_the_twenty_third_round_showed() {
+    // Python's words about a call of the server's function, and about an
+    // operator's operands.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "export_pages() got an unexpected keyword argument 'fmt'",
+            "Error executing tool export_notes: unsupported operand type(s) for 'in': 'str' and 'EnumType'",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["cannot parse query [tag | stats by (day count()]: missing ')' after 'by(day'"],
+    );
+    // A level among values in capitals Go prints with spaces.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLogLine,
+        &[
+            "validating /properties/status: enum: done does not equal any of: [OPEN CLOSED ERROR ARCHIVED]",
+        ],
+    );
+    // A tool's name in camelCase after a word and `_` is no generated
+    // type; one with a type's ending is.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["unknown tool \"query_noteByID\""],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["1 validation error for read_noteArguments"],
+    );
+    // A code whose meaning the body after it, or a message's line beside
+    // it, gives; the message in a dict Python prints is read.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Error executing tool summarize_note: Error code: 401 - {'detail': 'Invalid API key'}",
+            "Notes API Error:\nMessage: The folder 'x' was not found.\nError Code: 100\nRequest ID: 7f3c",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Error code: 429 - {'error': {'message': 'Rate limit reached. Visit https://example.com/limits to learn more.'}}",
+            "Notes API Error:\nError Code: 100\nRequest ID: 7f3c",
+        ],
+    );
+    // A kebab-case name the text calls a tool, after "use".
+    flags(
+        Outcome::Invalid,
+        Rule::KnownTool,
+        &["The folder is wrong. Use list-folders tool to see the folders."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::KnownTool,
+        &["Writing is off. Use read-only mode, or call read_note."],
+    );
+}

@@ -572,13 +572,15 @@ pub(crate) fn is_type_name(word: &str) -> bool {
                         .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'<' || b == b'>')
             });
     }
-    // A generated type: a tool's name, then a type's (`read_noteArguments`).
+    // A generated type: a tool's name, then a type's (`read_noteArguments`),
+    // not a name in camelCase after a word and `_`, as a GraphQL field's
+    // tool is named (`query_equipmentById`).
     if let Some(at) = word.find(|c: char| c.is_ascii_uppercase())
         && at > 0
         && word[..at].contains('_')
         && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
     {
-        return true;
+        return TYPE_SUFFIXES.iter().any(|suffix| word.ends_with(suffix));
     }
     let camel = word.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
         && word.bytes().all(|b| b.is_ascii_alphanumeric());

@@ -460,3 +460,24 @@ fn the_readings_of_the_twenty_second_rounds_opening_read_a_few_bytes_each() {
     let text = format!("DEBUG INFO:{}\nx", repeated(" "));
     check_message(Outcome::Fault, &text, &Tools::unknown());
 }
+
+#[test]
+fn the_readings_of_the_twenty_third_rounds_opening_read_a_few_bytes_each() {
+    // Codes on lines of their own, each beside a message's line: the lines
+    // are found once.
+    let text = repeated("Message: it failed\nError Code: 100\n");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = format!("{}\nError Code: 100", repeated("x"));
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    // A code then a body, and Python's dict keys, half a megabyte of each.
+    let text = repeated("Error code: 401 - {'detail': 'x'} ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Calls and operands Python reports, and levels listed with spaces.
+    let text = repeated("f() got unsupported operand type(s) for 'in': 'a' and 'B' ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = format!("[{}]", repeated("OPEN ERROR "));
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    let tools = Tools::new().tool("read_note");
+    let text = repeated(" use get-notes tool");
+    check_message(Outcome::Invalid, &text, &tools);
+}
