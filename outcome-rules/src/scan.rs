@@ -369,6 +369,22 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // `exec: "trivy": executable file not found in $PATH`: Go's os/exec
+        // package heading its error with its name, the library's internal.
+        if text == "exec"
+            && self.masked[self.words[index].at.end..].starts_with(": \"")
+            && (index == 0 || {
+                let before = &self.words[index - 1];
+                before.ends_sentence || before.followed_by == Some(':')
+            })
+        {
+            return Some((
+                Rule::NoTypeName,
+                "`exec:` is a package of Go's library heading its error, which means \
+                 nothing to the model; say in words what went wrong"
+                    .to_owned(),
+            ));
+        }
         // Node's `getaddrinfo ENOTFOUND host`: the C library's resolver
         // function, named by the runtime's error.
         if text == "getaddrinfo" {

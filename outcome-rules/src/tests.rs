@@ -3449,3 +3449,22 @@ fn what_the_twenty_third_round_showed() {
         &["Writing is off. Use read-only mode, or call read_note."],
     );
 }
+
+/// Go's `exec:`, as the corpus README settles it: os/exec's package name
+/// heading its error is the library's internal.
+#[test]
+fn gos_exec_heading_its_error_is_a_library_internal() {
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "exec: \"notes-index\": executable file not found in $PATH",
+            "failed to start the index: exec: \"notes-index\": executable file not found in $PATH",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Run exec: \"x\" is no tool. Call read_note."],
+    );
+}
