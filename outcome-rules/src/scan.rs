@@ -573,13 +573,20 @@ impl<'t> Scan<'t> {
             ));
         }
         // Python's refusal of a value for an enum, the enum's class ending
-        // the sentence: `'draft' is not a valid NoteStatus`.
-        if index >= 3
-            && is_repr(text)
-            && (self.words[index].ends_sentence || index + 1 == self.words.len())
-            && [(1, "valid"), (2, "a"), (3, "not")]
+        // the sentence: `'draft' is not a valid NoteStatus`; and .NET's of a
+        // value to parse, "was not recognized as a valid DateOnly". A class
+        // of one capital is left: English writes "is not a valid Date".
+        let said = |words: &[(usize, &str)]| {
+            words
                 .iter()
                 .all(|&(back, word)| self.lower(index - back).as_deref() == Some(word))
+        };
+        let class = is_repr(text);
+        if index >= 3
+            && class
+            && (self.words[index].ends_sentence || index + 1 == self.words.len())
+            && (said(&[(1, "valid"), (2, "a"), (3, "not")])
+                || index >= 4 && said(&[(1, "valid"), (2, "a"), (3, "as"), (4, "recognized")]))
         {
             return Some((
                 Rule::NoTypeName,

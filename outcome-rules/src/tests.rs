@@ -3468,3 +3468,35 @@ fn gos_exec_heading_its_error_is_a_library_internal() {
         &["Run exec: \"x\" is no tool. Call read_note."],
     );
 }
+
+/// Classes the open rounds' misses of no-type-name showed, read while the
+/// twenty-fourth round was held out.
+#[test]
+fn enum_members_and_refused_values_name_types() {
+    // An enum's member by its class, named for what it enumerates.
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "Writing is not allowed in SafetyMode.SAFE mode.",
+            "Use one of the following: ExportFormat.plain_text, ExportFormat.html.",
+            "Expected a folder but got <Token token_type: TokenType.WHERE, line: 1>.",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["The PowerShell.MCP module is not loaded."],
+    );
+    // A value refused for a class: Python's enum, .NET's parse.
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["String 'next week' was not recognized as a valid DateOnly."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["'x' is not a valid status. Call search_notes with open or closed."],
+    );
+}

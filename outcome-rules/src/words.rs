@@ -624,6 +624,23 @@ pub(crate) fn is_enum_constant(word: &str) -> bool {
     let Some((class, constant)) = word.rsplit_once('.') else {
         return false;
     };
+    // Python's enum member by its class alone, a class named for what it
+    // enumerates: `SafetyMode.SAFE`, `FinancialType.income_stmt`,
+    // `TokenType.WHERE` (not a module's name, `PowerShell.MCP`).
+    let member = constant.contains('_') && is_identifier(constant)
+        || constant.len() > 1
+            && constant
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    if member
+        && is_repr(class)
+        && class.bytes().all(|b| b.is_ascii_alphanumeric())
+        && ENUM_SUFFIXES
+            .iter()
+            .any(|suffix| class.len() > suffix.len() && class.ends_with(suffix))
+    {
+        return true;
+    }
     !constant.is_empty()
         && constant
             .bytes()
@@ -635,6 +652,12 @@ pub(crate) fn is_enum_constant(word: &str) -> bool {
         && class.matches('.').count() >= 2
         && is_qualified_class(class)
 }
+
+/// How an enum's class is named for what it enumerates: `SafetyMode`,
+/// `TokenType`, `NoteStatus`.
+pub(crate) const ENUM_SUFFIXES: &[&str] = &[
+    "Type", "Mode", "Kind", "Status", "State", "Level", "Category", "Format", "Role",
+];
 
 /// The modules a language's libraries keep their exceptions in:
 /// `psycopg2.errors`, `sqlalchemy.exc`, `requests.exceptions`,
