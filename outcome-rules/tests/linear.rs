@@ -480,4 +480,7 @@ fn the_readings_of_the_twenty_third_rounds_opening_read_a_few_bytes_each() {
     let tools = Tools::new().tool("read_note");
     let text = repeated(" use get-notes tool");
     check_message(Outcome::Invalid, &text, &tools);
+    // Enum members, Go's `exec:` and refused values, read word by word.
+    let text = repeated("exec: \"x\": SafetyMode.SAFE was not recognized as a valid DateOnly. ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
 }
