@@ -3500,3 +3500,24 @@ fn enum_members_and_refused_values_name_types() {
         &["'x' is not a valid status. Call search_notes with open or closed."],
     );
 }
+
+/// Lookups the open rounds' misses showed, read while the twenty-fourth
+/// round was held out: the tool's own definition to check, and a document
+/// to "reference".
+#[test]
+fn the_tools_schema_and_a_referenced_document_are_lookups() {
+    flags(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "Invalid arguments: path: Required. Check the tool's input schema and retry.",
+            "Please check the parameter types and values according to the tool's schema.",
+            "No such field 'titel'. Please reference your schema for the field names.",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["The folder 'x' does not exist. Check the folder name and call read_note again."],
+    );
+}

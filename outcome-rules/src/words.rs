@@ -16,6 +16,10 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("go struct field", Rule::NoTypeName, GO_TYPE),
     ("see the description", Rule::NoLookup, LOOKUP),
     ("see the tool description", Rule::NoLookup, LOOKUP),
+    // "Check the tool's input schema", "according to the tool's schema":
+    // the tool's definition, which the text sends the model back to.
+    ("check the tool's", Rule::NoLookup, LOOKUP),
+    ("according to the tool's", Rule::NoLookup, LOOKUP),
     ("see the documentation", Rule::NoLookup, LOOKUP),
     ("see the docs", Rule::NoLookup, LOOKUP),
     ("see the logs", Rule::NoLookup, LOOKUP),
@@ -27,6 +31,8 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("check the docs", Rule::NoLookup, LOOKUP),
     ("read the docs", Rule::NoLookup, LOOKUP),
     ("refer to the", Rule::NoLookup, LOOKUP),
+    // Salesforce's "Please reference your WSDL or the describe call".
+    ("please reference", Rule::NoLookup, LOOKUP),
     ("consult the", Rule::NoLookup, LOOKUP),
     ("as documented", Rule::NoLookup, LOOKUP),
     ("see above", Rule::NoLookup, LOOKUP),
