@@ -16,7 +16,7 @@ pub(crate) struct Scan<'t> {
     /// must be right or silent (see [`check_part`]).
     pub(crate) sure_only: bool,
     /// Whether the text reports an operating system's error, read once.
-    os_error: std::cell::OnceCell<bool>,
+    os_error: std::cell::OnceCell<Option<usize>>,
     /// How many paths the text names, counted once.
     paths: std::cell::OnceCell<usize>,
     /// The relative paths the text names (`reports/q3.md`), gathered once.
@@ -50,6 +50,14 @@ pub(crate) struct Scan<'t> {
     /// The string values the call sent, where known.
     pub(crate) sent: Option<&'t [String]>,
 }
+
+/// How many bytes of a command line the server reports are read and
+/// shown.
+pub(crate) const COMMAND_LINE_READ: usize = 512;
+
+/// How many words after the tool an SDK's words say failed are read for
+/// the same name reported missing ("Unknown tool: x").
+pub(crate) const FAILED_NAME_READ: usize = 16;
 
 /// How many bytes of a line are read for a message's label (`Error
 /// message:`).
@@ -677,6 +685,33 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // `"type":"ErrorResponse"`, `"error_type":"QueryError"`: a class's
+        // name under the dump's key for the error's type.
+        if index > 0
+            && is_repr(text)
+            && text.bytes().all(|b| b.is_ascii_alphanumeric())
+            && self.lower(index - 1).is_some_and(|key| {
+                matches!(
+                    letters(key.trim_matches(['"', '\\', '@', '$'])).as_str(),
+                    "type" | "errortype" | "exceptiontype"
+                )
+            })
+            && {
+                let between =
+                    &self.masked[self.words[index - 1].at.end..self.words[index].at.start];
+                between.matches(':').count() == 1
+                    && between.bytes().all(|b| b" :\"\\".contains(&b))
+                    && between.contains('"')
+            }
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a type of the server's code, which means nothing to the model; \
+                     say in words what went wrong"
+                ),
+            ));
+        }
         // Elasticsearch's `"type":"security_exception"`: a Java exception's
         // class, in snake case.
         if text.len() > "_exception".len()
@@ -1002,7 +1037,9 @@ impl<'t> Scan<'t> {
         {
             let whose = if self.names_a_root(index) {
                 Some("the server's own root")
-            } else if self.is_os_error()
+            } else if self
+                .os_error_at()
+                .is_some_and(|at| at < self.words[index].at.start)
                 && (self.takes_no_path || !self.is_users_quoted_file(original))
             {
                 Some("as the operating system's error quotes it")
@@ -1184,17 +1221,24 @@ impl<'t> Scan<'t> {
             .is_some_and(|&close| self.masked.as_bytes()[close] == b')')
     }
 
-    /// Whether the text reports an operating system's error: an error's
-    /// name (`ENOENT`), `[Errno 2]`, `(os error 2)`.
-    pub(crate) fn is_os_error(&self) -> bool {
+    /// Where the text first names an operating system's error: its name
+    /// (`ENOENT`), "errno" or "os error". A path quoted after it is the
+    /// one the error reports (`ENOENT: .., open '/srv/x'`, `[Errno 2] ..:
+    /// '/srv/x'`); one the server wrote before it (`Error reading file
+    /// '/var/log/auth.log': Permission denied (os error 13)`) is the
+    /// server's own words about the call, as often the model's path.
+    pub(crate) fn os_error_at(&self) -> Option<usize> {
         *self.os_error.get_or_init(|| {
             let lower = self.masked.to_ascii_lowercase();
-            lower.contains("errno")
-                || lower.contains("os error")
-                || self
-                    .words
-                    .iter()
-                    .any(|word| ERRNO_NAMES.contains(&self.word(word)))
+            let named = self
+                .words
+                .iter()
+                .find(|word| ERRNO_NAMES.contains(&self.word(word)))
+                .map(|word| word.at.start);
+            [lower.find("errno"), lower.find("os error"), named]
+                .into_iter()
+                .flatten()
+                .min()
         })
     }
 
@@ -1322,6 +1366,22 @@ impl<'t> Scan<'t> {
         // `Error code: 401 - {'detail': 'Invalid API key'}`: the body after
         // the code says what it means, under its key for that (OpenAI's
         // and Stainless's clients write their errors so).
+        // `-32602 - invalid argument 0: ..`: the words after a dash.
+        if let Some(words) = rest.strip_prefix(" - ")
+            && words
+                .split_whitespace()
+                .take(2)
+                .filter(|word| {
+                    let word = word.trim_end_matches(MARKS).to_ascii_lowercase();
+                    word.len() > 1
+                        && word.bytes().all(|b| b.is_ascii_alphabetic())
+                        && !SAY_NOTHING.contains(&word.as_str())
+                })
+                .count()
+                == 2
+        {
+            return true;
+        }
         if let Some(body) = self.text[end..].strip_prefix(" - {") {
             let key = body.trim_start_matches(['\'', '"']);
             if ["detail", "message", "error", "msg"]
@@ -2387,15 +2447,27 @@ impl<'t> Scan<'t> {
         };
         // "Command" opens the report: the text, a sentence or a label's
         // value ("Operation failed: Command failed: ..").
-        let opens = index.checked_sub(failed_at + 1).is_some_and(|at| {
+        let starts = |at: usize| {
             at == 0 || {
                 let before = &self.words[at - 1];
                 before.ends_sentence || before.followed_by == Some(':')
             }
+        };
+        // Or the program's name before it, which then opens the command
+        // line: "ADB command failed: adb devices -l" (not "socat command
+        // failed: exit status 1").
+        let opens = index.checked_sub(failed_at + 1).is_some_and(|at| {
+            starts(at)
+                || at > 0
+                    && self.words[at - 1].followed_by.is_none()
+                    && starts(at - 1)
+                    && self.lower(at - 1).is_some_and(|program| program == name)
         });
-        // "Command: dotnet solution .. list", a line the command heads.
-        let heads_line =
-            is(1, "command") && after_colon && (index == 1 || self.opens_a_line(index - 1));
+        // "Command: dotnet solution .. list", a line or a sentence the
+        // command heads ("exit status 1. Command: /usr/bin/amixer ..").
+        let heads_line = is(1, "command")
+            && after_colon
+            && (index == 1 || self.opens_a_line(index - 1) || self.words[index - 2].ends_sentence);
         program
             && after_colon
             && (heads_line || is(failed_at, "failed") && is(failed_at + 1, "command") && opens)
@@ -2455,9 +2527,12 @@ impl<'t> Scan<'t> {
             }
         }
         if !self.sure_only && self.reported_command(index) {
-            // The command line, to the end of its line.
+            // The command line, to the end of its line, of a bounded
+            // length: a text of one line reporting many costs no more.
             let start = self.words[index].at.start;
-            let line = self.text[start..].lines().next().unwrap_or_default();
+            let rest = &self.text[start..];
+            let rest = &rest[..rest.floor_char_boundary(COMMAND_LINE_READ)];
+            let line = rest.lines().next().unwrap_or_default();
             let at = start..start + line.trim_end().len();
             let message = format!(
                 "`{}` is a command the server ran, which the model cannot run; say what \
@@ -2556,6 +2631,11 @@ impl<'t> Scan<'t> {
                 && is_name(name)
                 && name.contains('_')
                 && self.names_the_failed_tool(index)
+                // "Error executing tool x: .. Unknown tool: x": the name the
+                // model sent, which the text says the server lacks.
+                && !(index + 1..self.words.len().min(index + 1 + FAILED_NAME_READ)).any(|at| {
+                    self.word(&self.words[at]) == name && self.reported_missing(at)
+                })
             {
                 let message = format!(
                     "`{name}` is not a tool of this server; name the tool as the server lists \

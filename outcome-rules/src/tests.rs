@@ -3521,3 +3521,75 @@ fn the_tools_schema_and_a_referenced_document_are_lookups() {
         &["The folder 'x' does not exist. Check the folder name and call read_note again."],
     );
 }
+
+#[test]
+fn what_the_twenty_fourth_round_showed() {
+    // A command line a program's report heads, its name before "command
+    // failed" or "Command:" opening a sentence.
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &[
+            "ADB command failed: adb devices -l",
+            "Error syncing: exit status 1. Command: /usr/bin/rsync -a notes/ backup/",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Failed to sync: socat command failed: exit status 1, stderr: no such socket"],
+    );
+    // A path the server's own words quote before the operating system's
+    // error is no path that error reports.
+    let tools = notes().answering("read_note");
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["Error reading file '/var/notes/private.md': Permission denied (os error 13)"],
+    );
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["Error: EACCES: permission denied, open '/var/notes/private.md'"],
+    );
+    // HTTP's status by .NET's name for it; a class under a dump's key for
+    // the error's type; an enum's member with `_` whatever its class.
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Error creating the note: InternalServerError"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "{\"error\": \"Invalid request: {\\\"type\\\":\\\"ErrorResponse\\\",\\\"status\\\":422}\"}",
+            "Unrecognized token 'x' at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled)]",
+        ],
+    );
+    // A code the words after a dash explain.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["JSON-RPC error: -32602 - invalid argument 0: the id is too short"],
+    );
+    // The tool an SDK's words say failed, which the text then reports
+    // unknown, is the name the model sent.
+    let tools = notes().answering("search_notes");
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::KnownTool,
+        &[
+            "MCP error -32603: Error executing tool find_things: MCP error -32601: Unknown tool: find_things",
+        ],
+    );
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::KnownTool,
+        &["Error executing tool find_things: the index is locked"],
+    );
+}

@@ -590,7 +590,19 @@ pub(crate) fn is_type_name(word: &str) -> bool {
     }
     let camel = word.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
         && word.bytes().all(|b| b.is_ascii_alphanumeric());
+    // `InternalServerError`: .NET's name for HTTP's status, its reason
+    // phrase, which every model knows.
+    let status = || {
+        HTTP_REASONS.iter().any(|(_, reason)| {
+            reason.len() - reason.matches(' ').count() == word.len()
+                && reason
+                    .bytes()
+                    .filter(|&b| b != b' ')
+                    .eq(word.bytes().map(|b| b.to_ascii_lowercase()))
+        })
+    };
     camel
+        && !status()
         && TYPE_SUFFIXES
             .iter()
             .any(|suffix| word.len() > suffix.len() && word.ends_with(suffix))
@@ -630,20 +642,24 @@ pub(crate) fn is_enum_constant(word: &str) -> bool {
     let Some((class, constant)) = word.rsplit_once('.') else {
         return false;
     };
-    // Python's enum member by its class alone, a class named for what it
-    // enumerates: `SafetyMode.SAFE`, `FinancialType.income_stmt`,
-    // `TokenType.WHERE` (not a module's name, `PowerShell.MCP`).
-    let member = constant.contains('_') && is_identifier(constant)
-        || constant.len() > 1
-            && constant
-                .bytes()
-                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
-    if member
-        && is_repr(class)
-        && class.bytes().all(|b| b.is_ascii_alphanumeric())
-        && ENUM_SUFFIXES
+    // An enum's member by its class alone: one with `_` in its name
+    // whatever the class (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION`,
+    // `FinancialType.income_stmt`), one in capitals where the class is
+    // named for what it enumerates (`SafetyMode.SAFE`, `TokenType.WHERE`;
+    // not a module's name, `PowerShell.MCP`).
+    let underscored = constant.contains('_') && is_identifier(constant);
+    let capitals = constant.len() > 1
+        && constant
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    let enumerates = || {
+        ENUM_SUFFIXES
             .iter()
             .any(|suffix| class.len() > suffix.len() && class.ends_with(suffix))
+    };
+    if is_repr(class)
+        && class.bytes().all(|b| b.is_ascii_alphanumeric())
+        && (underscored || capitals && enumerates())
     {
         return true;
     }

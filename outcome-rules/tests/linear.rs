@@ -480,6 +480,17 @@ fn the_readings_of_the_twenty_third_rounds_opening_read_a_few_bytes_each() {
     let tools = Tools::new().tool("read_note");
     let text = repeated(" use get-notes tool");
     check_message(Outcome::Invalid, &text, &tools);
+    // Program reports, dump keys for a type, codes after a dash, failed
+    // tools reported unknown, each read a few words around it.
+    let text = repeated("ADB command failed: adb x. Command: /bin/x -a ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = repeated("{\\\"type\\\":  \\\"ErrorResponse\\\"} -32602 - invalid argument ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = format!("\"type\"{}: \"ErrorResponse\"", repeated(" "));
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let tools = Tools::new().tool("read_note");
+    let text = repeated("Error executing tool find_x: Unknown tool: find_x ");
+    check_message(Outcome::Invalid, &text, &tools);
     // Enum members, Go's `exec:` and refused values, read word by word.
     let text = repeated("exec: \"x\": SafetyMode.SAFE was not recognized as a valid DateOnly. ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
