@@ -2531,7 +2531,11 @@ impl<'t> Scan<'t> {
             // length: a text of one line reporting many costs no more.
             let start = self.words[index].at.start;
             let rest = &self.text[start..];
-            let rest = &rest[..rest.floor_char_boundary(COMMAND_LINE_READ)];
+            let mut bound = COMMAND_LINE_READ.min(rest.len());
+            while !rest.is_char_boundary(bound) {
+                bound -= 1;
+            }
+            let rest = &rest[..bound];
             let line = rest.lines().next().unwrap_or_default();
             let at = start..start + line.trim_end().len();
             let message = format!(
