@@ -51,6 +51,16 @@ pub(crate) struct Scan<'t> {
     pub(crate) sent: Option<&'t [String]>,
 }
 
+/// The first `bytes` bytes of `text` at most, cut at a character's
+/// boundary.
+pub(crate) fn head(text: &str, bytes: usize) -> &str {
+    let mut bound = bytes.min(text.len());
+    while !text.is_char_boundary(bound) {
+        bound -= 1;
+    }
+    &text[..bound]
+}
+
 /// How many bytes of a command line the server reports are read and
 /// shown.
 pub(crate) const COMMAND_LINE_READ: usize = 512;
@@ -1571,11 +1581,7 @@ impl<'t> Scan<'t> {
         // ends at its first `}`, read once for its one code.
         // Read no further than an issue's length, so that codes in a text
         // that never closes one cost no more than those that do.
-        let mut bound = rest.len().min(ISSUE_READ);
-        while !rest.is_char_boundary(bound) {
-            bound -= 1;
-        }
-        let issue = rest[..bound].split('}').next().unwrap_or(rest);
+        let issue = head(rest, ISSUE_READ).split('}').next().unwrap_or(rest);
         let explained = issue.contains("\"message\"");
         (snake && !explained).then_some(code)
     }
@@ -2531,12 +2537,10 @@ impl<'t> Scan<'t> {
             // length: a text of one line reporting many costs no more.
             let start = self.words[index].at.start;
             let rest = &self.text[start..];
-            let mut bound = COMMAND_LINE_READ.min(rest.len());
-            while !rest.is_char_boundary(bound) {
-                bound -= 1;
-            }
-            let rest = &rest[..bound];
-            let line = rest.lines().next().unwrap_or_default();
+            let line = head(rest, COMMAND_LINE_READ)
+                .lines()
+                .next()
+                .unwrap_or_default();
             let at = start..start + line.trim_end().len();
             let message = format!(
                 "`{}` is a command the server ran, which the model cannot run; say what \
