@@ -2391,7 +2391,7 @@ impl<'t> Scan<'t> {
                 .iter()
                 .map(|&start| {
                     let line = self.masked[start..].trim_start_matches([' ', '\t', '-', '*']);
-                    let label = line.get(..MESSAGE_LABEL_READ).unwrap_or(line);
+                    let label = head(line, MESSAGE_LABEL_READ);
                     let label = label.split(':').next().unwrap_or_default();
                     label.len() < line.len()
                         && matches!(
