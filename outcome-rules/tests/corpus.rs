@@ -291,6 +291,18 @@ fn literal(template: &str) -> String {
             }
         }
         while chars.next_if(|c| *c == ' ').is_some() {}
+        // `return `${error.message} Use list_notes ..`; } // super(`No note
+        // at "${path}".`)`: a comment after the message, quoting the value
+        // of the placeholder it opens with, fills that placeholder in.
+        if comment
+            && statement
+            && let Some(rest) = joined.strip_prefix("${")
+            && let Some(end) = rest.find('}')
+        {
+            joined = format!("{one}{}", &rest[end + 1..]);
+            statement = false;
+            continue;
+        }
         if std::mem::take(&mut statement) {
             joined.clear();
             arguments.clear();
