@@ -917,6 +917,9 @@ impl<'t> Scan<'t> {
                             .lower(i + 1)
                             .is_some_and(|next| next.trim_matches(MARKS) == "code")
                 });
+        // "API HTTP 502: error code: 502": the status its sentence says is
+        // HTTP's, repeated.
+        let http = http || self.said_to_be_http(index);
         // "exited with code: 1", "Exit code: 2", "process has terminated,
         // code: 0": a process's exit status, which says only that it
         // ended.
@@ -1828,10 +1831,15 @@ impl<'t> Scan<'t> {
                 }
                 // "Ask the administrator to update SCHEMA_PERMISSIONS.": a
                 // setting someone is asked to change, the object of the
-                // verb; "update ENTITY_NOT_FOUND handling" is a code's.
+                // verb, which a clause may follow ("raise X_TIMEOUT if
+                // appropriate"); "update ENTITY_NOT_FOUND handling" is a
+                // code's.
                 let object = self.words[index].followed_by.is_some()
                     || self.lower(index + 1).is_none_or(|next| {
-                        matches!(next.as_str(), "to" | "and" | "or" | "in" | "on" | "first")
+                        matches!(
+                            next.as_str(),
+                            "to" | "and" | "or" | "in" | "on" | "first" | "if" | "when"
+                        )
                     });
                 if !self.sure_only && object && before(CHANGE_WORDS) {
                     return Some((rule, message));
@@ -1909,10 +1917,23 @@ impl<'t> Scan<'t> {
             .collect();
         // The key, reversed.
         let key: String = key.chars().rev().collect();
-        // RFC 9457's problem `"type"` and OAuth's `"error_uri"`: each
-        // standard says its address is a page about the error.
+        // OAuth's `"error_uri"`: the standard says its address is a page
+        // about the error; RFC 9457's problem `"type"` is one where it
+        // reads as a page of documentation or a specification
+        // (`https://tools.ietf.org/html/rfc9110#section-15.5.1`, `<host>
+        // /docs/..#section/Errors/NotFound`), else the problem's name
+        // (`https://api.weather.gov/problems/InvalidPoint`).
+        let page = || {
+            address.split(['/', '.', '#', '?']).any(|part| {
+                let part = part.to_ascii_lowercase();
+                DOCUMENTATION_PARTS.contains(&part.as_str())
+                    || part == "ietf"
+                    || part.starts_with("rfc") && part[3..].bytes().all(|b| b.is_ascii_digit())
+            })
+        };
         if DOCUMENTATION_KEYS.iter().any(|k| key.contains(k))
-            || matches!(key.as_str(), "type" | "error_uri")
+            || key == "error_uri"
+            || key == "type" && page()
         {
             return true;
         }
@@ -2112,10 +2133,15 @@ impl<'t> Scan<'t> {
     /// clause ("at or containing address 0x00401a2c", "offset 0x1f40").
     pub(crate) fn is_hex_value(&self, index: usize) -> bool {
         let digits = self.word(&self.words[index]).len() - 2;
+        // A dump's key right before it names it too (`"data": "0x..`).
         digits > CODE_DIGITS
             || (index.saturating_sub(HEX_READ)..index)
                 .rev()
-                .take_while(|&i| self.words[i].followed_by.is_none())
+                .take_while(|&i| {
+                    let word = &self.words[i];
+                    word.followed_by.is_none()
+                        || i + 1 == index && word.in_dump && word.followed_by == Some(':')
+                })
                 .filter_map(|i| self.lower(i))
                 .any(|word| HEX_VALUE_WORDS.contains(&word.as_str()))
     }
@@ -2222,8 +2248,15 @@ impl<'t> Scan<'t> {
                         && at + 1 < self.words.len()
                         && self.said_before(at + 1)
                 };
+                // "HTTP 502: error code: 502": the code its sentence says
+                // is HTTP's status.
+                let said_http = || {
+                    let next = self.words.partition_point(|word| word.at.start < end);
+                    next < self.words.len() && self.said_to_be_http(next)
+                };
                 let explained = *why == CODE
                     && (self.number_said_after(end)
+                        || *phrase == "error code" && said_http()
                         || *phrase == "error code" && !self.code_after(end)
                         || labels_a_said_code());
                 // "Consult the server admin": a person to ask, not a page.
@@ -2376,6 +2409,25 @@ impl<'t> Scan<'t> {
             && code.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
             && !spelt_in_words(code);
         digit || capitals
+    }
+
+    /// Whether word `index`, a number, is one its sentence names as HTTP's
+    /// status a few words before (`HTTP 502: error code: 502`).
+    pub(crate) fn said_to_be_http(&self, index: usize) -> bool {
+        let number = self.word(&self.words[index]);
+        !number.is_empty()
+            && number.bytes().all(|b| b.is_ascii_digit())
+            && (index.saturating_sub(STATUS_READ)..index)
+                .rev()
+                .take_while(|&i| !self.words[i].ends_sentence)
+                .any(|i| {
+                    self.lower(i)
+                        .is_some_and(|word| matches!(word.as_str(), "http" | "https"))
+                        && self
+                            .words
+                            .get(i + 1)
+                            .is_some_and(|next| self.word(next).trim_end_matches(MARKS) == number)
+                })
     }
 
     /// Whether byte `at` stands on a line next to a message's line, as an
@@ -2953,7 +3005,19 @@ impl<'t> Scan<'t> {
                 .flatten()
         };
         let next = after(1);
+        // "no tool named x": what the model asked for, which the server
+        // lacks.
+        let said = |back: usize, words: &[&str]| {
+            index
+                .checked_sub(back)
+                .and_then(|i| self.lower(i))
+                .is_some_and(|word| words.contains(&word.as_str()))
+        };
+        let unnamed = said(1, &["named", "called"])
+            && said(2, &["tool", "tools", "such"])
+            && said(3, &["no"]);
         before
+            || unnamed
             || next.as_deref().is_some_and(|word| MISSING.contains(&word))
             || matches!(next.as_deref(), Some("does" | "is" | "was"))
                 && after(2).as_deref() == Some("not")

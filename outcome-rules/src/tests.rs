@@ -2887,13 +2887,15 @@ fn what_the_fifteenth_round_showed() {
     let text =
         "Traceback (most recent call last):\n  File \"/srv/app/notes.py\", line 3, in <module>";
     keeps_with(&listing, Outcome::Fault, Rule::KnownTool, &[text]);
-    // A problem's `"type"` (RFC 9457) and OAuth's `"error_uri"` are pages
-    // about the error; an HTML link escaped in a JSON string is one.
+    // A problem's `"type"` (RFC 9457) at an address of documentation and
+    // OAuth's `"error_uri"` are pages about the error (the twenty-fifth
+    // round showed a problem's name there, `<host>/problems/x`, read as
+    // none); an HTML link escaped in a JSON string is one.
     flags(
         Outcome::Fault,
         Rule::NoLookup,
         &[
-            "The store refused: {\"type\":\"https://notes.example.com/problems/quota\",\"title\":\"Too Many Requests\",\"status\":429}",
+            "The store refused: {\"type\":\"https://notes.example.com/docs/errors#quota\",\"title\":\"Too Many Requests\",\"status\":429}",
             "Sign-in failed: {\"error\":\"invalid_client\",\"error_uri\":\"https://auth.example.com/errors/ID2055\"}",
             "{\"message\": \"You have exceeded your \\u003ca href=\\\"/notes/limits\\\"\\u003equota\\u003c/a\\u003e.\"}",
         ],
@@ -3591,5 +3593,65 @@ fn what_the_twenty_fourth_round_showed() {
         Outcome::Invalid,
         Rule::KnownTool,
         &["Error executing tool find_things: the index is locked"],
+    );
+}
+
+#[test]
+fn what_the_twenty_fifth_round_showed() {
+    // A problem's "type" is a page to read where its address is one of
+    // documentation or a specification, else the problem's name.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "{\"type\": \"https://api.example.com/problems/InvalidPoint\", \"title\": \"Invalid point\"}",
+        ],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "{\"type\": \"https://tools.ietf.org/html/rfc9110#section-15.5.5\", \"title\": \"Not Found\"}",
+            "{\"type\": \"https://notes.example.com/docs/api.html#section/Errors/NotFound\", \"title\": \"Not Found\"}",
+        ],
+    );
+    // The tool the model asked for, which the server lacks.
+    let tools = notes().answering("read_note");
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::KnownTool,
+        &["no tool named \"read_notes\"; similarly named tools: read_note, write_note"],
+    );
+    // A code its sentence says is HTTP's status; a transaction's data.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "The notes API answered HTTP 502: error code: 502",
+            "{\"action\": \"estimateGas\", \"transaction\": {\"data\": \"0xa9059cbb\"}}",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["The sync failed: error code: 502"],
+    );
+    // httpx's timeouts by their class; not HTTP's status by its name.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Error in sync_notes: ReadTimeout: The read operation timed out"],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["The notes API answered GatewayTimeout. Call sync_notes again later."],
+    );
+    // A setting someone is asked to change, a clause after it.
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["Retry later, or raise NOTES_SYNC_TIMEOUT if appropriate."],
     );
 }

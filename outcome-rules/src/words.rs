@@ -704,6 +704,9 @@ pub(crate) const TYPE_SUFFIXES: &[&str] = &[
     "Params",
     "Model",
     "Schema",
+    // httpx's `ReadTimeout`, `ConnectTimeout` (not HTTP's status by its
+    // name, `RequestTimeout`, `GatewayTimeout`).
+    "Timeout",
 ];
 
 /// An environment variable: `$HOME`, `${HOME}`, `%APPDATA%`, or a name in
@@ -1440,6 +1443,9 @@ pub(crate) const HEX_VALUE_WORDS: &[&str] = &[
     "tx",
     "block",
     "account",
+    // A transaction's call data (`"data": "0xa9059cbb"`), bytes, not a
+    // code.
+    "data",
     "wallet",
     "contract",
 ];

@@ -491,6 +491,12 @@ fn the_readings_of_the_twenty_third_rounds_opening_read_a_few_bytes_each() {
     let tools = Tools::new().tool("read_note");
     let text = repeated("Error executing tool find_x: Unknown tool: find_x ");
     check_message(Outcome::Invalid, &text, &tools);
+    // HTTP's status repeated as a code, a transaction's data, a problem's
+    // type, a name the server lacks, each read a few words around it.
+    let text = repeated("HTTP 502: error code: 502, {\"data\": \"0xa9059cbb\"} ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = repeated("{\"type\": \"https://x.example/problems/rfc1\"} no tool named x_y ");
+    check_message(Outcome::Fault, &text, &tools);
     // Enum members, Go's `exec:` and refused values, read word by word.
     let text = repeated("exec: \"x\": SafetyMode.SAFE was not recognized as a valid DateOnly. ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
