@@ -3655,3 +3655,16 @@ fn what_the_twenty_fifth_round_showed() {
         &["Retry later, or raise NOTES_SYNC_TIMEOUT if appropriate."],
     );
 }
+
+/// The twenty-seventh round's false compile error, opened alone: a tool
+/// named for the program it runs takes that program's command lines.
+#[test]
+fn a_tool_named_for_its_program_takes_its_command_lines() {
+    let text = "The command must include a subcommand (e.g., 'kubectl get pods').";
+    let kubectl = Tools::unknown().answering("kubectl");
+    let broken = check_part(Part::Problem, text, &kubectl);
+    assert!(!rules(&broken).contains(&Rule::NoCommand), "{broken:?}");
+    let other = Tools::unknown().answering("list_pods");
+    let broken = check_part(Part::Problem, text, &other);
+    assert!(rules(&broken).contains(&Rule::NoCommand), "{broken:?}");
+}
