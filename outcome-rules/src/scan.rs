@@ -387,6 +387,28 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
+        // `<Status.INVALID_ARGUMENT: 3>`: Python's repr of an enum's
+        // member, its class, its name and its value in angle brackets.
+        if self.masked[..self.words[index].at.start].ends_with('<')
+            && self.words[index].followed_by == Some(':')
+            && text.split_once('.').is_some_and(|(class, member)| {
+                is_identifier(class)
+                    && class.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+                    && is_identifier(member)
+            })
+            && self
+                .words
+                .get(index + 1)
+                .is_some_and(|value| value.followed_by == Some('>'))
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is an enum's member as Python prints it, a type of the server's \
+                     code; say in words what went wrong"
+                ),
+            ));
+        }
         // `exec: "trivy": executable file not found in $PATH`: Go's os/exec
         // package heading its error with its name, the library's internal.
         if text == "exec"
@@ -1841,7 +1863,20 @@ impl<'t> Scan<'t> {
                             "to" | "and" | "or" | "in" | "on" | "first" | "if" | "when"
                         )
                     });
-                if !self.sure_only && object && before(CHANGE_WORDS) {
+                // The verb right before it, or an article between: "Failed
+                // to update settings: Error: SQLITE_BUSY" changes no setting.
+                let changed = |back: usize| {
+                    index
+                        .checked_sub(back)
+                        .and_then(|i| self.lower(i))
+                        .is_some_and(|word| CHANGE_WORDS.contains(&word.as_str()))
+                };
+                let article = self
+                    .lower(index.wrapping_sub(1))
+                    .is_some_and(|word| matches!(word.as_str(), "the" | "your"));
+                let asked = self.words[index.saturating_sub(1)].followed_by.is_none()
+                    && (changed(1) || article && changed(2));
+                if !self.sure_only && object && asked {
                     return Some((rule, message));
                 }
                 // `SLACK_MCP_ADD_MESSAGE_TOOL`, `MCP_ALLOW_MUTATIONS`: an MCP
@@ -2573,7 +2608,25 @@ impl<'t> Scan<'t> {
             // A string in double quotes is as often a dump's value
             // (`"command_id":"deploy --apply"`): a command only where the
             // text says to run it.
-            let set_apart = mark == '`' && (passes_a_flag(quoted) || sets_up);
+            // In backticks, a known program and what it does is a command
+            // line ("check that `cargo metadata` runs"), unless the text
+            // reports how it ended ("`cargo metadata` exited with an
+            // error").
+            let reported = self.text[start + quoted.len()..]
+                .trim_start_matches(mark)
+                .split_whitespace()
+                .next()
+                .is_some_and(|next| {
+                    matches!(
+                        next,
+                        "exited" | "failed" | "returned" | "crashed" | "errored"
+                    )
+                });
+            let known = quoted.split(' ').count() >= 2
+                && COMMANDS.iter().any(|(name, _)| *name == program)
+                && is_command_line(quoted)
+                && !reported;
+            let set_apart = mark == '`' && (passes_a_flag(quoted) || sets_up || known);
             if told && is_command_line(quoted) || set_apart || run {
                 let at = start..start + quoted.len();
                 let message = format!(

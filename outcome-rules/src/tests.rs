@@ -3668,3 +3668,37 @@ fn a_tool_named_for_its_program_takes_its_command_lines() {
     let broken = check_part(Part::Problem, text, &other);
     assert!(rules(&broken).contains(&Rule::NoCommand), "{broken:?}");
 }
+
+#[test]
+fn what_the_twenty_sixth_round_showed() {
+    // A verb that changes a setting right before the name, not one of an
+    // earlier clause.
+    keeps(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["Failed to update settings: Error: SQLITE_BUSY: database is locked"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["Ask the operator to update the NOTES_SYNC_LIMIT."],
+    );
+    // Python's repr of an enum's member.
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["(<Status.INVALID_ARGUMENT: 3>, 'content too long (max 8192 characters)', None)"],
+    );
+    // A known program and what it does in backticks, unless the text
+    // reports how it ended.
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Indexing failed; check that `cargo metadata` runs successfully."],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["`cargo metadata` exited with an error: could not find the manifest"],
+    );
+}

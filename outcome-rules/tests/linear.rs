@@ -497,6 +497,10 @@ fn the_readings_of_the_twenty_third_rounds_opening_read_a_few_bytes_each() {
     check_message(Outcome::Fault, &text, &Tools::unknown());
     let text = repeated("{\"type\": \"https://x.example/problems/rfc1\"} no tool named x_y ");
     check_message(Outcome::Fault, &text, &tools);
+    // Enum reprs, backticked commands and settings changed, a few words
+    // each.
+    let text = repeated("(<Status.X_Y: 3>) check that `cargo metadata` runs; update NOTES_X. ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
     // Enum members, Go's `exec:` and refused values, read word by word.
     let text = repeated("exec: \"x\": SafetyMode.SAFE was not recognized as a valid DateOnly. ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
