@@ -719,22 +719,14 @@ impl<'t> Scan<'t> {
         }
         // `"type":"ErrorResponse"`, `"error_type":"QueryError"`: a class's
         // name under the dump's key for the error's type.
-        if index > 0
-            && is_repr(text)
+        if is_repr(text)
             && text.bytes().all(|b| b.is_ascii_alphanumeric())
-            && self.lower(index - 1).is_some_and(|key| {
+            && self.dump_key(index).is_some_and(|key| {
                 matches!(
-                    letters(key.trim_matches(['"', '\\', '@', '$'])).as_str(),
+                    letters(key.trim_start_matches(['@', '$'])).as_str(),
                     "type" | "errortype" | "exceptiontype"
                 )
             })
-            && {
-                let between =
-                    &self.masked[self.words[index - 1].at.end..self.words[index].at.start];
-                between.matches(':').count() == 1
-                    && between.bytes().all(|b| b" :\"\\".contains(&b))
-                    && between.contains('"')
-            }
         {
             return Some((
                 Rule::NoTypeName,
@@ -1062,13 +1054,16 @@ impl<'t> Scan<'t> {
     /// `[Errno 2] ..: '/srv/x'`), being the path the server resolved; a
     /// command the text says to run (`using 'aws configure'`).
     pub(crate) fn quoted_rule(&self, index: usize, original: &str) -> Option<(Rule, String)> {
+        // Whether the call is known to have sent this value: then it is the
+        // model's, whatever the words around it.
+        let sent = self
+            .sent
+            .is_some_and(|sent| sent.iter().any(|value| value == original));
         // A quoted path the model did not send, where the words around it
         // make it the server's: its root ("with working directory
         // '/home/dev/shop'"), or the path an OS error reports.
         if let Some(why) = path(original)
-            && !self
-                .sent
-                .is_some_and(|sent| sent.iter().any(|value| value == original))
+            && !sent
         {
             let whose = if self.names_a_root(index) {
                 Some("the server's own root")
@@ -1196,9 +1191,6 @@ impl<'t> Scan<'t> {
         // '--fb-token' command line argument": a long flag, alone or
         // after a program, or a program's one-letter flag is a command
         // line's wherever the text quotes it ("'rust -java'" is a query).
-        let sent = self
-            .sent
-            .is_some_and(|sent| sent.iter().any(|value| value == original));
         let mut words = original.split(' ');
         let flagged = !sent
             && (is_flag(original)
@@ -1401,22 +1393,6 @@ impl<'t> Scan<'t> {
         // `Error code: 401 - {'detail': 'Invalid API key'}`: the body after
         // the code says what it means, under its key for that (OpenAI's
         // and Stainless's clients write their errors so).
-        // `-32602 - invalid argument 0: ..`: the words after a dash.
-        if let Some(words) = rest.strip_prefix(" - ")
-            && words
-                .split_whitespace()
-                .take(2)
-                .filter(|word| {
-                    let word = word.trim_end_matches(MARKS).to_ascii_lowercase();
-                    word.len() > 1
-                        && word.bytes().all(|b| b.is_ascii_alphabetic())
-                        && !SAY_NOTHING.contains(&word.as_str())
-                })
-                .count()
-                == 2
-        {
-            return true;
-        }
         if let Some(body) = self.text[end..].strip_prefix(" - {") {
             let key = body.trim_start_matches(['\'', '"']);
             if ["detail", "message", "error", "msg"]
@@ -1426,6 +1402,12 @@ impl<'t> Scan<'t> {
                 return true;
             }
         }
+        // `-32602 - invalid argument 0: ..`: a dash parts a code from the
+        // words that say what it means, as a space does.
+        let rest = rest
+            .strip_prefix(" -")
+            .filter(|words| words.starts_with(' '))
+            .unwrap_or(rest);
         let marks = rest.len() - rest.trim_start_matches([':', ']', ')', ',']).len();
         // "E11000 duplicate key error", "-32600 Invalid Request": words
         // right after the code that say what it means, two of them that
@@ -2134,7 +2116,9 @@ impl<'t> Scan<'t> {
             c.is_whitespace() || c.is_ascii_digit() || matches!(c, '[' | ',' | '-' | '.')
         });
         let before = before.strip_suffix(':')?.trim_end().strip_suffix('"')?;
-        Some(&before[before.rfind('"')? + 1..])
+        // An escaped dump's `\"` reads as a blank then a quote: the key
+        // is what the quotes hold, without it.
+        Some(before[before.rfind('"')? + 1..].trim())
     }
 
     /// The tag in brackets that word `index` opens, if it heads the text or

@@ -462,7 +462,7 @@ fn the_readings_of_the_twenty_second_rounds_opening_read_a_few_bytes_each() {
 }
 
 #[test]
-fn the_readings_of_the_twenty_third_rounds_opening_read_a_few_bytes_each() {
+fn the_readings_of_the_twenty_third_to_twenty_seventh_rounds_read_a_few_bytes_each() {
     // Codes on lines of their own, each beside a message's line: the lines
     // are found once.
     let text = repeated("Message: it failed\nError Code: 100\n");
@@ -488,7 +488,6 @@ fn the_readings_of_the_twenty_third_rounds_opening_read_a_few_bytes_each() {
     check_message(Outcome::Fault, &text, &Tools::unknown());
     let text = format!("\"type\"{}: \"ErrorResponse\"", repeated(" "));
     check_message(Outcome::Fault, &text, &Tools::unknown());
-    let tools = Tools::new().tool("read_note");
     let text = repeated("Error executing tool find_x: Unknown tool: find_x ");
     check_message(Outcome::Invalid, &text, &tools);
     // HTTP's status repeated as a code, a transaction's data, a problem's
