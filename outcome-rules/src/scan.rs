@@ -61,6 +61,10 @@ pub(crate) fn head(text: &str, bytes: usize) -> &str {
     &text[..bound]
 }
 
+/// How many bytes after a class in angle brackets are read for Python's
+/// repr of an object (`<Response [404]>`).
+pub(crate) const REPR_READ: usize = 64;
+
 /// How many bytes of a command line the server reports are read and
 /// shown.
 pub(crate) const COMMAND_LINE_READ: usize = 512;
@@ -406,6 +410,30 @@ impl<'t> Scan<'t> {
                 format!(
                     "`{text}` is an enum's member as Python prints it, a type of the server's \
                      code; say in words what went wrong"
+                ),
+            ));
+        }
+        // `<Response [404]>`, `<Connection object at 0x7f3a..>`: Python's
+        // repr of an object, its class in angle brackets (read on a few
+        // bytes of its line).
+        if self.masked[..self.words[index].at.start].ends_with('<')
+            && self.words[index].followed_by.is_none()
+            && is_identifier(text)
+            && text.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+            && head(&self.masked[self.words[index].at.end..], REPR_READ)
+                .split('\n')
+                .next()
+                .and_then(|line| line.find('>').map(|close| &line[..close]))
+                .is_some_and(|inside| {
+                    inside.starts_with(" [") && inside.ends_with(']')
+                        || inside.starts_with(" object at 0x")
+                })
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`<{text} ..>` is an object as Python prints it, named by a type of the \
+                     server's code; say in words what went wrong"
                 ),
             ));
         }
@@ -1110,20 +1138,37 @@ impl<'t> Scan<'t> {
             ));
         }
         // "'str' object has no attribute 'get'", "'dict' object is not
-        // callable": Python's words about a type of the server's code.
-        if is_identifier(original)
-            && self.lower(index + 1).as_deref() == Some("object")
-            && self.words[index].followed_by.is_none()
-            && self.words[index + 1].followed_by.is_none()
-            && self
-                .lower(index + 2)
+        // callable": Python's words about a type of the server's code; and
+        // "type object 'Context' has no attribute 'current'", about a class.
+        let verb = |at: usize| {
+            self.lower(at)
                 .is_some_and(|verb| verb == "has" || verb == "is")
+        };
+        let of_class = index >= 2
+            && self.lower(index - 2).as_deref() == Some("type")
+            && self.lower(index - 1).as_deref() == Some("object")
+            && self.words[index - 2].followed_by.is_none()
+            && self.words[index - 1].followed_by.is_none()
+            && self.words[index].followed_by.is_none()
+            && self.lower(index + 1).as_deref() == Some("has")
+            && self.lower(index + 2).as_deref() == Some("no")
+            && self.lower(index + 3).as_deref() == Some("attribute");
+        if is_identifier(original)
+            && (of_class
+                || self.lower(index + 1).as_deref() == Some("object")
+                    && self.words[index].followed_by.is_none()
+                    && self.words[index + 1].followed_by.is_none()
+                    && verb(index + 2))
         {
+            let named = match of_class {
+                true => format!("type object '{original}'"),
+                false => format!("'{original}' object"),
+            };
             return Some((
                 Rule::NoTypeName,
                 format!(
-                    "`'{original}' object` names a type of the server's code, which means \
-                     nothing to the model; say in words what went wrong"
+                    "`{named}` names a type of the server's code, which means nothing to the \
+                     model; say in words what went wrong"
                 ),
             ));
         }
@@ -1747,6 +1792,19 @@ impl<'t> Scan<'t> {
                         let last = word.rsplit(['"', '\'', ':', '{', '[']).next();
                         matches!(last, Some("mcp" | "json-rpc" | "jsonrpc"))
                     }) =>
+            {
+                None
+            }
+            // "-32602: path must be absolute", as rmcp's `ErrorData` prints
+            // itself: a code of the protocol's own range heading the words
+            // that say what it means.
+            Rule::NoLookup
+                if index == 0
+                    && self.words[index].followed_by == Some(':')
+                    && text
+                        .parse::<i32>()
+                        .is_ok_and(|code| (-32768..=-32000).contains(&code))
+                    && self.words.len() > 2 =>
             {
                 None
             }
@@ -2742,6 +2800,21 @@ impl<'t> Scan<'t> {
                 broken.push(self.broken(Rule::KnownTool, word.at.clone(), message));
                 continue;
             }
+            if let Some(callee) = self.called_near_tool(index, tools) {
+                let close = self.closest(callee, tools.tools.iter().map(|tool| tool.name.as_str()));
+                let message = match close {
+                    Some(close) => {
+                        format!("`{callee}` is not a tool of this server; did you mean `{close}`?")
+                    }
+                    None => format!(
+                        "`{callee}` is not a tool of this server; name one of its tools: {}",
+                        tool_list(tools)
+                    ),
+                };
+                let at = word.at.start..word.at.start + callee.len();
+                broken.push(self.broken(Rule::KnownTool, at, message));
+                continue;
+            }
             // "Missing required argument: 'files'", "the 'token' parameter":
             // a name, quoted or not, the model did not send.
             let surely = self.names_a_parameter(index);
@@ -2986,6 +3059,32 @@ impl<'t> Scan<'t> {
             "root" => word(2).as_deref() == Some("project"),
             _ => false,
         }
+    }
+
+    /// The name word `index` writes as a call after a verb that calls a
+    /// tool, where it is close to one of the server's tools: `Use
+    /// add_dataset('x') first` names `add_datasets` wrongly; "use
+    /// date_trunc('day', ts)" names SQL's function, no tool.
+    pub(crate) fn called_near_tool<'a>(&'a self, index: usize, tools: &Tools) -> Option<&'a str> {
+        let (callee, _) = self.word(&self.words[index]).split_once('(')?;
+        let verb = index.checked_sub(1).is_some_and(|i| {
+            self.words[i].followed_by.is_none()
+                && self
+                    .lower(i)
+                    .is_some_and(|word| matches!(word.as_str(), "use" | "call" | "invoke" | "run"))
+        });
+        let snake = is_name(callee)
+            && callee.contains('_')
+            && !callee.bytes().any(|b| b.is_ascii_uppercase());
+        (tools.complete
+            && verb
+            && snake
+            && !tools.is_tool(callee)
+            && !tools.is_parameter(callee)
+            && self
+                .closest(callee, tools.tools.iter().map(|tool| tool.name.as_str()))
+                .is_some())
+        .then_some(callee)
     }
 
     /// Whether word `index` is the tool an SDK's words say failed: "Error
@@ -3268,7 +3367,7 @@ impl<'t> Scan<'t> {
             // written as a call, the one that failed too.
             if let Some((callee, _)) = name.split_once('(')
                 && depth == 0
-                && tools.get(callee).is_some()
+                && (tools.get(callee).is_some() || self.called_near_tool(index, tools).is_some())
             {
                 return true;
             }

@@ -3702,3 +3702,72 @@ fn what_the_twenty_sixth_round_showed() {
         &["`cargo metadata` exited with an error: could not find the manifest"],
     );
 }
+
+#[test]
+fn what_the_twenty_seventh_round_showed() {
+    // rmcp's `ErrorData` printed whole: the protocol's code heading the
+    // words that say what it means; a code of that range alone is still
+    // one to look up.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["-32602: the path must be absolute. Pass it to read_note again."],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["Request refused: -32602"],
+    );
+    flags(Outcome::Invalid, Rule::NoLookup, &["-32602"]);
+    // Python's words about a class, and its repr of an object.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Error executing tool publish: type object 'Context' has no attribute 'current'",
+            "Error loading sheet: <Response [404]>",
+            "Lookup failed: <Connection object at 0x7f3a2b9c1d>",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["The type object 'invoice' is not one the store holds. List types with list_types."],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["The markup <Response> is not closed. <b>Bold</b> is kept."],
+    );
+    // A Java class nested in another, in the JVM's words about a bug.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Cannot invoke \"org.acme.client.OperationResponse$StreamEntry.getStream()\" because \
+             \"entry\" is null",
+        ],
+    );
+    // A tool written as a call, close to one of the server's: a wrong
+    // name of it, which the step still names; a function of another
+    // language after "use" is none.
+    let tools = Tools::new().tool("add_datasets").tool("search_datasets");
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::KnownTool,
+        &["Dataset wdi is not installed. Use add_dataset('wdi') to download it first."],
+    );
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &["Dataset wdi is not installed. Use add_dataset('wdi') to download it first."],
+    );
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::KnownTool,
+        &["Dates are not grouped. Use date_trunc('day', ts) in the query, then search_datasets."],
+    );
+}

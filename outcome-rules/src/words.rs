@@ -846,7 +846,8 @@ pub(crate) fn is_qualified_function(word: &str, followed_by: Option<char>) -> bo
         None => (word, false),
     };
     let segments: Vec<&str> = name.split('.').collect();
-    // A segment may be a dunder, Python's special method: `X.__new__()`.
+    // A segment may be a dunder, Python's special method: `X.__new__()`;
+    // or a Java class nested in another, `OperationResponse$StreamEntry`.
     let identifiers = segments.len() >= 2
         && segments.iter().all(|segment| {
             let dunder = segment.len() > 4 && segment.starts_with("__") && segment.ends_with("__");
@@ -855,9 +856,10 @@ pub(crate) fn is_qualified_function(word: &str, followed_by: Option<char>) -> bo
                     .bytes()
                     .next()
                     .is_some_and(|b| b.is_ascii_alphabetic()))
+                && !segment.ends_with('$')
                 && segment
                     .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
         });
     let capitalised = |segment: &&str| {
         segment

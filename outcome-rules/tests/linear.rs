@@ -503,4 +503,14 @@ fn the_readings_of_the_twenty_third_to_twenty_seventh_rounds_read_a_few_bytes_ea
     // Enum members, Go's `exec:` and refused values, read word by word.
     let text = repeated("exec: \"x\": SafetyMode.SAFE was not recognized as a valid DateOnly. ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Python's reprs of objects with their line unclosed, its words about
+    // a class, nested Java classes and tools written as calls.
+    let text = format!("-32602: x {}", repeated("<Response "));
+    let broken = check_message(Outcome::Fault, &text, &Tools::unknown());
+    assert!(broken.iter().all(|b| b.rule != Rule::NoTypeName));
+    let text = repeated("type object 'C' has no attribute 'x' a.B$C.d() ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let tools = Tools::new().tool("add_datasets");
+    let text = repeated(" Use add_dataset('x')");
+    check_message(Outcome::Invalid, &text, &tools);
 }
