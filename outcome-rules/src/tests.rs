@@ -3748,6 +3748,18 @@ fn what_the_twenty_seventh_round_showed() {
              \"entry\" is null",
         ],
     );
+    // A kind of credential is a class (Azure's, the Mongo driver's); a
+    // code that says what is wrong with one is words.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["DefaultAzureCredential failed to retrieve a token from the included credentials."],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["{\"error\":{\"code\":\"MissingCredential\",\"message\":\"No key is configured.\"}}"],
+    );
     // A tool written as a call, close to one of the server's: a wrong
     // name of it, which the step still names; a function of another
     // language after "use" is none.

@@ -603,10 +603,21 @@ pub(crate) fn is_type_name(word: &str) -> bool {
     };
     camel
         && !status()
-        && TYPE_SUFFIXES
-            .iter()
-            .any(|suffix| word.len() > suffix.len() && word.ends_with(suffix))
+        && TYPE_SUFFIXES.iter().any(|suffix| {
+            word.len() > suffix.len()
+                && word.ends_with(suffix)
+                // `MissingCredential`: what went wrong, in words run
+                // together, a code; not a kind of credential.
+                && !(*suffix == "Credential"
+                    && STATES.iter().any(|state| word.starts_with(state)))
+        })
 }
+
+/// Words that say what is wrong with a thing, heading a code run together:
+/// `MissingCredential`, `InvalidCredential`.
+const STATES: &[&str] = &[
+    "Missing", "Invalid", "Expired", "Unknown", "Bad", "No", "Revoked",
+];
 
 /// Whether `word` is an identifier of code: a letter, then letters,
 /// digits and `_`.
@@ -707,6 +718,9 @@ pub(crate) const TYPE_SUFFIXES: &[&str] = &[
     // httpx's `ReadTimeout`, `ConnectTimeout` (not HTTP's status by its
     // name, `RequestTimeout`, `GatewayTimeout`).
     "Timeout",
+    // Azure's `DefaultAzureCredential`, the Mongo driver's
+    // `MongoCredential`.
+    "Credential",
 ];
 
 /// An environment variable: `$HOME`, `${HOME}`, `%APPDATA%`, or a name in
