@@ -305,6 +305,12 @@ fn literal(template: &str) -> String {
             statement = false;
             continue;
         }
+        // `throw new X("No project " + p + "."); // -> "Error: " +
+        // e.getMessage()`: a comment's literal joined to a value says how
+        // the message is wrapped at run time, not what the code writes.
+        if comment && statement && chars.peek() == Some(&'+') {
+            continue;
+        }
         if std::mem::take(&mut statement) {
             joined.clear();
             arguments.clear();
@@ -859,6 +865,11 @@ fn the_harness_reads_the_literal_the_macro_sees() {
         (
             r#"pub const NO_NOTE: &'static str = "No such note. Call list_notes.";  // -> McpError::internal_error"#,
             "No such note. Call list_notes.",
+        ),
+        // A comment saying how the message is wrapped at run time.
+        (
+            r#"throw new NoteException("No note " + name + ". Call list_notes.");  // -> "Error: " + e.getMessage()"#,
+            "No note . Call list_notes.",
         ),
     ] {
         assert_eq!(literal(template), literal_seen, "{template}");
