@@ -61,6 +61,10 @@ pub(crate) fn head(text: &str, bytes: usize) -> &str {
     &text[..bound]
 }
 
+/// How many bytes after a quoted struct's field are read for the Go
+/// validator's words (`Key: 'X.Y' Error:Field validation`).
+pub(crate) const VALIDATOR_READ: usize = 32;
+
 /// How many bytes after a class in angle brackets are read for Python's
 /// repr of an object (`<Response [404]>`).
 pub(crate) const REPR_READ: usize = 64;
@@ -299,16 +303,39 @@ impl<'t> Scan<'t> {
         // "You have no access. (HRESULT 0x80020009)": a parenthesis of a
         // few words after a sentence's end annotates it, where one that
         // says more is a sentence ("(Background on this error at: ..)").
-        let annotates = tail > 0
-            && open
-            && self.words.len() - tail <= ANNOTATION_WORDS
-            && self.masked[..self.words[tail].at.start]
-                .trim_end()
-                .ends_with('(')
-            && self
-                .words
-                .last()
-                .is_some_and(|last| self.masked[last.at.end..].trim() == ")");
+        // .NET's `(Parameter 'path')` too, its name quoted, and one ending
+        // a dump's value, which ends a sentence there.
+        let (first, past) = match (open, tail.checked_sub(1)) {
+            (true, _) => (tail, self.words.len()),
+            (false, Some(last)) => (
+                self.words[..last]
+                    .iter()
+                    .rposition(|w| w.ends_sentence)
+                    .map_or(0, |end| end + 1),
+                tail,
+            ),
+            // No sentence at all: a dump's keys and one-word values.
+            (false, None) => return ends,
+        };
+        let prose = || self.words[first..past].iter().filter(|w| !w.in_dump);
+        let annotates = first > 0
+            && prose().count() <= ANNOTATION_WORDS
+            && prose()
+                .next()
+                .is_some_and(|word| self.masked[..word.at.start].trim_end().ends_with('('))
+            && prose().next_back().is_some_and(|last| {
+                let after = self.masked[last.at.end..].trim_start_matches(['\'', '"', '`']);
+                after.strip_prefix(')').is_some_and(|rest| {
+                    let rest = rest.trim_start();
+                    match open && !self.words[tail..].iter().any(|w| w.in_dump) {
+                        true => rest.is_empty(),
+                        false => !rest.starts_with(char::is_alphanumeric),
+                    }
+                })
+            });
+        if !open {
+            return ends - usize::from(annotates);
+        }
         ends + usize::from(open && !annotates)
     }
 
@@ -783,7 +810,15 @@ impl<'t> Scan<'t> {
         }
         // A language's base exception named bare, not opening a sentence
         // ("Caught Exception"), and Python's `NoneType`.
-        let opens_sentence = index == 0 || self.words[index - 1].ends_sentence;
+        // A dump's value opens one too: `"error": "Exception break mode
+        // must be .."`.
+        let opens_sentence = index == 0 || {
+            let before = &self.words[index - 1];
+            before.ends_sentence
+                || before.in_dump
+                    && !self.words[index].in_dump
+                    && self.masked[..self.words[index].at.start].ends_with('"')
+        };
         if BARE_TYPES.contains(&text) && (!opens_sentence || text == "NoneType") {
             return Some((
                 Rule::NoTypeName,
@@ -839,6 +874,27 @@ impl<'t> Scan<'t> {
                 format!(
                     "`{text}` is an exception's type, which means nothing to the model; say in \
                      words what went wrong"
+                ),
+            ));
+        }
+        // "class java.lang.String cannot be cast to class java.lang.Number":
+        // the JVM's words about a bug in the server's code, naming its
+        // classes.
+        let said = |at: Option<usize>, word: &str| {
+            at.and_then(|at| self.lower(at))
+                .is_some_and(|said| said.trim_end_matches(MARKS) == word)
+        };
+        let cast = said(index.checked_sub(1), "class")
+            && (said(Some(index + 1), "cannot")
+                && said(Some(index + 2), "be")
+                && said(Some(index + 3), "cast")
+                || said(index.checked_sub(3), "cast") && said(index.checked_sub(2), "to"));
+        if cast && is_qualified_class(text) {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a class in the JVM's words about a bug in the server's code, \
+                     which mean nothing to the model; say in words what went wrong"
                 ),
             ));
         }
@@ -1032,12 +1088,29 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
-        // "1 validation error for ReadNote": the type validated.
+        // "1 validation error for ReadNote": the type validated; pydantic's
+        // for a function it wraps, `function-wrap[wrap_val()]`; and a
+        // request's class, "Validation failed for CreateNoteRequest" (not
+        // a field's name, "for Email").
+        let compound = || {
+            is_identifier(text)
+                && text.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+                && text.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+                && text.bytes().any(|b| b.is_ascii_lowercase())
+        };
         if before(1).as_deref() == Some("for")
-            && before(2).is_some_and(|word| word == "error" || word == "errors")
             && before(3).as_deref() == Some("validation")
-            && is_validated_type(text)
+            && before(2).is_some_and(|word| match word.as_str() {
+                "error" | "errors" => is_validated_type(text) || text.starts_with("function-"),
+                "failed" => compound(),
+                _ => false,
+            })
         {
+            // pydantic's title, its wrapped function cut where the word ends.
+            let text = match text.split_once('[') {
+                Some((wrapper, _)) if text.starts_with("function-") => format!("{wrapper}[..]"),
+                _ => text.to_owned(),
+            };
             return Some((
                 Rule::NoTypeName,
                 format!(
@@ -1110,6 +1183,25 @@ impl<'t> Scan<'t> {
                     format!("`{original}` is {why}, {whose}; say what the model can name instead"),
                 ));
             }
+        }
+        // go-playground/validator's `Key: 'ScannerInput.Host' Error:Field
+        // validation for 'Host' failed`: the Go struct and its field.
+        if original.split_once('.').is_some_and(|(kind, field)| {
+            [kind, field].iter().all(|part| {
+                is_identifier(part) && part.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+            })
+        }) && head(&self.masked[self.words[index].at.end..], VALIDATOR_READ)
+            .trim_start_matches(['\'', '"'])
+            .trim_start()
+            .starts_with("Error:Field validation")
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{original}` is a field of a Go struct of the server's code, which means \
+                     nothing to the model; name the argument that was wrong"
+                ),
+            ));
         }
         // "name 'Attachment' is not defined": Python's NameError, its
         // words heading what was said ("..format: name 'x' is not ..").
@@ -2179,29 +2271,42 @@ impl<'t> Scan<'t> {
         Some(before[before.rfind('"')? + 1..].trim())
     }
 
-    /// The tag in brackets that word `index` opens, if it heads the text or
-    /// a line as a log's category does: in capitals (`[TRANSPORT]`) or
-    /// naming an error (`[auth_error]`, `[Notes Server Error]`); not a
+    /// The tag in brackets that word `index` opens, if it heads the text, a
+    /// line or a dump's value as a log's category does: in capitals
+    /// (`[TRANSPORT]`), naming an error (`[auth_error]`, `[Notes Server
+    /// Error]`) or named by its module (`[dns::config]`); not a
     /// label in lower case (`[draft]`), a number (`[404]`, `[Errno 2]`) or
     /// a link's text (`[docs](..)`).
     pub(crate) fn heading_tag(&self, index: usize) -> Option<&str> {
         let start = self.words[index].at.start;
         let before = self.masked[..start].strip_suffix('[')?;
         let line = before.trim_end_matches([' ', '\t']);
-        if !(line.is_empty() || line.ends_with('\n')) {
+        // Or a dump's value: `"error": "[dns::policy] policy violation"`.
+        let value = line
+            .strip_suffix('"')
+            .is_some_and(|key| key.trim_end().ends_with(':'));
+        if !(line.is_empty() || line.ends_with('\n') || value) {
             return None;
         }
         let rest = &self.masked[start..];
         let close = rest.get(..TAG_LENGTH.min(rest.len()))?.find(']')?;
         let tag = &self.text[start..start + close];
+        // A dump's whole value in brackets (`"[REDACTED]"`) heads nothing.
+        if value && !rest[close + 1..].starts_with(' ') {
+            return None;
+        }
         let words = tag
             .bytes()
             .all(|b| b.is_ascii_alphabetic() || matches!(b, b' ' | b'_' | b'-'));
         let capitals = !tag.bytes().any(|b| b.is_ascii_lowercase());
         let error = tag.to_ascii_lowercase().ends_with("error");
         let letters = tag.bytes().filter(u8::is_ascii_alphabetic).count();
-        (words && letters >= 3 && (capitals || error) && !rest[close + 1..].starts_with('('))
-            .then_some(tag)
+        // A category named by its module, as miette's codes are
+        // (`[dns::config]`).
+        let namespaced = tag.contains("::") && tag.split("::").all(is_identifier);
+        ((words && letters >= 3 && (capitals || error) || namespaced)
+            && !rest[close + 1..].starts_with('('))
+        .then_some(tag)
     }
 
     /// Whether word `index`, a number in hexadecimal, is a value the model

@@ -3783,3 +3783,83 @@ fn what_the_twenty_seventh_round_showed() {
         &["Dates are not grouped. Use date_trunc('day', ts) in the query, then search_datasets."],
     );
 }
+
+#[test]
+fn what_the_twenty_eighth_round_showed() {
+    // .NET's parameter suffix after a sentence annotates it, in a dump's
+    // value too, where it ends a sentence.
+    keeps(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "The file is a project, not a program. Pass the built .dll to debug. (Parameter 'programPath')",
+            "{\n  \"success\": false,\n  \"error\": \"The file is a project, not a program. Pass the built .dll to debug. (Parameter \\u0027programPath\\u0027)\",\n  \"explanation\": null\n}",
+        ],
+    );
+    // A dump's value opens a sentence, whose first word is English; a type
+    // as the whole value, or after a verb, is still one; a dump of no
+    // sentence at all is read.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "{\"error\": \"Exception break mode must be 'always' or 'never'. Pick one for set_mode.\"}",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "{\"type\": \"Exception\", \"message\": \"x\"}",
+            "{\"error\": \"Caught Exception\"}",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::Short,
+        &["{\"code\": 1, \"ok\": false}"],
+    );
+    // The JVM's words about a cast, Go's validator's struct field, a
+    // request's class and pydantic's wrapped function that failed
+    // validation.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "class java.lang.String cannot be cast to class java.lang.Number",
+            "validation error: Key: 'NoteInput.Path' Error:Field validation for 'Path' failed on the 'required' tag",
+        ],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "{\"error\": \"validation_error\", \"message\": \"Validation failed for CreateNoteRequest\"}",
+            "1 validation error for function-wrap[wrap_val()]\n  Input should be a valid URL",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "Validation failed for Email. Pass an address to send_note.",
+            "No note 'Work.Inbox' here. Find its path with search_notes.",
+            "The class com.acme.Invoice has no field 'total'. List its fields with read_note.",
+        ],
+    );
+    // A category named by its module heading the text or a dump's value
+    // is a log's tag; a dump's value wholly in brackets heads nothing.
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &[
+            "[notes::config] config error: no vault named 'work'",
+            "{\"error\": \"[notes::policy] policy violation: writes are off\"}",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["{\"error\": \"The sync failed.\", \"headers\": {\"Authorization\": \"[REDACTED]\"}}"],
+    );
+}

@@ -462,7 +462,7 @@ fn the_readings_of_the_twenty_second_rounds_opening_read_a_few_bytes_each() {
 }
 
 #[test]
-fn the_readings_of_the_twenty_third_to_twenty_seventh_rounds_read_a_few_bytes_each() {
+fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_each() {
     // Codes on lines of their own, each beside a message's line: the lines
     // are found once.
     let text = repeated("Message: it failed\nError Code: 100\n");
@@ -513,4 +513,15 @@ fn the_readings_of_the_twenty_third_to_twenty_seventh_rounds_read_a_few_bytes_ea
     let tools = Tools::new().tool("add_datasets");
     let text = repeated(" Use add_dataset('x')");
     check_message(Outcome::Invalid, &text, &tools);
+    // Parameters annotated, casts, validators' fields and module tags,
+    // each read a few words or bytes around it.
+    let text = repeated("It failed. (Parameter 'x') ");
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    let text =
+        repeated("class a.B cannot be cast to class a.C; Key: 'A.B' Error:Field validation ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = repeated("[a::b] Validation failed for CreateNote \n");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = format!("{{\"error\": \"[a::b]{}x\"}}", repeated(" "));
+    check_message(Outcome::Fault, &text, &Tools::unknown());
 }
