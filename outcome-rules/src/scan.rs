@@ -61,6 +61,10 @@ pub(crate) fn head(text: &str, bytes: usize) -> &str {
     &text[..bound]
 }
 
+/// How a parenthesis that gives examples of a step opens: its tools are
+/// the step's ("Assign the channel first (e.g. set_sms_channel)").
+pub(crate) const EXAMPLES: &[&str] = &["e.g.", "eg.", "e.g ", "for example", "such as"];
+
 /// How many bytes after a quoted struct's field are read for the Go
 /// validator's words (`Key: 'X.Y' Error:Field validation`).
 pub(crate) const VALIDATOR_READ: usize = 32;
@@ -3419,6 +3423,8 @@ impl<'t> Scan<'t> {
         // A tool that is not the server's still counts as named here:
         // `known-tool` says what is wrong with it.
         let mut depth = 0usize;
+        // Which of the parentheses open give examples, a bit each.
+        let mut examples = 0u64;
         let mut scanned = self.words.get(first).map_or(0, |word| word.at.start);
         // A literal's placeholder where a tool's name stands ("Call {}",
         // "using the tool: {}", a step that is only one) may be the name:
@@ -3458,15 +3464,37 @@ impl<'t> Scan<'t> {
         }
         let named = (first..self.words.len()).any(|index| {
             let word = &self.words[index];
-            // Inside parentheses a tool is named in passing.
-            for b in self.masked[scanned..word.at.start].bytes() {
+            // Inside parentheses a tool is named in passing, but in ones
+            // that give examples of the step, "(e.g. set_sms_channel)".
+            for (at, b) in self.masked[scanned..word.at.start].bytes().enumerate() {
                 match b {
-                    b'(' => depth += 1,
-                    b')' => depth = depth.saturating_sub(1),
+                    b'(' => {
+                        let inside = &self.masked[scanned + at + 1..];
+                        let example = EXAMPLES.iter().any(|opening| {
+                            inside
+                                .get(..opening.len())
+                                .is_some_and(|start| start.eq_ignore_ascii_case(opening))
+                        });
+                        if example && depth < u64::BITS as usize {
+                            examples |= 1 << depth;
+                        }
+                        depth += 1;
+                    }
+                    b')' => {
+                        depth = depth.saturating_sub(1);
+                        if depth < u64::BITS as usize {
+                            examples &= !(1 << depth);
+                        }
+                    }
                     _ => {}
                 }
             }
             scanned = word.at.start;
+            // Every parenthesis open gives examples: as if there were none.
+            let depth = match examples.count_ones() as usize == depth {
+                true => 0,
+                false => depth,
+            };
             let name = self.word(word);
             // `start_kernel(notebook_path=...)`: a tool of the server
             // written as a call, the one that failed too.

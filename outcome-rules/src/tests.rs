@@ -3863,3 +3863,26 @@ fn what_the_twenty_eighth_round_showed() {
         &["{\"error\": \"The sync failed.\", \"headers\": {\"Authorization\": \"[REDACTED]\"}}"],
     );
 }
+
+#[test]
+fn a_parenthesis_of_examples_names_the_steps_tools() {
+    // The twenty-ninth round's one false compile error: the tools a step
+    // gives as examples, in parentheses, are its tools; a tool named in
+    // other parentheses is named in passing.
+    let tools = Tools::new().tool("set_sms_channel").tool("send_text");
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &[
+            "No channel is set. Assign one first (e.g. set_sms_channel), or send on a set one.",
+            "No channel is set. Assign one first (for example set_sms_channel).",
+        ],
+    );
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &["No channel is set. Assign one first (see set_sms_channel for how)."],
+    );
+}
