@@ -61,6 +61,10 @@ pub(crate) fn head(text: &str, bytes: usize) -> &str {
     &text[..bound]
 }
 
+/// Labels that say nothing of their own before a dump on their line:
+/// `Error: {..}`, `Response: {..}`.
+pub(crate) const BARE_LABELS: &[&str] = &["error", "response", "body"];
+
 /// How a parenthesis that gives examples of a step opens: its tools are
 /// the step's ("Assign the channel first (e.g. set_sms_channel)").
 pub(crate) const EXAMPLES: &[&str] = &["e.g.", "eg.", "e.g ", "for example", "such as"];
@@ -444,21 +448,34 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
-        // `<Response [404]>`, `<Connection object at 0x7f3a..>`: Python's
-        // repr of an object, its class in angle brackets (read on a few
-        // bytes of its line).
+        // `<Response [404]>`, `<Connection object at 0x7f3a..>`, `<Fault
+        // 403: "..">`: Python's repr of an object, its class in angle
+        // brackets (read on a few bytes of its line).
         if self.masked[..self.words[index].at.start].ends_with('<')
             && self.words[index].followed_by.is_none()
             && is_identifier(text)
             && text.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
-            && head(&self.masked[self.words[index].at.end..], REPR_READ)
-                .split('\n')
-                .next()
-                .and_then(|line| line.find('>').map(|close| &line[..close]))
-                .is_some_and(|inside| {
+            && {
+                let line = head(&self.masked[self.words[index].at.end..], REPR_READ)
+                    .split('\n')
+                    .next()
+                    .unwrap_or_default();
+                let closed = line.find('>').map(|close| &line[..close]);
+                // `<Fault 403: "..">`, `<HTTPError 404: 'Not Found'>`: a
+                // code and its words, closed past the bytes read.
+                let code = line
+                    .strip_prefix(' ')
+                    .and_then(|rest| rest.split_once(':'))
+                    .is_some_and(|(code, words)| {
+                        !code.is_empty()
+                            && code.bytes().all(|b| b.is_ascii_digit())
+                            && words.trim_start().starts_with(['"', '\''])
+                    });
+                code || closed.is_some_and(|inside| {
                     inside.starts_with(" [") && inside.ends_with(']')
                         || inside.starts_with(" object at 0x")
                 })
+            }
         {
             return Some((
                 Rule::NoTypeName,
@@ -3896,8 +3913,8 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
             // or a label that opens one, heading a dump is a sentence of
             // its own; "failed to get issue: {..}" says what the dump is.
             // An array of objects too: "Invalid arguments for tool x:\n[\n
-            // {..". The bare label `Error:` says nothing of its own, as
-            // in "Error: Not found." it does not.
+            // {..". A bare label, `Error:` or `Response:`, says nothing of
+            // its own, as in "Error: Not found." it does not.
             let heads = dumps.objects.get(object).is_some_and(|o| {
                 next.is_some_and(|n| {
                     o.start >= n
@@ -3907,7 +3924,10 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
                                 .all(|b| b == b'[' || b.is_ascii_whitespace()))
                 })
             });
-            let label = line_words == 1 && trimmed.eq_ignore_ascii_case("error");
+            let label = line_words == 1
+                && BARE_LABELS
+                    .iter()
+                    .any(|label| trimmed.eq_ignore_ascii_case(label));
             ends_sentence |= heads && !label;
         }
         if ends_sentence {

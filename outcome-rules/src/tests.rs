@@ -3886,3 +3886,40 @@ fn a_parenthesis_of_examples_names_the_steps_tools() {
         &["No channel is set. Assign one first (see set_sms_channel for how)."],
     );
 }
+
+#[test]
+fn what_the_twenty_ninth_round_showed() {
+    // A bare label before a compact dump on its line says nothing of its
+    // own, as `Error:` does.
+    keeps(
+        Outcome::Fault,
+        Rule::Short,
+        &["HTTP 404 Not Found for the note.\nResponse: {\"message\":\"Resource not found\"}"],
+    );
+    // JSON-RPC's name for its code is words run together; an exception's
+    // name is a type whatever it starts with.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Error (InvalidParams): MCP error -32602: the path must be absolute."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Failed: InvalidRequestError: bad model"],
+    );
+    // xmlrpc's repr of a fault, a code and its quoted words; a key's name
+    // in angle brackets is none.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Failed to get server time: <Fault 403: \"WIKI_VIEW privileges are required to do this.\">",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Press <Ctrl 2: x> to sync."],
+    );
+}

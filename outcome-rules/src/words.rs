@@ -606,15 +606,17 @@ pub(crate) fn is_type_name(word: &str) -> bool {
         && TYPE_SUFFIXES.iter().any(|suffix| {
             word.len() > suffix.len()
                 && word.ends_with(suffix)
-                // `MissingCredential`: what went wrong, in words run
-                // together, a code; not a kind of credential.
-                && !(*suffix == "Credential"
-                    && STATES.iter().any(|state| word.starts_with(state)))
+                // `MissingCredential`, JSON-RPC's `InvalidParams`: what went
+                // wrong, in words run together, a code; not a kind of
+                // credential or a type of arguments. An exception's name
+                // says so whatever it starts with (`InvalidRequestError`).
+                && (matches!(*suffix, "Error" | "Exception" | "Panic" | "Fault")
+                    || !STATES.iter().any(|state| word.starts_with(state)))
         })
 }
 
 /// Words that say what is wrong with a thing, heading a code run together:
-/// `MissingCredential`, `InvalidCredential`.
+/// `MissingCredential`, `InvalidParams`.
 const STATES: &[&str] = &[
     "Missing", "Invalid", "Expired", "Unknown", "Bad", "No", "Revoked",
 ];
