@@ -360,8 +360,12 @@ impl<'t> Scan<'t> {
                     continue;
                 }
                 // A name joined to a value (`{PREFIX}_USERNAME`): its form,
-                // which the value hides, names no type the author wrote.
-                if rule != Rule::NoTypeName || !self.text[word.at.clone()].contains(VALUE) {
+                // which the value hides, names no type the author wrote; a
+                // value of a list a label heads ("Valid modes: FailFast,
+                // ContinueOnError") is one the model may send.
+                if rule != Rule::NoTypeName
+                    || !self.text[word.at.clone()].contains(VALUE) && !self.listed_value(index)
+                {
                     broken.push(self.broken(rule, word.at.clone(), message));
                 }
                 // `Command failed: /usr/bin/tshark -i eth0`: a program's
@@ -386,7 +390,15 @@ impl<'t> Scan<'t> {
             if !self.sure_only
                 && let Some((rule, message)) = self.unsure_word_rule(index)
             {
-                if rule != Rule::NoCommand || !self.takes_a_command {
+                // `Use listJmxConnections() to ..`: one of the server's
+                // tools written as a call, named as a Java server names its
+                // tools, no function of its code.
+                let tool = rule == Rule::NoTypeName
+                    && self
+                        .word(word)
+                        .split_once('(')
+                        .is_some_and(|(callee, _)| tools.is_tool(callee));
+                if !tool && (rule != Rule::NoCommand || !self.takes_a_command) {
                     broken.push(self.broken(rule, word.at.clone(), message));
                 }
                 continue;
@@ -1789,11 +1801,18 @@ impl<'t> Scan<'t> {
                 head.then_some((rule, message))
             }
             // "ERROR: You provided ..": a level that heads the whole text
-            // is its label, as "Error:" is; so is one that ends a label of
-            // two words in capitals ("FATAL ERROR:", "ABORT ERROR:").
+            // is its label, as "Error:" is, after an SDK's prefix too ("An
+            // error occurred invoking 'x': ERROR: .."); so is one that ends
+            // a label of two words in capitals ("FATAL ERROR:").
             Rule::NoLogLine
                 if self.words[index].followed_by == Some(':')
                     && (index == 0
+                        || self.after_sdk_prefix(index)
+                            // Not yt-dlp's own line, `ERROR: [youtube] ..`.
+                            && !self.masked[self.words[index].at.end..]
+                                .trim_start_matches(':')
+                                .trim_start()
+                                .starts_with('[')
                         || index == 1
                             && self.words[0].followed_by.is_none()
                             && self.word(&self.words[0]).len() > 1
@@ -2194,12 +2213,21 @@ impl<'t> Scan<'t> {
                 }
                 open = match word.followed_by {
                     Some(',') => open,
-                    Some(':') => self.lower(at).is_some_and(|word| {
-                        matches!(
-                            word.as_str(),
-                            "allowed" | "values" | "of" | "options" | "supported" | "choices"
-                        )
-                    }),
+                    // "Valid modes:", "Available types:": what the values
+                    // are, after a word that says they may be sent.
+                    Some(':') => {
+                        self.lower(at).is_some_and(|word| {
+                            matches!(
+                                word.as_str(),
+                                "allowed" | "values" | "of" | "options" | "supported" | "choices"
+                            )
+                        }) || at
+                            .checked_sub(1)
+                            .and_then(|i| self.lower(i))
+                            .is_some_and(|word| {
+                                matches!(word.as_str(), "valid" | "available" | "accepted")
+                            })
+                    }
                     _ => false,
                 };
             }
@@ -3211,6 +3239,22 @@ impl<'t> Scan<'t> {
                 .closest(callee, tools.tools.iter().map(|tool| tool.name.as_str()))
                 .is_some())
         .then_some(callee)
+    }
+
+    /// Whether word `index` follows an SDK's words heading the server's
+    /// text: "Error executing tool x:", "Error calling tool 'x':", the
+    /// csharp-sdk's "An error occurred invoking 'x':".
+    pub(crate) fn after_sdk_prefix(&self, index: usize) -> bool {
+        index.checked_sub(1).is_some_and(|tool| {
+            self.masked[self.words[tool].at.end..self.words[index].at.start]
+                .trim_start_matches('\'')
+                .starts_with(':')
+                && (self.names_the_failed_tool(tool)
+                    || tool
+                        .checked_sub(1)
+                        .and_then(|i| self.lower(i))
+                        .is_some_and(|word| word == "invoking"))
+        })
     }
 
     /// Whether word `index` is the tool an SDK's words say failed: "Error

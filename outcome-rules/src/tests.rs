@@ -3923,3 +3923,46 @@ fn what_the_twenty_ninth_round_showed() {
         &["Press <Ctrl 2: x> to sync."],
     );
 }
+
+#[test]
+fn what_the_thirtieth_round_showed() {
+    // One of the server's tools written as a call, as a Java server names
+    // its tools; a function of its code is still one.
+    let tools = Tools::new().tool("listConnections").tool("getBucketInfo");
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Connection prod is not open. Use listConnections() to see the open ones."],
+    );
+    flags_with(
+        &tools,
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Failed: getBucket() returned null."],
+    );
+    // Values a label lists are values the model may send, whatever their
+    // form; a type named in prose is still one.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Invalid mode 'fail_fast'. Valid modes: FailFast, ContinueOnError, Transactional"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Failed: ConnectionError, then it stopped."],
+    );
+    // A level heading the server's text after an SDK's prefix is its
+    // label; yt-dlp's own line after it is a log line.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["An error occurred invoking 'sync_notes': ERROR: The vault file is not valid."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["Error executing tool get_video: ERROR: [youtube] Xk9f: Video unavailable"],
+    );
+}

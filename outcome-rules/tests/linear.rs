@@ -527,6 +527,10 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Reprs of faults opened and never closed, labels before dumps.
     let text = repeated("<Fault 403: \"x\" Response: {\"a\": \"b c\"}\n");
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Listed values after labels, levels after SDKs' prefixes.
+    let text =
+        repeated("Valid modes: FailFast, ContinueOnError. Error executing tool x: ERROR: [a] ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
     // Parentheses of examples, opened and never closed, in a step.
     let text = format!("Set one first{}", repeated(" (e.g. set_x"));
     check_message(Outcome::Invalid, &text, &Tools::new().tool("set_x"));
