@@ -341,10 +341,10 @@ impl<'t> Scan<'t> {
                     }
                 })
             });
-        if !open {
-            return ends - usize::from(annotates);
+        match open {
+            true => ends + usize::from(!annotates),
+            false => ends - usize::from(annotates),
         }
-        ends + usize::from(open && !annotates)
     }
 
     /// The rules about words: each is checked on every word, and phrases
@@ -917,12 +917,14 @@ impl<'t> Scan<'t> {
             at.and_then(|at| self.lower(at))
                 .is_some_and(|said| said.trim_end_matches(MARKS) == word)
         };
-        let cast = said(index.checked_sub(1), "class")
-            && (said(Some(index + 1), "cannot")
-                && said(Some(index + 2), "be")
-                && said(Some(index + 3), "cast")
-                || said(index.checked_sub(3), "cast") && said(index.checked_sub(2), "to"));
-        if cast && is_qualified_class(text) {
+        let cast = || {
+            said(index.checked_sub(1), "class")
+                && (said(Some(index + 1), "cannot")
+                    && said(Some(index + 2), "be")
+                    && said(Some(index + 3), "cast")
+                    || said(index.checked_sub(3), "cast") && said(index.checked_sub(2), "to"))
+        };
+        if is_qualified_class(text) && cast() {
             return Some((
                 Rule::NoTypeName,
                 format!(
