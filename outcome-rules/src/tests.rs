@@ -3906,7 +3906,10 @@ fn what_the_twenty_ninth_round_showed() {
     flags(
         Outcome::Fault,
         Rule::NoTypeName,
-        &["Failed: InvalidRequestError: bad model"],
+        &[
+            "Failed: InvalidRequestError: bad model",
+            "Failed: NodeTimeout after 30 s",
+        ],
     );
     // xmlrpc's repr of a fault, a code and its quoted words; a key's name
     // in angle brackets is none.

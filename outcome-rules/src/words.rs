@@ -611,7 +611,11 @@ pub(crate) fn is_type_name(word: &str) -> bool {
                 // credential or a type of arguments. An exception's name
                 // says so whatever it starts with (`InvalidRequestError`).
                 && (matches!(*suffix, "Error" | "Exception" | "Panic" | "Fault")
-                    || !STATES.iter().any(|state| word.starts_with(state)))
+                    || !STATES.iter().any(|state| {
+                        // A word of its own: `NoCredential`, not `NodeTimeout`.
+                        word.strip_prefix(state)
+                            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+                    }))
         })
 }
 
