@@ -2956,17 +2956,9 @@ impl<'t> Scan<'t> {
                 broken.push(self.broken(Rule::KnownTool, word.at.clone(), message));
                 continue;
             }
-            if let Some(callee) = self.called_near_tool(index, tools) {
-                let close = self.closest(callee, tools.tools.iter().map(|tool| tool.name.as_str()));
-                let message = match close {
-                    Some(close) => {
-                        format!("`{callee}` is not a tool of this server; did you mean `{close}`?")
-                    }
-                    None => format!(
-                        "`{callee}` is not a tool of this server; name one of its tools: {}",
-                        tool_list(tools)
-                    ),
-                };
+            if let Some((callee, close)) = self.called_near_tool(index, tools) {
+                let message =
+                    format!("`{callee}` is not a tool of this server; did you mean `{close}`?");
                 let at = word.at.start..word.at.start + callee.len();
                 broken.push(self.broken(Rule::KnownTool, at, message));
                 continue;
@@ -3218,10 +3210,14 @@ impl<'t> Scan<'t> {
     }
 
     /// The name word `index` writes as a call after a verb that calls a
-    /// tool, where it is close to one of the server's tools: `Use
+    /// tool, and the server's tool it is close to: `Use
     /// add_dataset('x') first` names `add_datasets` wrongly; "use
     /// date_trunc('day', ts)" names SQL's function, no tool.
-    pub(crate) fn called_near_tool<'a>(&'a self, index: usize, tools: &Tools) -> Option<&'a str> {
+    pub(crate) fn called_near_tool<'a>(
+        &'a self,
+        index: usize,
+        tools: &'a Tools,
+    ) -> Option<(&'a str, &'a str)> {
         let (callee, _) = self.word(&self.words[index]).split_once('(')?;
         let verb = index.checked_sub(1).is_some_and(|i| {
             self.words[i].followed_by.is_none()
@@ -3232,15 +3228,16 @@ impl<'t> Scan<'t> {
         let snake = is_name(callee)
             && callee.contains('_')
             && !callee.bytes().any(|b| b.is_ascii_uppercase());
-        (tools.complete
+        if !(tools.complete
             && verb
             && snake
             && !tools.is_tool(callee)
-            && !tools.is_parameter(callee)
-            && self
-                .closest(callee, tools.tools.iter().map(|tool| tool.name.as_str()))
-                .is_some())
-        .then_some(callee)
+            && !tools.is_parameter(callee))
+        {
+            return None;
+        }
+        let close = self.closest(callee, tools.tools.iter().map(|tool| tool.name.as_str()))?;
+        Some((callee, close))
     }
 
     /// Whether word `index` follows an SDK's words heading the server's
