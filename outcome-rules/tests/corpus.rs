@@ -4,7 +4,8 @@
 //! says how).
 //!
 //! Three views of each text are checked: the audit's (the whole message,
-//! with the server's tools), and the compiler's, on the text as its author
+//! with the server's tools and, where the corpus holds them, the values the
+//! call sent), and the compiler's, on the text as its author
 //! wrote it (placeholders stand for values and are not read), once with the
 //! router's tools and once without. The table per rule prints with
 //! `cargo test -p outcome-rules --test corpus -- --nocapture`.
@@ -27,6 +28,10 @@ struct Text {
     tool: Option<String>,
     tools: Vec<String>,
     parameters: BTreeMap<String, Vec<String>>,
+    /// The string values of the call the note describes, where the labeller
+    /// wrote them down (`sent`; from the thirty-second round on): what the
+    /// audit knows, having made the call.
+    sent: Option<Vec<String>>,
     /// The rules the text breaks, by the labels.
     breaks: Vec<Rule>,
     /// For the blind corpora, `tune`, `aside` (the third of `blind.jsonl`
@@ -149,6 +154,16 @@ fn read_corpus(file: &str) -> Vec<Text> {
                     .flatten()
                     .map(|(tool, names)| (tool.clone(), strings(names)))
                     .collect(),
+                sent: match &value["sent"] {
+                    Value::Null => None,
+                    sent => {
+                        let all = sent
+                            .as_array()
+                            .is_some_and(|values| values.iter().all(Value::is_string));
+                        assert!(all, "`sent` is an array of strings");
+                        Some(strings(sent))
+                    }
+                },
                 breaks,
                 set: value["set"].as_str().map(str::to_owned),
                 note: text("note"),
@@ -188,6 +203,15 @@ impl Text {
             Some(tool) => tools.answering(tool),
             None => tools,
         }
+    }
+
+    /// The server's tools and, where the corpus holds them, the values the
+    /// call sent: what the audit knows, having listed the tools and made
+    /// the call. The compiler never knows what a call sends.
+    fn audited(&self) -> Tools {
+        let mut tools = self.router();
+        tools.set_sent(self.sent.clone());
+        tools
     }
 
     /// Nothing known of the server's tools: a `#[tool]` outside a router.
@@ -434,7 +458,7 @@ fn score(
 
 fn audit_view(text: &Text) -> Option<Vec<Rule>> {
     Some(
-        check_message(text.outcome, &text.text, &text.router())
+        check_message(text.outcome, &text.text, &text.audited())
             .iter()
             .map(|b| b.rule)
             .collect(),
@@ -748,7 +772,7 @@ fn show_false_positives_of_a_rule() {
     texts.extend(blind().into_iter().filter(|t| !t.is_held_out()));
     for text in &texts {
         let tools = match std::env::var_os("CORPUS_KNOWN") {
-            Some(_) => text.router(),
+            Some(_) => text.audited(),
             None => text.unknown(),
         };
         for broken in check_message(text.outcome, &text.text, &tools) {
@@ -814,7 +838,7 @@ fn show_hits_of_a_rule() {
     let mut texts = corpus();
     texts.extend(blind().into_iter().filter(|t| !t.is_held_out()));
     for text in &texts {
-        let broken = check_message(text.outcome, &text.text, &text.router());
+        let broken = check_message(text.outcome, &text.text, &text.audited());
         let words: Vec<&str> = broken
             .iter()
             .filter(|b| b.rule.name() == name)
