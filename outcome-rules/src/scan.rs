@@ -3860,7 +3860,9 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
             // is no sentence: its words are none, nor a code fence's, with
             // its language (```` ```json ````).
             let line = masked[from..].lines().next().unwrap_or("");
-            marks_only = !line.chars().any(char::is_alphanumeric) || line.starts_with("```");
+            marks_only = !line.chars().any(char::is_alphanumeric)
+                || line.starts_with("```")
+                || is_markup_tag(line);
             item_words = is_list_item(&masked[from..]).then_some(0);
             line_words = 0;
         }
@@ -3874,9 +3876,11 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
         let trimmed = raw.trim_start_matches(LEADING).trim_end_matches(TRAILING);
         if trimmed.is_empty() {
             // A lone mark ends the sentence before it; not one listed
-            // ("characters like /, ., $"), a comma after it.
+            // ("characters like /, ., $"), a comma after it, nor an
+            // ellipsis for more arguments of a call (`f(a='x', ...)`).
             if raw.contains(['.', '!', '?'])
                 && !raw.ends_with([',', ';'])
+                && !(raw.starts_with(['.', '\u{2026}']) && raw.ends_with([')', ']']))
                 && let Some(last) = words.last_mut()
             {
                 let last: &mut Word = last;
@@ -4072,6 +4076,48 @@ pub(crate) fn is_list_item(line: &str) -> bool {
             .trim_start_matches(|c: char| c.is_ascii_digit())
             .starts_with(['.', ')'])
             && line.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Whether `line` is one tag of markup alone, opening or closing an element
+/// that wraps the text (`<error tool="open_note">`, `</error>`): a name,
+/// then only quoted attributes. Not a repr (`<Response [404]>`).
+fn is_markup_tag(line: &str) -> bool {
+    let Some(inner) = line
+        .trim()
+        .strip_prefix('<')
+        .and_then(|line| line.strip_suffix('>'))
+    else {
+        return false;
+    };
+    let inner = inner.strip_prefix('/').unwrap_or(inner);
+    let inner = inner.strip_suffix('/').unwrap_or(inner);
+    let is_name = |name: &str| {
+        name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b':' | b'.'))
+    };
+    let name_end = inner.find(char::is_whitespace).unwrap_or(inner.len());
+    if !is_name(&inner[..name_end]) {
+        return false;
+    }
+    let mut rest = inner[name_end..].trim_start();
+    while !rest.is_empty() {
+        let Some((attribute, value)) = rest.split_once('=') else {
+            return false;
+        };
+        let Some(quote) = value.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+            return false;
+        };
+        let Some(close) = value[1..].find(quote) else {
+            return false;
+        };
+        if !is_name(attribute) {
+            return false;
+        }
+        rest = value[1 + close + 1..].trim_start();
+    }
+    true
 }
 
 /// Whether `written` names the parameter `name` in another case or style:

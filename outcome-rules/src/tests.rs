@@ -3969,3 +3969,42 @@ fn what_the_thirtieth_round_showed() {
         &["Error executing tool get_video: ERROR: [youtube] Xk9f: Video unavailable"],
     );
 }
+
+#[test]
+fn what_the_thirty_first_round_showed() {
+    // A text wrapped whole in one markup element: its tags are no
+    // sentences, and the step is the last line inside; three sentences
+    // inside are still three.
+    let tools = Tools::new().tool("open_note").tool("search_notes");
+    let wrapped = "<error tool=\"open_note\">\nNo note is named inbox. Find its name with search_notes.\n</error>";
+    keeps_with(&tools, Outcome::Invalid, Rule::Short, &[wrapped]);
+    keeps_with(&tools, Outcome::Invalid, Rule::NamesTool, &[wrapped]);
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "<error>\nNo note is named inbox. It was moved. It was renamed. Find it with search_notes.\n</error>",
+        ],
+    );
+    // A repr on a line of its own is no tag.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["<Response [502]>\nThe store did not answer."],
+    );
+    // An ellipsis standing for more arguments of a call ends no sentence.
+    let tools = Tools::new().tool("open_note").tool("save_note");
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::Short,
+        &["Mode 'append' belongs to save_note. Call save_note(mode='append', ...) instead."],
+    );
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &["Mode 'append' belongs to save_note. Call save_note(mode='append', …) instead."],
+    );
+}
