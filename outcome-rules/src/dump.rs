@@ -18,6 +18,10 @@ pub(crate) struct Dumps {
     pub(crate) prose: Vec<Range<usize>>,
     /// Each string value, prose or not, inside its quotes.
     pub(crate) values: Vec<Range<usize>>,
+    /// Each string value that quotes a document's text (its key is one of
+    /// [`DATA_KEYS`]), inside its quotes: the user's data, not the
+    /// server's words.
+    pub(crate) data: Vec<Range<usize>>,
 }
 
 impl Dumps {
@@ -41,7 +45,7 @@ impl Dumps {
             let start = at;
             let mut depth = 0usize;
             // The last key read: its values are what it names.
-            let mut code = false;
+            let (mut code, mut data) = (false, false);
             while at < bytes.len() {
                 match bytes[at] {
                     b'{' | b'[' => depth += 1,
@@ -60,9 +64,13 @@ impl Dumps {
                             .and_then(|rest| rest.iter().find(|b| !b.is_ascii_whitespace()))
                             == Some(&b':');
                         if key {
-                            code = names_code(&text[inner..close]);
+                            data = names_data(&text[inner..close]);
+                            code = data || names_code(&text[inner..close]);
                         } else {
                             dumps.values.push(inner..close);
+                            if data {
+                                dumps.data.push(inner..close);
+                            }
                             if !code && is_prose(&text[inner..close]) {
                                 dumps.prose.push(inner..close);
                             }
@@ -91,6 +99,10 @@ const CODE_KEYS: &[&str] = &[
     "script",
 ];
 
+/// Keys whose values are a document's text quoted, the user's data and
+/// not the server's words: `"expected_line": "    Set x = 1"`.
+const DATA_KEYS: &[&str] = &["line", "lines", "content", "snippet", "excerpt"];
+
 /// Whether `key` names code: one of [`CODE_KEYS`], or ends with one
 /// (`"sql_query"`, `"lastCommand"`).
 fn names_code(key: &str) -> bool {
@@ -100,6 +112,20 @@ fn names_code(key: &str) -> bool {
         .map(|b| char::from(b.to_ascii_lowercase()))
         .collect();
     CODE_KEYS.iter().any(|name| letters.ends_with(name))
+}
+
+/// Whether `key` names a document's text: one of [`DATA_KEYS`], or a name
+/// whose last word is one (`"actual_line"`, `"fileContent"`; not
+/// `"headline"`).
+fn names_data(key: &str) -> bool {
+    // The key's last word: after its last `_`, `-` or space, or from its
+    // last capital on.
+    let last = key
+        .rfind(['_', '-', ' '])
+        .map(|at| at + 1)
+        .or_else(|| key.rfind(|c: char| c.is_ascii_uppercase()))
+        .map_or(key, |at| &key[at..]);
+    DATA_KEYS.iter().any(|name| last.eq_ignore_ascii_case(name))
 }
 
 /// Where the string whose inside `rest` starts with ends: its first `"`

@@ -194,8 +194,16 @@ impl<'t> Scan<'t> {
         Scan::of(text, eol_lines(unescape_json(text, mask_values(text))))
     }
 
-    pub(crate) fn of(text: &'t str, masked: String) -> Scan<'t> {
-        let words = split_words(text, &masked);
+    pub(crate) fn of(text: &'t str, mut masked: String) -> Scan<'t> {
+        let (words, data) = split_words(text, &masked);
+        // A document's text a dump quotes is the user's data, as a value
+        // the model sent is: none of its words is the server's.
+        for range in data {
+            if masked.is_char_boundary(range.start) && masked.is_char_boundary(range.end) {
+                let xs = "x".repeat(range.len());
+                masked.replace_range(range, &xs);
+            }
+        }
         Scan {
             text,
             masked,
@@ -3815,8 +3823,9 @@ pub(crate) fn closing_quote(rest: &str) -> Option<usize> {
 
 /// Splits `masked` into words, each without the punctuation around it,
 /// and finds where its sentences end; `text` is what it masks, read for
-/// the dumps it quotes.
-pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
+/// the dumps it quotes. Hands back too where those dumps quote a
+/// document's text ([`Dumps::data`]).
+pub(crate) fn split_words(text: &str, masked: &str) -> (Vec<Word>, Vec<Range<usize>>) {
     let mut words = Vec::new();
     let mut start = None;
     let bytes = masked.as_bytes();
@@ -3987,7 +3996,7 @@ pub(crate) fn split_words(text: &str, masked: &str) -> Vec<Word> {
             in_dump: in_object && value.is_none() && !ends_sentence,
         });
     }
-    words
+    (words, dumps.data)
 }
 
 /// Whether the dump at `object` of `dumps` is printed over lines: its

@@ -4007,4 +4007,14 @@ fn what_the_thirty_first_round_showed() {
         Rule::NamesTool,
         &["Mode 'append' belongs to save_note. Call save_note(mode='append', …) instead."],
     );
+    // A document's lines a dump quotes are the user's data: neither
+    // sentences nor the server's words. The server's message still is.
+    let stale = "{\"error\": \"Line 7 changed since you read it. Read the note again.\", \"expected_line\": \"  Set x = Store.Open(path)\", \"actual_line\": \"  Set x = Store.OpenAll(path, .errors)\"}";
+    keeps(Outcome::Stale, Rule::Short, &[stale]);
+    keeps(Outcome::Stale, Rule::NoTypeName, &[stale]);
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["{\"error\": \"Store.OpenAll(path) threw NullPointerException.\", \"line\": 7}"],
+    );
 }

@@ -534,4 +534,12 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Parentheses of examples, opened and never closed, in a step.
     let text = format!("Set one first{}", repeated(" (e.g. set_x"));
     check_message(Outcome::Invalid, &text, &Tools::new().tool("set_x"));
+    // Tags of markup on lines of their own, tags never closed, ellipses in
+    // calls, a document's lines a dump quotes.
+    let text = repeated("<error tool=\"x\" a='b'>\n</error>\n<error tool=\"x\n");
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    let text = repeated("Call f(a='x', ...) instead. ");
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    let text = repeated("{\"expected_line\": \"  Set x = A.B(y)\", \"fileContent\": \"z\"} ");
+    check_message(Outcome::Stale, &text, &Tools::unknown());
 }
