@@ -226,6 +226,20 @@ impl<'t> Scan<'t> {
         }
     }
 
+    /// Whether the word at `index` opens Python's words about a call of a
+    /// function of the server's code ("perform_request() got an unexpected
+    /// keyword argument 'params'", "takes 2 positional arguments"), which
+    /// are never the model's, even where the function shares a tool's name.
+    fn python_reports_a_call(&self, index: usize) -> bool {
+        self.word(&self.words[index])
+            .strip_suffix('(')
+            .is_some_and(|name| name.split('.').all(is_identifier))
+            && self.masked[self.words[index].at.end..].starts_with(") ")
+            && self
+                .lower(index + 1)
+                .is_some_and(|verb| matches!(verb.as_str(), "got" | "missing" | "takes"))
+    }
+
     /// The index of the first word of the last sentence.
     pub(crate) fn last_sentence(&self) -> usize {
         // A dump's keys and brackets after its last value are no sentence.
@@ -401,11 +415,13 @@ impl<'t> Scan<'t> {
                 // `Use listJmxConnections() to ..`: one of the server's
                 // tools written as a call, named as a Java server names its
                 // tools, no function of its code.
+                // Not in Python's words about a call, whatever it calls.
                 let tool = rule == Rule::NoTypeName
                     && self
                         .word(word)
                         .split_once('(')
-                        .is_some_and(|(callee, _)| tools.is_tool(callee));
+                        .is_some_and(|(callee, _)| tools.is_tool(callee))
+                    && !self.python_reports_a_call(index);
                 if !tool && (rule != Rule::NoCommand || !self.takes_a_command) {
                     broken.push(self.broken(rule, word.at.clone(), message));
                 }
@@ -966,14 +982,7 @@ impl<'t> Scan<'t> {
         }
         // "perform_request() got an unexpected keyword argument 'params'":
         // Python's words about a call of the server's function.
-        if text
-            .strip_suffix('(')
-            .is_some_and(|name| name.split('.').all(is_identifier))
-            && self.masked[self.words[index].at.end..].starts_with(") ")
-            && self
-                .lower(index + 1)
-                .is_some_and(|verb| matches!(verb.as_str(), "got" | "missing" | "takes"))
-        {
+        if self.python_reports_a_call(index) {
             return Some((
                 Rule::NoTypeName,
                 format!(
@@ -1857,6 +1866,18 @@ impl<'t> Scan<'t> {
                         .is_none_or(|key| {
                             !matches!(key.as_str(), "level" | "severity" | "lvl" | "loglevel")
                         }) =>
+            {
+                None
+            }
+            // "(Task: sync, Status: ERROR)": a level a label gives as a
+            // state in prose, as a dump's field.
+            Rule::NoLogLine
+                if LEVELS.contains(&text)
+                    && index > 0
+                    && self.words[index - 1].followed_by == Some(':')
+                    && self
+                        .lower(index - 1)
+                        .is_some_and(|label| matches!(label.as_str(), "status" | "state")) =>
             {
                 None
             }

@@ -4017,4 +4017,32 @@ fn what_the_thirty_first_round_showed() {
         Rule::NoTypeName,
         &["{\"error\": \"Store.OpenAll(path) threw NullPointerException.\", \"line\": 7}"],
     );
+    // A level a label gives as a state is a value, as a dump's field is;
+    // a log's level heading its line is still a log line.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["The sync of inbox (Task: 2, Status: ERROR) did not finish."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["ERROR sync: the sync of inbox did not finish."],
+    );
+    // Python's words about a call of the server's function, where the
+    // function shares a tool's name; the tool written as a call for the
+    // step is still the tool.
+    let tools = Tools::new().tool("open_note").tool("save_note");
+    flags_with(
+        &tools,
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Failed: open_note() got an unexpected keyword argument 'note_id'"],
+    );
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["No note is named inbox. Find its name, then call open_note() again."],
+    );
 }
