@@ -240,6 +240,48 @@ impl<'t> Scan<'t> {
                 .is_some_and(|verb| matches!(verb.as_str(), "got" | "missing" | "takes"))
     }
 
+    /// JavaScript's words about a name of the server's code, which the word
+    /// at `index` opens as a clause and they end: "fn is not a function",
+    /// "Client is not a constructor", and, after a label's colon, a
+    /// ReferenceError's "address is not defined". Not a name quoted
+    /// ("Property 'x' is not defined"), nor the words going on ("is not
+    /// defined in any property source").
+    fn javascript_reports_a_name(&self, index: usize) -> Option<&'static str> {
+        let word = &self.words[index];
+        let name = self.word(word);
+        let pronoun = ["it", "this", "that", "which", "what", "there"]
+            .iter()
+            .any(|word| name.eq_ignore_ascii_case(word));
+        let code = !pronoun
+            && name.split('.').all(is_identifier)
+            && &self.text[word.at.clone()] == name
+            && word.followed_by.is_none();
+        let after_colon = index > 0 && self.words[index - 1].followed_by == Some(':');
+        let opens = index == 0 || after_colon || self.words[index - 1].ends_sentence;
+        if !code || !opens {
+            return None;
+        }
+        let said = |words: &[&str]| {
+            words
+                .iter()
+                .enumerate()
+                .all(|(at, said)| self.lower(index + 1 + at).as_deref() == Some(*said))
+                && {
+                    let last = index + words.len();
+                    self.words[last].ends_sentence || last + 1 == self.words.len()
+                }
+        };
+        if said(&["is", "not", "a", "function"]) {
+            Some("is not a function")
+        } else if said(&["is", "not", "a", "constructor"]) {
+            Some("is not a constructor")
+        } else if after_colon && said(&["is", "not", "defined"]) {
+            Some("is not defined")
+        } else {
+            None
+        }
+    }
+
     /// The index of the first word of the last sentence.
     pub(crate) fn last_sentence(&self) -> usize {
         // A dump's keys and brackets after its last value are no sentence.
@@ -733,13 +775,19 @@ impl<'t> Scan<'t> {
                 .iter()
                 .all(|&(back, word)| self.lower(index - back).as_deref() == Some(word))
         };
+        // And a class the value was to be read into, between "invalid" and
+        // "value": "Invalid BigDecimal value for parameter 'price'".
         let class = is_repr(text);
-        if index >= 3
-            && class
+        let refused = index >= 3
             && (self.words[index].ends_sentence || index + 1 == self.words.len())
             && (said(&[(1, "valid"), (2, "a"), (3, "not")])
-                || index >= 4 && said(&[(1, "valid"), (2, "a"), (3, "as"), (4, "recognized")]))
-        {
+                || index >= 4 && said(&[(1, "valid"), (2, "a"), (3, "as"), (4, "recognized")]));
+        let read_into = index >= 1
+            && said(&[(1, "invalid")])
+            && self.words[index].followed_by.is_none()
+            && self.lower(index + 1).as_deref() == Some("value")
+            && self.lower(index + 2).as_deref() == Some("for");
+        if class && (refused || read_into) {
             return Some((
                 Rule::NoTypeName,
                 format!(
@@ -751,11 +799,12 @@ impl<'t> Scan<'t> {
         // Rust's `Debug` form of a struct: `MetadataMap { headers: {} }`,
         // a type, then its fields in braces.
         let after = &self.masked[self.words[index].at.end..];
+        // C#'s default form of a record: `ValidationMessage { Level = Error,
+        // Row = 9 }`, each field given with ` = `.
         let fields_follow = after.starts_with(" { ")
-            && self
-                .words
-                .get(index + 1)
-                .is_some_and(|next| next.followed_by == Some(':'));
+            && self.words.get(index + 1).is_some_and(|next| {
+                next.followed_by == Some(':') || self.masked[next.at.end..].starts_with(" = ")
+            });
         // `Notice(Notice { code: 200, .. })`: a variant's struct, inside
         // the variant's parentheses.
         let typed = text.rsplit('(').next().unwrap_or(text);
@@ -982,6 +1031,15 @@ impl<'t> Scan<'t> {
         }
         // "perform_request() got an unexpected keyword argument 'params'":
         // Python's words about a call of the server's function.
+        if let Some(words) = self.javascript_reports_a_name(index) {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text} {words}` is JavaScript's words about a bug in the server's code, \
+                     which mean nothing to the model; say in words what went wrong"
+                ),
+            ));
+        }
         if self.python_reports_a_call(index) {
             return Some((
                 Rule::NoTypeName,

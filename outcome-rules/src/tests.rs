@@ -4045,4 +4045,46 @@ fn what_the_thirty_first_round_showed() {
         Rule::NoTypeName,
         &["No note is named inbox. Find its name, then call open_note() again."],
     );
+    // A class the value was to be read into, named between "invalid" and
+    // "value"; a word of one capital is English.
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Invalid ZonedDateTime value for parameter 'due': tomorrow"],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Invalid Date value for parameter 'due': tomorrow. Send it as 2026-06-01."],
+    );
+    // C#'s default form of a record, its fields given with ` = `.
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Check failed: NoteCheckMessage { Level = Error, Row = 9 }"],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["The filter Status { Level = 2 } is not valid. Send the level alone."],
+    );
+    // JavaScript's words about a name of the server's code, opening a
+    // clause and ending it; not a name quoted, nor words that go on.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Error: store.open is not a function",
+            "Sync failed: NoteClient is not a constructor",
+            "Sync of inbox failed: notesRoot is not defined",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "Field 'priority' is not defined in this board. Send one of its fields.",
+            "Sync failed: status is not defined for archived notes. Open the note first.",
+        ],
+    );
 }

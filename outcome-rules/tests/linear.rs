@@ -542,4 +542,10 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     check_message(Outcome::Invalid, &text, &Tools::unknown());
     let text = repeated("{\"expected_line\": \"  Set x = A.B(y)\", \"fileContent\": \"z\"} ");
     check_message(Outcome::Stale, &text, &Tools::unknown());
+    // Levels given as states, Python's and JavaScript's words about the
+    // server's names, classes to read a value into, C#'s records.
+    let text = repeated("Status: ERROR. f() got a: x is not a function. ");
+    check_message(Outcome::Fault, &text, &Tools::new().tool("f"));
+    let text = repeated("Invalid BigDecimal value for A { B = C, D = E } ");
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
 }
