@@ -958,13 +958,16 @@ impl<'t> Scan<'t> {
             // The masked text: a dump's `\n` is a line break there.
             let rest = &self.masked[self.words[index].at.end..];
             let line = rest.split('\n').next().unwrap_or(rest);
+            // A frame that ends a dump's value ends at its quote: no frame
+            // holds one.
+            let line = line.split('"').next().unwrap_or(line);
             if is_frame_line(line) {
                 return Some((
                     Rule::NoStackFrame,
                     format!(
-                        "`at{}` is a stack frame, which is the operator's; the log has it, \
+                        "`at {}` is a stack frame, which is the operator's; the log has it, \
                          so leave it out",
-                        one_line(line.trim_end(), STEP_SHOWN)
+                        one_line(line.trim(), STEP_SHOWN)
                     ),
                 ));
             }

@@ -4068,6 +4068,25 @@ fn what_the_thirty_first_round_showed() {
         Rule::NoTypeName,
         &["The filter Status { Level = 2 } is not valid. Send the level alone."],
     );
+    // A frame is shown as it reads, "at" and its place apart.
+    let broken = check_message(
+        Outcome::Fault,
+        "Sync failed.\n    at eval (<anonymous>:1:1)",
+        &Tools::unknown(),
+    );
+    let frame = broken.iter().find(|b| b.rule == Rule::NoStackFrame);
+    assert!(
+        frame.is_some_and(|b| b
+            .message
+            .starts_with("`at eval (<anonymous>:1:1)` is a stack frame")),
+        "{broken:?}"
+    );
+    // The same frame ending a dump's value.
+    flags(
+        Outcome::Fault,
+        Rule::NoStackFrame,
+        &["{\"ok\": false, \"message\": \"The sync failed.\\n    at eval (<anonymous>:1:1)\"}"],
+    );
     // JavaScript's words about a name of the server's code, opening a
     // clause and ending it; not a name quoted, nor words that go on.
     flags(
