@@ -1034,6 +1034,25 @@ impl<'t> Scan<'t> {
         }
         // "perform_request() got an unexpected keyword argument 'params'":
         // Python's words about a call of the server's function.
+        // "Run mcp-server.exe as Administrator": a program or script the
+        // operator runs, by its file.
+        if index > 0
+            && self.lower(index - 1).as_deref() == Some("run")
+            && text.rsplit_once('.').is_some_and(|(stem, extension)| {
+                !stem.is_empty()
+                    && ["exe", "sh", "ps1", "bat", "cmd"]
+                        .iter()
+                        .any(|program| extension.eq_ignore_ascii_case(program))
+            })
+        {
+            return Some((
+                Rule::NoCommand,
+                format!(
+                    "`run {text}` is a command for the operator, which the model cannot run; \
+                     say what the model can do instead"
+                ),
+            ));
+        }
         if let Some(words) = self.javascript_reports_a_name(index) {
             return Some((
                 Rule::NoTypeName,
@@ -1053,13 +1072,14 @@ impl<'t> Scan<'t> {
             ));
         }
         // "set GOOS/GOARCH": variables named together, as each of
-        // `NOTES_EMAIL/EMAIL_ADDRESS` is alone; and one given its value,
+        // `NOTES_EMAIL/EMAIL_ADDRESS` is alone, or set together,
+        // `NOTES_USER+NOTES_PASSWORD`; and one given its value,
         // `SIMPLIFI_MCP_ALLOW_WRITES=1`.
-        let together = text.contains('/')
-            && text.split('/').all(|name| {
+        let together = text.contains(['/', '+'])
+            && text.split(['/', '+']).all(|name| {
                 name.len() > 1 && name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
             })
-            && (text.split('/').all(is_env_var)
+            && (text.split(['/', '+']).all(is_env_var)
                 || index
                     .checked_sub(1)
                     .and_then(|i| self.lower(i))

@@ -4081,6 +4081,27 @@ fn what_the_thirty_first_round_showed() {
             .starts_with("`at eval (<anonymous>:1:1)` is a stack frame")),
         "{broken:?}"
     );
+    // A program or script the operator runs, by its file; where the tool
+    // takes a command line, the model's.
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["The store is locked. Run unlock-store.sh as its owner."],
+    );
+    keeps_with(
+        &Tools::new()
+            .tool_with_parameters("run_task", ["command"])
+            .answering("run_task"),
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &["The store is locked. Run unlock-store.sh first, then call run_task again."],
+    );
+    // Variables set together, joined with `+`.
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["Sign-in needed: set NOTES_USER+NOTES_PASSWORD or NOTES_CERT+NOTES_KEY"],
+    );
     // The same frame ending a dump's value.
     flags(
         Outcome::Fault,

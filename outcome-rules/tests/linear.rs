@@ -548,4 +548,7 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     check_message(Outcome::Fault, &text, &Tools::new().tool("f"));
     let text = repeated("Invalid BigDecimal value for A { B = C, D = E } ");
     check_message(Outcome::Invalid, &text, &Tools::unknown());
+    // Scripts to run, variables set together, frames ending a value.
+    let text = repeated("Run x.sh, set A_B+C_D, \"x\n  at f (a.js:1:2)\" ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
 }
