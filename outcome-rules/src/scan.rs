@@ -226,6 +226,20 @@ impl<'t> Scan<'t> {
         }
     }
 
+    /// Whether the word at `index` is the method Spring AI's "Error invoking
+    /// method: x" names, and none of the server's tools.
+    fn spring_method(&self, index: usize, tools: &Tools) -> bool {
+        let text = self.word(&self.words[index]);
+        index >= 3
+            && is_identifier(text)
+            && text.starts_with(|c: char| c.is_ascii_lowercase())
+            && !tools.is_tool(text)
+            && self.words[index - 1].followed_by == Some(':')
+            && self.lower(index - 1).as_deref() == Some("method")
+            && self.lower(index - 2).as_deref() == Some("invoking")
+            && self.lower(index - 3).as_deref() == Some("error")
+    }
+
     /// Whether the word at `index` opens Python's words about a call of a
     /// function of the server's code ("perform_request() got an unexpected
     /// keyword argument 'params'", "takes 2 positional arguments"), which
@@ -467,6 +481,22 @@ impl<'t> Scan<'t> {
                 if !tool && (rule != Rule::NoCommand || !self.takes_a_command) {
                     broken.push(self.broken(rule, word.at.clone(), message));
                 }
+                continue;
+            }
+            // Spring AI's "Error invoking method: getResults": the Java
+            // method behind the tool, where the server lists the tool by
+            // another name (`get_results`); where the names agree, the
+            // words name the tool that failed.
+            if !self.sure_only && tools.complete && self.spring_method(index, tools) {
+                let text = self.word(word);
+                broken.push(self.broken(
+                    Rule::NoTypeName,
+                    word.at.clone(),
+                    format!(
+                        "`{text}` is a method of the server's code, not the tool's name, which \
+                         means nothing to the model; say in words what went wrong"
+                    ),
+                ));
                 continue;
             }
             if !self.takes_a_command {

@@ -4128,3 +4128,29 @@ fn what_the_thirty_first_round_showed() {
         ],
     );
 }
+
+#[test]
+fn what_the_thirty_second_round_showed() {
+    // Spring AI's words name the Java method behind the tool: where the
+    // server lists the tool by another name, a name of its code; where
+    // the names agree, the tool that failed.
+    let tools = Tools::new().tool("open_note").tool("listNotes");
+    flags_with(
+        &tools,
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Error invoking method: openNote\nThe store did not answer."],
+    );
+    keeps_with(
+        &tools,
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Error invoking method: listNotes\nThe store did not answer."],
+    );
+    keeps_with(
+        &Tools::unknown(),
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Error invoking method: openNote\nThe store did not answer."],
+    );
+}
