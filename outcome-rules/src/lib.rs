@@ -295,7 +295,11 @@ impl Tools {
     /// audit knows what it sent): a path the text names is the model's own
     /// only if it is one of them. Where they are not known, the one path a
     /// text names, for a tool that takes a path, is read as the model's,
-    /// as it is as often as not.
+    /// as it is as often as not. A value the text echoes whole, standing
+    /// apart from the words around it, is the model's own words, which no
+    /// rule about words reads (a fingerprint sent as `TypeError: ..` names
+    /// no type of the server's); values shorter than four bytes, and past
+    /// the first 32, are not looked for.
     ///
     /// ```
     /// use outcome_rules::{Outcome, Rule, Tools, check_message};
@@ -517,6 +521,7 @@ pub fn check_message(outcome: Outcome, text: &str, tools: &Tools) -> Vec<Broken>
     scan.takes_a_command = tools.own_takes_a_command();
     scan.takes_a_url = tools.own_takes_a_url();
     scan.sent = tools.sent.as_deref();
+    scan.find_echoes();
     let mut broken = Vec::new();
     scan.words(tools, &mut broken);
     if matches!(outcome, Outcome::Invalid | Outcome::Stale) {

@@ -49,7 +49,17 @@ pub(crate) struct Scan<'t> {
     message_lines: std::cell::OnceCell<(Vec<usize>, Vec<bool>)>,
     /// The string values the call sent, where known.
     pub(crate) sent: Option<&'t [String]>,
+    /// Where the text echoes a value the call sent, whole, as a word or
+    /// words of its own ([`Scan::find_echoes`]): the model's words, which
+    /// no rule about words reads.
+    echoes: Vec<std::ops::Range<usize>>,
 }
+
+/// The values the call sent that are looked for in the text, at most, and
+/// the fewest bytes one must have: a longer call's other values, and a
+/// value as short as `id` or `a`, are as often words of the text's own.
+pub(crate) const ECHOED_VALUES: usize = 32;
+pub(crate) const ECHOED_BYTES: usize = 4;
 
 /// The first `bytes` bytes of `text` at most, cut at a character's
 /// boundary.
@@ -223,7 +233,49 @@ impl<'t> Scan<'t> {
             listed: std::cell::OnceCell::new(),
             message_lines: std::cell::OnceCell::new(),
             sent: None,
+            echoes: Vec::new(),
         }
+    }
+
+    /// Finds where the text echoes a value the call sent ([`Scan::sent`]):
+    /// the value whole, standing apart from the words around it (not the
+    /// tail of a longer path, `/srv/notes/inbox.md` for `inbox.md`). Each
+    /// value is looked for once, so the work is the text's length times
+    /// [`ECHOED_VALUES`] at most.
+    pub(crate) fn find_echoes(&mut self) {
+        let Some(sent) = self.sent else {
+            return;
+        };
+        let stands_apart = |before: Option<char>, after: Option<char>| {
+            before.is_none_or(|c| c.is_whitespace() || "'\"`([{:,=".contains(c))
+                && after.is_none_or(|c| c.is_whitespace() || "'\"`)]}.,;:!?".contains(c))
+        };
+        for value in sent.iter().take(ECHOED_VALUES) {
+            let value = value.trim();
+            if value.len() < ECHOED_BYTES {
+                continue;
+            }
+            for (at, _) in self.text.match_indices(value) {
+                let end = at + value.len();
+                if stands_apart(
+                    self.text[..at].chars().next_back(),
+                    self.text[end..].chars().next(),
+                ) {
+                    self.echoes.push(at..end);
+                }
+            }
+        }
+        self.echoes.sort_by_key(|range| range.start);
+    }
+
+    /// Whether the bytes `at` lie inside a value the call sent, echoed.
+    pub(crate) fn echoed(&self, at: &std::ops::Range<usize>) -> bool {
+        let i = self.echoes.partition_point(|echo| echo.start <= at.start);
+        self.echoes[..i]
+            .iter()
+            .rev()
+            .take(ECHOED_VALUES)
+            .any(|echo| at.end <= echo.end)
     }
 
     /// Whether the word at `index` is the method Spring AI's "Error invoking
@@ -430,6 +482,10 @@ impl<'t> Scan<'t> {
     pub(crate) fn words(&self, tools: &Tools, broken: &mut Vec<Broken>) {
         self.phrases(broken);
         for (index, word) in self.words.iter().enumerate() {
+            // A value the call sent, echoed: the model's own words.
+            if !self.echoes.is_empty() && self.echoed(&word.at) {
+                continue;
+            }
             if let Some((rule, message)) = self.word_rule_at(index) {
                 // A flag for a tool that takes a command line: the model's;
                 // a dump's value of one word (`"command_path": ["deploy",
@@ -2607,6 +2663,9 @@ impl<'t> Scan<'t> {
                 let start = from + found;
                 let end = start + phrase.len();
                 from = end;
+                if !self.echoes.is_empty() && self.echoed(&(start..end)) {
+                    continue;
+                }
                 let starts_word = start == 0 || !is_word_byte(lower.as_bytes()[start - 1]);
                 let ends_word = end == lower.len() || !is_word_byte(lower.as_bytes()[end]);
                 // "error code 7" asks for a look-up; "returned an error

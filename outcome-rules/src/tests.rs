@@ -4153,4 +4153,26 @@ fn what_the_thirty_second_round_showed() {
         Rule::NoTypeName,
         &["Error invoking method: openNote\nThe store did not answer."],
     );
+    // A value the call sent, echoed whole, is the model's: no rule about
+    // words reads it; the same words of the server's own are read, and a
+    // value's tail inside a longer path is no echo.
+    let sent = "TypeError: Cannot read properties of undefined (reading 'id')";
+    let text = format!("No issue has the fingerprint {sent}. List the issues with list_issues.");
+    let tools = Tools::new()
+        .tool("list_issues")
+        .tool("get_issue")
+        .answering("get_issue");
+    keeps_with(
+        &tools.clone().sent([sent]),
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[&text],
+    );
+    flags_with(&tools, Outcome::Invalid, Rule::NoTypeName, &[&text]);
+    flags_with(
+        &tools.clone().sent(["inbox.md"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["No note at /srv/notes/inbox.md. List the notes with list_issues."],
+    );
 }

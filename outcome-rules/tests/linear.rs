@@ -551,6 +551,11 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Scripts to run, variables set together, frames ending a value.
     let text = repeated("Run x.sh, set A_B+C_D, \"x\n  at f (a.js:1:2)\" ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Values the call sent, echoed again and again, and the same values
+    // inside longer words: each looked for once.
+    let sent: Vec<String> = (0..40).map(|i| format!("value {i} Error")).collect();
+    let text = repeated("value 7 Error, /a/value 8 Errors, TypeError ");
+    check_message(Outcome::Invalid, &text, &Tools::unknown().sent(sent));
     // Spring AI's methods, each read three words back.
     let text = repeated("Error invoking method: getX\n");
     check_message(Outcome::Fault, &text, &Tools::new().tool("get_x"));
