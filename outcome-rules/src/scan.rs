@@ -2174,8 +2174,18 @@ impl<'t> Scan<'t> {
             // a place in the request's body (RFC 6901), no file.
             Rule::NoPath if self.dump_key(index) == Some("pointer") => None,
             // "failed to PUT /_matrix/client/v3/rooms/..": a route all the
-            // same, after the method that requested it.
-            Rule::NoPath if self.requested(index, true) => None,
+            // same, after the method that requested it; or after "request
+            // to" ("Request to /Library/VirtualFolders timed out").
+            Rule::NoPath
+                if self.requested(index, true)
+                    || index >= 2
+                        && self.lower(index - 1).as_deref() == Some("to")
+                        && self.lower(index - 2).is_some_and(|word| {
+                            matches!(word.as_str(), "request" | "requests")
+                        }) =>
+            {
+                None
+            }
             // "a whole number from -32768 to 32767": a bound, not a code.
             // `"offline_ids": [-2147483648]`: a dump's number is a value
             // unless its key says it is a code.
@@ -4078,9 +4088,19 @@ pub(crate) fn split_words(text: &str, masked: &str) -> (Vec<Word>, Vec<Range<usi
             // A lone mark ends the sentence before it; not one listed
             // ("characters like /, ., $"), a comma after it, nor an
             // ellipsis for more arguments of a call (`f(a='x', ...)`).
+            // Nor one of marks listed with spaces (". _ -").
+            let listed = || {
+                let rest = masked[at..].trim_start();
+                let next = rest.split(char::is_whitespace).next().unwrap_or("");
+                !next.is_empty()
+                    && !next.chars().any(char::is_alphanumeric)
+                    && !matches!(next, "|" | "\u{2014}" | "\u{2022}" | "--")
+                    && !rest[next.len()..].trim_start().is_empty()
+            };
             if raw.contains(['.', '!', '?'])
                 && !raw.ends_with([',', ';'])
                 && !(raw.starts_with(['.', '\u{2026}']) && raw.ends_with([')', ']']))
+                && !listed()
                 && let Some(last) = words.last_mut()
             {
                 let last: &mut Word = last;

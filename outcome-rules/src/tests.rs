@@ -4175,4 +4175,28 @@ fn what_the_thirty_second_round_showed() {
         Rule::NoPath,
         &["No note at /srv/notes/inbox.md. List the notes with list_issues."],
     );
+    // A route after "request to", as after the method that requested it;
+    // a file the server writes to is still a path.
+    keeps(
+        Outcome::Fault,
+        Rule::NoPath,
+        &["Request to /Library/Notes timed out after 30000ms"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoPath,
+        &["Writing to /var/lib/notes/index.db timed out after 30000ms"],
+    );
+    // Marks listed with spaces end no sentence; a lone mark before a
+    // word still does.
+    keeps(
+        Outcome::Invalid,
+        Rule::Short,
+        &["The name may hold letters, digits and . _ - only. Send another name."],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::Short,
+        &["The name is taken . It was used before . Send another name."],
+    );
 }

@@ -556,6 +556,11 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     let sent: Vec<String> = (0..40).map(|i| format!("value {i} Error")).collect();
     let text = repeated("value 7 Error, /a/value 8 Errors, TypeError ");
     check_message(Outcome::Invalid, &text, &Tools::unknown().sent(sent));
+    // Marks listed with spaces, routes after "request to".
+    let text = repeated("x . _ - Request to /a/b . ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = format!("x .{} _ y", repeated(" "));
+    check_message(Outcome::Fault, &text, &Tools::unknown());
     // Spring AI's methods, each read three words back.
     let text = repeated("Error invoking method: getX\n");
     check_message(Outcome::Fault, &text, &Tools::new().tool("get_x"));
