@@ -4097,9 +4097,10 @@ pub(crate) fn split_words(text: &str, masked: &str) -> (Vec<Word>, Vec<Range<usi
                     && !matches!(next, "|" | "\u{2014}" | "\u{2022}" | "--")
                     && !rest[next.len()..].trim_start().is_empty()
             };
+            let in_a_call = raw.starts_with(['.', '\u{2026}']) && raw.ends_with([')', ']']);
             if raw.contains(['.', '!', '?'])
                 && !raw.ends_with([',', ';'])
-                && !(raw.starts_with(['.', '\u{2026}']) && raw.ends_with([')', ']']))
+                && !in_a_call
                 && !listed()
                 && let Some(last) = words.last_mut()
             {
