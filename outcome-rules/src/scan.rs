@@ -61,6 +61,9 @@ pub(crate) struct Scan<'t> {
 pub(crate) const ECHOED_VALUES: usize = 32;
 pub(crate) const ECHOED_BYTES: usize = 4;
 
+/// How far after "see" a quoted help command is read.
+pub(crate) const HELP_READ: usize = 64;
+
 /// The first `bytes` bytes of `text` at most, cut at a character's
 /// boundary.
 pub(crate) fn head(text: &str, bytes: usize) -> &str {
@@ -562,8 +565,51 @@ impl<'t> Scan<'t> {
         if !self.sure_only {
             self.fields(tools, broken);
             self.log_headings(broken);
+            self.help_pages(broken);
         }
         self.names(tools, broken);
+    }
+
+    /// "see 'go help modules'", "Please see `gcloud topic escaping`": a
+    /// program's help quoted after "see", a page the model cannot read
+    /// from a failed call. Each "see" reads [`HELP_READ`] bytes at most.
+    fn help_pages(&self, broken: &mut Vec<Broken>) {
+        for word in &self.words {
+            if !self.word(word).eq_ignore_ascii_case("see") || word.followed_by.is_some() {
+                continue;
+            }
+            let after = &self.text[word.at.end..];
+            let rest = after.trim_start_matches(' ');
+            let opens = word.at.end + (after.len() - rest.len());
+            let Some(quote) = rest
+                .chars()
+                .next()
+                .filter(|c| matches!(c, '\'' | '"' | '`'))
+            else {
+                continue;
+            };
+            let inside = head(&rest[1..], HELP_READ);
+            let Some(end) = inside.find(quote) else {
+                continue;
+            };
+            let quoted = &inside[..end];
+            let mut words = quoted.split(' ');
+            let program = words.next().unwrap_or("");
+            let help =
+                program == "man" || words.any(|w| matches!(w, "help" | "topic" | "--help" | "-h"));
+            if help && is_identifier(program) {
+                // The quotes are one byte each.
+                let at = word.at.start..opens + 1 + end + 1;
+                broken.push(self.broken(
+                    Rule::NoLookup,
+                    at,
+                    format!(
+                        "`see {quote}{quoted}{quote}` sends the model to a program's help, which \
+                         it cannot read from a failed call; say in this text what it must change"
+                    ),
+                ));
+            }
+        }
     }
 
     /// The readings that are useful but not sure, so that only the

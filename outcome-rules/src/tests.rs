@@ -4199,4 +4199,20 @@ fn what_the_thirty_second_round_showed() {
         Rule::Short,
         &["The name is taken . It was used before . Send another name."],
     );
+    // A program's help quoted after "see" is a page to read; a command
+    // quoted after "see" that is no help is left to no-command.
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "The store needs a module file; see 'go help modules'.",
+            "The fields changed (see the README's notes on moving).",
+            "Bad syntax for the list. Please see `notes topic escaping` for how to write one.",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["The note is locked; see 'inbox' in the list for its owner."],
+    );
 }

@@ -36,6 +36,7 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("consult the", Rule::NoLookup, LOOKUP),
     ("as documented", Rule::NoLookup, LOOKUP),
     ("see above", Rule::NoLookup, LOOKUP),
+    ("see the readme", Rule::NoLookup, LOOKUP),
     ("for further information", Rule::NoLookup, LOOKUP),
     ("for more information", Rule::NoLookup, LOOKUP),
     ("for more details", Rule::NoLookup, LOOKUP),

@@ -561,6 +561,9 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     check_message(Outcome::Fault, &text, &Tools::unknown());
     let text = format!("x .{} _ y", repeated(" "));
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Help quoted after "see", opened and never closed.
+    let text = repeated("see 'go help x' see `a ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
     // Spring AI's methods, each read three words back.
     let text = repeated("Error invoking method: getX\n");
     check_message(Outcome::Fault, &text, &Tools::new().tool("get_x"));
