@@ -271,6 +271,22 @@ impl<'t> Scan<'t> {
         self.echoes.sort_by_key(|range| range.start);
     }
 
+    /// Whether `path` is one the call is known to have sent relative,
+    /// resolved against a root the text shows: it ends with a value sent
+    /// (`/home/alice/Documents/reports/q3.xlsx` for `reports/q3.xlsx`).
+    pub(crate) fn resolves_a_sent_path(&self, path: &str) -> bool {
+        self.sent.is_some_and(|sent| {
+            sent.iter().take(ECHOED_VALUES).any(|value| {
+                let value = value.trim_start_matches("./");
+                value.len() >= ECHOED_BYTES
+                    && !value.starts_with('/')
+                    && path
+                        .strip_suffix(value)
+                        .is_some_and(|root| root.len() > 1 && root.ends_with('/'))
+            })
+        })
+    }
+
     /// Whether the bytes `at` lie inside a value the call sent, echoed.
     pub(crate) fn echoed(&self, at: &std::ops::Range<usize>) -> bool {
         let i = self.echoes.partition_point(|echo| echo.start <= at.start);
@@ -2206,8 +2222,15 @@ impl<'t> Scan<'t> {
             // a text refuses to go to is the one the model asked for.
             Rule::NoPath if !self.sure_only && self.paths() == 1 && self.refuses_a_place() => None,
             // A file in a user's home, the only path the text names: the
-            // file the model asked about, as often as not sent by it.
-            Rule::NoPath if !self.sure_only && !self.takes_no_path && self.is_users_file(index) => {
+            // file the model asked about, as often as not sent by it; not
+            // where the call is known to have sent the path relative, the
+            // text showing the root it was resolved against.
+            Rule::NoPath
+                if !self.sure_only
+                    && !self.takes_no_path
+                    && !self.resolves_a_sent_path(text)
+                    && self.is_users_file(index) =>
+            {
                 None
             }
             // The one path a text names, of a tool that takes a path: the

@@ -4215,4 +4215,37 @@ fn what_the_thirty_second_round_showed() {
         Rule::NoLookup,
         &["The note is locked; see 'inbox' in the list for its owner."],
     );
+    // A file in a user's home is the model's where the call is not
+    // known; where it is, only if the call sent it.
+    let tools = Tools::new()
+        .tool_with_parameters("read_sheet", ["file_path"])
+        .answering("read_sheet");
+    let text =
+        "File: /home/alice/Documents/reports/q3.xlsx\nNo such file. Send a path from list_files.";
+    keeps_with(&tools, Outcome::Invalid, Rule::NoPath, &[text]);
+    flags_with(
+        &tools.clone().sent(["reports/q3.xlsx"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[text],
+    );
+    keeps_with(
+        &tools
+            .clone()
+            .sent(["/home/alice/Documents/reports/q3.xlsx"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[text],
+    );
+    // A route built with an id the call sent is no path resolved from it.
+    let tools = Tools::new()
+        .tool_with_parameters("get_user", ["user_id"])
+        .tool_with_parameters("upload_avatar", ["file_path"])
+        .answering("get_user");
+    keeps_with(
+        &tools.sent(["0f3c2a9e7b2d4c55"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["Resource not found: /Users/0f3c2a9e7b2d4c55/Policy. Send an id from list_users."],
+    );
 }

@@ -561,6 +561,13 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     check_message(Outcome::Fault, &text, &Tools::unknown());
     let text = format!("x .{} _ y", repeated(" "));
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Files in a home, each against every value sent.
+    let text = repeated("/home/a/x/y.md ");
+    let sent: Vec<String> = (0..40).map(|i| format!("x/{i}.md")).collect();
+    let tools = Tools::new()
+        .tool_with_parameters("f", ["path"])
+        .answering("f");
+    check_message(Outcome::Invalid, &text, &tools.sent(sent));
     // Help quoted after "see", opened and never closed.
     let text = repeated("see 'go help x' see `a ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
