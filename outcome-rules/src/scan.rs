@@ -61,6 +61,9 @@ pub(crate) struct Scan<'t> {
 pub(crate) const ECHOED_VALUES: usize = 32;
 pub(crate) const ECHOED_BYTES: usize = 4;
 
+/// How far a code's name in parentheses after the code is read.
+pub(crate) const CODE_NAME_READ: usize = 48;
+
 /// How far after "see" a quoted help command is read.
 pub(crate) const HELP_READ: usize = 64;
 
@@ -1027,9 +1030,11 @@ impl<'t> Scan<'t> {
             ));
         }
         // `"type":"ErrorResponse"`, `"error_type":"QueryError"`: a class's
-        // name under the dump's key for the error's type.
+        // name under the dump's key for the error's type; not a code of
+        // what is wrong run together (RavenDB's `"Type":"InvalidAuth"`).
         if is_repr(text)
             && text.bytes().all(|b| b.is_ascii_alphanumeric())
+            && !is_state_code(text)
             && self.dump_key(index).is_some_and(|key| {
                 matches!(
                     letters(key.trim_start_matches(['@', '$'])).as_str(),
@@ -1820,6 +1825,15 @@ impl<'t> Scan<'t> {
                 return true;
             }
         }
+        // MongoDB's driver, `Error code 40324 (Location40324): Unrecognized
+        // ..`: the code's name in parentheses, then the words.
+        if let Some(inner) = rest.strip_prefix(" (")
+            && let Some(close) = head(inner, CODE_NAME_READ).find(')')
+            && is_identifier(&inner[..close])
+            && inner[close + 1..].starts_with(':')
+        {
+            return self.said_after(end + " (".len() + close + ")".len());
+        }
         // `-32602 - invalid argument 0: ..`: a dash parts a code from the
         // words that say what it means, as a space does.
         let rest = rest
@@ -2154,7 +2168,10 @@ impl<'t> Scan<'t> {
                     || self.links_to_documentation(index, text)
                     // A page of documentation by its address, unless it is
                     // what the server fetched ("HTTP 404 for <url>").
-                    || !self.takes_a_url && is_documentation(text) && !self.fetched(index);
+                    || !self.takes_a_url
+                        && is_documentation(text)
+                        && !self.fetched(index)
+                        && !self.gets_a_key(index);
                 let referred = (index.saturating_sub(2)..index)
                     .rev()
                     .take_while(|&i| !self.words[i].ends_sentence)
@@ -2351,6 +2368,29 @@ impl<'t> Scan<'t> {
             }
             _ => Some((rule, message)),
         }
+    }
+
+    /// Whether the sentence of word `index`, a URL, says a key or a token
+    /// is got there ("Get a new API key from: <url>"): a place to act, even
+    /// on a host named for documentation. Reads [`PAGE_READ`] words back.
+    pub(crate) fn gets_a_key(&self, index: usize) -> bool {
+        let words = || {
+            (index.saturating_sub(PAGE_READ)..index)
+                .rev()
+                .take_while(|&i| !self.words[i].ends_sentence)
+                .filter_map(|i| self.lower(i))
+        };
+        words().any(|word| {
+            matches!(
+                word.trim_matches(MARKS),
+                "key" | "keys" | "token" | "tokens" | "credential" | "credentials"
+            )
+        }) && words().any(|word| {
+            matches!(
+                word.trim_matches(MARKS),
+                "get" | "create" | "generate" | "obtain" | "new"
+            )
+        })
     }
 
     /// Whether the few words of its sentence before word `index` name a

@@ -1839,6 +1839,7 @@ fn a_url_after_at_is_a_page_to_read_where_the_sentence_names_one() {
         "You can create a free API key at https://example.com/keys for more calls an hour.",
         "The API key is invalid. Get an API key at https://example.com/app/api-keys",
         "Give the token the `schema.bases:read` scope at https://example.com/create/tokens.",
+        "3. Get a new API key from: https://docs.example.com/settings/keys",
     ] {
         assert_eq!(lookups(text), 0, "{text}");
     }
@@ -4247,5 +4248,32 @@ fn what_the_thirty_second_round_showed() {
         Outcome::Invalid,
         Rule::NoPath,
         &["Resource not found: /Users/0f3c2a9e7b2d4c55/Policy. Send an id from list_users."],
+    );
+}
+
+#[test]
+fn what_the_thirty_third_round_showed() {
+    // A code of what is wrong under a dump's key for the error's type is
+    // a code; an exception's name there is still a type.
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["{\"Type\":\"InvalidAuth\",\"Message\":\"The key may not read the logs.\"}"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["{\"Type\":\"InvalidAuthException\",\"Message\":\"The key may not read the logs.\"}"],
+    );
+    // A code's name in parentheses between the code and its words.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["Query failed: Error code 40324 (Location40324): Unrecognized stage name: '$lookupp'"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["Query failed: Error code 40324 (Location40324)."],
     );
 }

@@ -620,6 +620,19 @@ pub(crate) fn is_type_name(word: &str) -> bool {
         })
 }
 
+/// Whether `word` is a code of what is wrong, in words run together: a
+/// word of [`STATES`], then a capitalised rest that names no exception
+/// (`InvalidAuth`, `MissingCredential`; not `InvalidRequestError`).
+pub(crate) fn is_state_code(word: &str) -> bool {
+    !["Error", "Exception", "Panic", "Fault"]
+        .iter()
+        .any(|kind| word.ends_with(kind))
+        && STATES.iter().any(|state| {
+            word.strip_prefix(state)
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+        })
+}
+
 /// Words that say what is wrong with a thing, heading a code run together:
 /// `MissingCredential`, `InvalidParams`.
 const STATES: &[&str] = &[
