@@ -3077,8 +3077,13 @@ impl<'t> Scan<'t> {
         let heads_line = is(1, "command")
             && after_colon
             && (index == 1 || self.opens_a_line(index - 1) || self.words[index - 2].ends_sentence);
+        // "ADB command failed: adb: more than one device": the program's
+        // name heading what it wrote, as `git`'s `fatal:` does, no command
+        // line.
+        let labels_its_output = self.words[index].followed_by == Some(':');
         program
             && after_colon
+            && !labels_its_output
             && (heads_line || is(failed_at, "failed") && is(failed_at + 1, "command") && opens)
     }
 

@@ -4276,4 +4276,16 @@ fn what_the_thirty_third_round_showed() {
         Rule::NoLookup,
         &["Query failed: Error code 40324 (Location40324)."],
     );
+    // A program's name heading what it wrote, after "command failed:";
+    // its command line is still a command.
+    keeps(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Sync failed: NOTES command failed: notes: the store is locked"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Sync failed: NOTES command failed: notes sync --all"],
+    );
 }
