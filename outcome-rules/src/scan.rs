@@ -584,7 +584,7 @@ impl<'t> Scan<'t> {
         if !self.sure_only {
             self.fields(tools, broken);
             self.log_headings(broken);
-            self.help_pages(broken);
+            self.help_pages(tools, broken);
         }
         self.names(tools, broken);
     }
@@ -592,9 +592,41 @@ impl<'t> Scan<'t> {
     /// "see 'go help modules'", "Please see `gcloud topic escaping`": a
     /// program's help quoted after "see", a page the model cannot read
     /// from a failed call. Each "see" reads [`HELP_READ`] bytes at most.
-    fn help_pages(&self, broken: &mut Vec<Broken>) {
-        for word in &self.words {
-            if !self.word(word).eq_ignore_ascii_case("see") || word.followed_by.is_some() {
+    ///
+    /// And "See grist_query_sql description for examples", "check
+    /// list_notes docs": one of the server's tools, its definition to read.
+    fn help_pages(&self, tools: &Tools, broken: &mut Vec<Broken>) {
+        for (index, word) in self.words.iter().enumerate() {
+            let verb = self.word(word);
+            let sends = verb.eq_ignore_ascii_case("see") || verb.eq_ignore_ascii_case("check");
+            if !sends || word.followed_by.is_some() {
+                continue;
+            }
+            let page = |at: usize| {
+                self.lower(at).is_some_and(|word| {
+                    matches!(
+                        word.trim_end_matches(MARKS),
+                        "description" | "schema" | "docs" | "documentation"
+                    )
+                })
+            };
+            if let Some(next) = self.words.get(index + 1)
+                && next.followed_by.is_none()
+                && tools.is_tool(self.word(next))
+                && page(index + 2)
+            {
+                let tool = self.word(next);
+                broken.push(self.broken(
+                    Rule::NoLookup,
+                    word.at.start..self.words[index + 2].at.end,
+                    format!(
+                        "sends the model to read `{tool}`'s definition, which it cannot do \
+                         from a failed call; say in this text what it must change"
+                    ),
+                ));
+                continue;
+            }
+            if !verb.eq_ignore_ascii_case("see") {
                 continue;
             }
             let after = &self.text[word.at.end..];

@@ -4288,4 +4288,22 @@ fn what_the_thirty_third_round_showed() {
         Rule::NoCommand,
         &["Sync failed: NOTES command failed: notes sync --all"],
     );
+    // One of the server's tools, its definition to read; a word that is
+    // no tool of the server is left.
+    let tools = Tools::new().tool("run_query").tool("list_tables");
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "No column is named Statuss. See run_query description for examples.",
+            "The arguments are not valid. Check the tool schema for the required ones.",
+        ],
+    );
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["No column is named Statuss. See column description with list_tables."],
+    );
 }

@@ -19,6 +19,7 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     // "Check the tool's input schema", "according to the tool's schema":
     // the tool's definition, which the text sends the model back to.
     ("check the tool's", Rule::NoLookup, LOOKUP),
+    ("check the tool schema", Rule::NoLookup, LOOKUP),
     ("according to the tool's", Rule::NoLookup, LOOKUP),
     ("see the documentation", Rule::NoLookup, LOOKUP),
     ("see the docs", Rule::NoLookup, LOOKUP),
