@@ -274,6 +274,23 @@ impl<'t> Scan<'t> {
         self.echoes.sort_by_key(|range| range.start);
     }
 
+    /// Whether `path` may hold a value the call sent: always where what it
+    /// sent is not known; else where a value sent stands in it, unless the
+    /// path is one sent relative and resolved against a root the text
+    /// shows ([`Scan::resolves_a_sent_path`]).
+    pub(crate) fn may_hold_a_sent_value(&self, path: &str) -> bool {
+        match self.sent {
+            None => true,
+            Some(sent) => {
+                !self.resolves_a_sent_path(path)
+                    && sent
+                        .iter()
+                        .take(ECHOED_VALUES)
+                        .any(|value| value.len() >= ECHOED_BYTES && path.contains(value.as_str()))
+            }
+        }
+    }
+
     /// Whether `path` is one the call is known to have sent relative,
     /// resolved against a root the text shows: it ends with a value sent
     /// (`/home/alice/Documents/reports/q3.xlsx` for `reports/q3.xlsx`).
@@ -2271,13 +2288,14 @@ impl<'t> Scan<'t> {
             // a text refuses to go to is the one the model asked for.
             Rule::NoPath if !self.sure_only && self.paths() == 1 && self.refuses_a_place() => None,
             // A file in a user's home, the only path the text names: the
-            // file the model asked about, as often as not sent by it; not
-            // where the call is known to have sent the path relative, the
-            // text showing the root it was resolved against.
+            // file the model asked about, as often as not sent by it. Where
+            // what the call sent is known, only a path built with a value
+            // sent (`/Users/<id>/Policy`), and not one the call sent
+            // relative, resolved against a root the text shows.
             Rule::NoPath
                 if !self.sure_only
                     && !self.takes_no_path
-                    && !self.resolves_a_sent_path(text)
+                    && self.may_hold_a_sent_value(text)
                     && self.is_users_file(index) =>
             {
                 None

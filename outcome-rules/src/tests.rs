@@ -4306,4 +4306,25 @@ fn what_the_thirty_third_round_showed() {
         Rule::NoLookup,
         &["No column is named Statuss. See column description with list_tables."],
     );
+    // A file in a user's home that the call, known, sent nothing of is
+    // the server's.
+    let tools = Tools::new()
+        .tool_with_parameters("init_notes", ["nextgen"])
+        .tool_with_parameters("read_note", ["path"])
+        .answering("init_notes");
+    let text =
+        "A notes folder already exists at /home/alice/projects/shop. Call read_note instead.";
+    keeps_with(&tools, Outcome::Invalid, Rule::NoPath, &[text]);
+    flags_with(
+        &tools.sent(Vec::<String>::new()),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[text],
+    );
+    // encoding/json's words name the Go type it reads into.
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Bad filter: json: cannot unmarshal string into Go value of type []notes.Filter"],
+    );
 }

@@ -14,6 +14,8 @@ pub(crate) const TRAILING: &[char] = &[
 /// Phrases that break a rule wherever they stand, lowercase.
 pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("go struct field", Rule::NoTypeName, GO_TYPE),
+    // encoding/json's "cannot unmarshal object into Go value of type X".
+    ("into go value of type", Rule::NoTypeName, GO_TYPE),
     ("see the description", Rule::NoLookup, LOOKUP),
     ("see the tool description", Rule::NoLookup, LOOKUP),
     // "Check the tool's input schema", "according to the tool's schema":
