@@ -4327,4 +4327,10 @@ fn what_the_thirty_third_round_showed() {
         Rule::NoTypeName,
         &["Bad filter: json: cannot unmarshal string into Go value of type []notes.Filter"],
     );
+    // A flag whose parts are dotted.
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Admin calls must be enabled with the `--web.enable-admin-api` flag."],
+    );
 }

@@ -1435,11 +1435,15 @@ pub(crate) fn is_field(word: &str) -> bool {
 pub(crate) fn is_flag(word: &str) -> bool {
     word.strip_prefix("--").is_some_and(|flag| {
         let name = flag.split_once('=').map_or(flag, |(name, _)| name);
+        // Go's kingpin and Prometheus dot a flag's parts:
+        // `--web.enable-admin-api`.
         name.len() >= 2
             && name.as_bytes()[0].is_ascii_alphabetic()
+            && !name.ends_with('.')
+            && !name.contains("..")
             && name
                 .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
     })
 }
 

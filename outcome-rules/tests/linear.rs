@@ -574,6 +574,9 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Tools' definitions and programs' names heading their output.
     let text = repeated("See f description. Check f docs. X command failed: x: y ");
     check_message(Outcome::Invalid, &text, &Tools::new().tool("f"));
+    // Dotted flags, Go's values of a type.
+    let text = repeated("`--a.b-c` into Go value of type []x.Y ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
     // Spring AI's methods, each read three words back.
     let text = repeated("Error invoking method: getX\n");
     check_message(Outcome::Fault, &text, &Tools::new().tool("get_x"));
