@@ -2578,25 +2578,30 @@ impl<'t> Scan<'t> {
                 if open {
                     listed.push(at);
                 }
-                open = match word.followed_by {
-                    Some(',') => open,
-                    // "Valid modes:", "Available types:": what the values
-                    // are, after a word that says they may be sent.
-                    Some(':') => {
-                        self.lower(at).is_some_and(|word| {
-                            matches!(
-                                word.as_str(),
-                                "allowed" | "values" | "of" | "options" | "supported" | "choices"
+                open =
+                    match word.followed_by {
+                        Some(',') => open,
+                        // "Valid modes:", "Available types:": what the values
+                        // are, after a word that says they may be sent; "Use:"
+                        // heading them as a label.
+                        Some(':') => {
+                            self.lower(at).is_some_and(|word| {
+                                matches!(
+                                    word.as_str(),
+                                    "allowed"
+                                        | "values"
+                                        | "of"
+                                        | "options"
+                                        | "supported"
+                                        | "choices"
+                                        | "use"
+                                )
+                            }) || at.checked_sub(1).and_then(|i| self.lower(i)).is_some_and(
+                                |word| matches!(word.as_str(), "valid" | "available" | "accepted"),
                             )
-                        }) || at
-                            .checked_sub(1)
-                            .and_then(|i| self.lower(i))
-                            .is_some_and(|word| {
-                                matches!(word.as_str(), "valid" | "available" | "accepted")
-                            })
-                    }
-                    _ => false,
-                };
+                        }
+                        _ => false,
+                    };
             }
             listed
         });

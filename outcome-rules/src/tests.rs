@@ -4334,3 +4334,26 @@ fn what_the_thirty_third_round_showed() {
         &["Admin calls must be enabled with the `--web.enable-admin-api` flag."],
     );
 }
+
+#[test]
+fn what_the_thirty_fourth_round_showed() {
+    // Values "Use:" heads as a label, one close to a tool's name, are
+    // values; a tool's name there still names it; a name close to a
+    // tool's after "use" as a verb is still no tool.
+    let tools = Tools::new()
+        .tool_with_parameters("get_note", ["id"])
+        .tool_with_parameters("check_note", ["kind"])
+        .answering("check_note");
+    let step = "Use: draft, pre_note, sent_note, archived";
+    assert!(!rules(&check_part(Part::NextStep, step, &tools)).contains(&Rule::KnownTool));
+    assert!(
+        !rules(&check_message(
+            Outcome::Invalid,
+            &format!("Unknown kind 'x'. {step}"),
+            &tools
+        ))
+        .contains(&Rule::KnownTool)
+    );
+    let step = "Use get_notes to find the id.";
+    assert!(rules(&check_part(Part::NextStep, step, &tools)).contains(&Rule::KnownTool));
+}
