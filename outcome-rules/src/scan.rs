@@ -64,6 +64,10 @@ pub(crate) const ECHOED_BYTES: usize = 4;
 /// How far a code's name in parentheses after the code is read.
 pub(crate) const CODE_NAME_READ: usize = 48;
 
+/// How many words after "see the" a log's name is looked for ("See the
+/// Exception Log").
+pub(crate) const LOG_NAME_WORDS: usize = 4;
+
 /// How far after "see" a quoted help command is read.
 pub(crate) const HELP_READ: usize = 64;
 
@@ -646,6 +650,28 @@ impl<'t> Scan<'t> {
             if !verb.eq_ignore_ascii_case("see") {
                 continue;
             }
+            // "See the Exception Log for details.": a log the operator
+            // keeps, named within a few words.
+            let log = (index + 1..self.words.len().min(index + 1 + LOG_NAME_WORDS))
+                .take_while(|&at| at == index + 1 || !self.words[at - 1].ends_sentence)
+                .find(|&at| {
+                    self.lower(at)
+                        .is_some_and(|word| matches!(word.trim_end_matches(MARKS), "log" | "logs"))
+                });
+            if self.lower(index + 1).as_deref() == Some("the")
+                && let Some(log) = log
+            {
+                broken.push(
+                    self.broken(
+                        Rule::NoLookup,
+                        word.at.start..self.words[log].at.end,
+                        "sends the model to read a log, which is the operator's; say in this text \
+                     what went wrong"
+                            .to_owned(),
+                    ),
+                );
+                continue;
+            }
             let after = &self.text[word.at.end..];
             let rest = after.trim_start_matches(' ');
             let opens = word.at.end + (after.len() - rest.len());
@@ -1127,7 +1153,12 @@ impl<'t> Scan<'t> {
                     && !self.words[index].in_dump
                     && self.masked[..self.words[index].at.start].ends_with('"')
         };
-        if BARE_TYPES.contains(&text) && (!opens_sentence || text == "NoneType") {
+        // "See the Exception Log": the name of a log, which no-lookup
+        // reads, not the type.
+        let names_a_log = self
+            .lower(index + 1)
+            .is_some_and(|next| matches!(next.trim_end_matches(MARKS), "log" | "logs"));
+        if BARE_TYPES.contains(&text) && (!opens_sentence || text == "NoneType") && !names_a_log {
             return Some((
                 Rule::NoTypeName,
                 format!(

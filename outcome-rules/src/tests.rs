@@ -4356,4 +4356,22 @@ fn what_the_thirty_fourth_round_showed() {
     );
     let step = "Use get_notes to find the id.";
     assert!(rules(&check_part(Part::NextStep, step, &tools)).contains(&Rule::KnownTool));
+    // "Not" heads a code of what is wrong too; an exception's name is
+    // still a type.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["{\"error\": {\"error_type\": \"NotFound\", \"message\": \"No note is named inbox.\"}}"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "{\"error\": {\"error_type\": \"NotFoundException\", \"message\": \"The store failed.\"}}",
+        ],
+    );
+    // A log named after "see the" is a log to read, not a type.
+    let text = "{\"error\":\"Store Error\",\"details\":\"The request failed. See the Exception Log for details.\"}";
+    keeps(Outcome::Fault, Rule::NoTypeName, &[text]);
+    flags(Outcome::Fault, Rule::NoLookup, &[text]);
 }

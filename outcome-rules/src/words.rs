@@ -639,7 +639,7 @@ pub(crate) fn is_state_code(word: &str) -> bool {
 /// Words that say what is wrong with a thing, heading a code run together:
 /// `MissingCredential`, `InvalidParams`.
 const STATES: &[&str] = &[
-    "Missing", "Invalid", "Expired", "Unknown", "Bad", "No", "Revoked",
+    "Missing", "Invalid", "Expired", "Unknown", "Bad", "No", "Not", "Revoked",
 ];
 
 /// Whether `word` is an identifier of code: a letter, then letters,
