@@ -2609,30 +2609,31 @@ impl<'t> Scan<'t> {
                 if open {
                     listed.push(at);
                 }
-                open =
-                    match word.followed_by {
-                        Some(',') => open,
-                        // "Valid modes:", "Available types:": what the values
-                        // are, after a word that says they may be sent; "Use:"
-                        // heading them as a label.
-                        Some(':') => {
-                            self.lower(at).is_some_and(|word| {
-                                matches!(
-                                    word.as_str(),
-                                    "allowed"
-                                        | "values"
-                                        | "of"
-                                        | "options"
-                                        | "supported"
-                                        | "choices"
-                                        | "use"
-                                )
-                            }) || at.checked_sub(1).and_then(|i| self.lower(i)).is_some_and(
-                                |word| matches!(word.as_str(), "valid" | "available" | "accepted"),
-                            )
-                        }
-                        _ => false,
-                    };
+                open = match word.followed_by {
+                    Some(',') => open,
+                    // "Valid modes:", "Available types:": what the values
+                    // are, after a word that says they may be sent; "Use:"
+                    // heading them as a label, a list of several ("Use:
+                    // get_calls symbol_id:<id>" is a step).
+                    Some(':') => {
+                        self.lower(at).is_some_and(|word| {
+                            matches!(
+                                word.as_str(),
+                                "allowed" | "values" | "of" | "options" | "supported" | "choices"
+                            ) || word == "use"
+                                && self
+                                    .words
+                                    .get(at + 1)
+                                    .is_some_and(|next| next.followed_by == Some(','))
+                        }) || at
+                            .checked_sub(1)
+                            .and_then(|i| self.lower(i))
+                            .is_some_and(|word| {
+                                matches!(word.as_str(), "valid" | "available" | "accepted")
+                            })
+                    }
+                    _ => false,
+                };
             }
             listed
         });
@@ -3981,8 +3982,11 @@ impl<'t> Scan<'t> {
                 // just failed only in an instruction ("Pass a name to
                 // symbol_resolve."), not in passing ("Invalid arguments
                 // for read_file").
+                // Not a value of a list a label heads ("Use: transaction,
+                // pre_transaction"), unless the server has that tool.
                 Some(Mention::Perhaps) => {
                     depth == 0
+                        && (tools.get(name).is_some() || !self.listed_value(index))
                         && (verb_led || tools.own.as_deref() != Some(name))
                         && (self.sure_only || self.set_apart(index))
                         && (tools.get(name).is_some()

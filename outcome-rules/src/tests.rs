@@ -4354,6 +4354,9 @@ fn what_the_thirty_fourth_round_showed() {
         ))
         .contains(&Rule::KnownTool)
     );
+    assert!(rules(&check_part(Part::NextStep, step, &tools)).contains(&Rule::NamesTool));
+    let step = "Use: get_note, draft";
+    assert!(!rules(&check_part(Part::NextStep, step, &tools)).contains(&Rule::NamesTool));
     let step = "Use get_notes to find the id.";
     assert!(rules(&check_part(Part::NextStep, step, &tools)).contains(&Rule::KnownTool));
     // "Not" heads a code of what is wrong too; an exception's name is
