@@ -2506,6 +2506,12 @@ impl<'t> Scan<'t> {
                 .map_or(0, str::len);
         let before = self.text[..start].trim_end_matches(['"', '\'']);
         let before = before.trim_end_matches([' ', '\t']);
+        // The first of a list under the key: `"documentation_links": [\n
+        // "https://..`.
+        let before = match before.trim_end().strip_suffix('[') {
+            Some(list) => list.trim_end(),
+            None => before,
+        };
         let Some(before) = before.strip_suffix(':') else {
             return false;
         };

@@ -4377,4 +4377,12 @@ fn what_the_thirty_fourth_round_showed() {
     let text = "{\"error\":\"Store Error\",\"details\":\"The request failed. See the Exception Log for details.\"}";
     keeps(Outcome::Fault, Rule::NoTypeName, &[text]);
     flags(Outcome::Fault, Rule::NoLookup, &[text]);
+    // The first of a list of links under a key for documentation.
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "{\"message\": \"The store is down.\", \"documentation_links\": [\n  \"https://example.com/errors\"\n]}",
+        ],
+    );
 }
