@@ -1267,6 +1267,23 @@ impl<'t> Scan<'t> {
         }
         // "perform_request() got an unexpected keyword argument 'params'":
         // Python's words about a call of the server's function.
+        // Feign's method key, `[ActionsClient#restartDns()]`: the server's
+        // client class and its method, as Javadoc writes them.
+        if let Some((class, method)) = text.split_once('#')
+            && is_identifier(class)
+            && class.starts_with(|c: char| c.is_ascii_uppercase())
+            && method
+                .split_once('(')
+                .is_some_and(|(name, _)| is_identifier(name))
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a method of the server's code, which means nothing to the \
+                     model; say in words what went wrong"
+                ),
+            ));
+        }
         // "Run mcp-server.exe as Administrator": a program or script the
         // operator runs, by its file.
         if index > 0

@@ -4385,4 +4385,18 @@ fn what_the_thirty_fourth_round_showed() {
             "{\"message\": \"The store is down.\", \"documentation_links\": [\n  \"https://example.com/errors\"\n]}",
         ],
     );
+    // Feign's method key names the server's client and its method; a
+    // channel or an issue by its hash names none.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "[403 Forbidden] during [POST] to [http://notes.local/api/sync] [NotesClient#sync()]: read-only",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Issue #42 is closed. Send another number."],
+    );
 }

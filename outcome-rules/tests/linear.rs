@@ -580,6 +580,9 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Logs after "see the", values after "Use:", codes run together.
     let text = repeated("See the a b c Exception Log. Use: a_b, c_d. {\"error_type\": \"NotX\"} ");
     check_message(Outcome::Fault, &text, &Tools::new().tool("a_c"));
+    // Feign's method keys, links listed under a key.
+    let text = repeated("[A#b()] {\"documentation_links\": [ \"https://x.io/docs\"]} ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
     // Spring AI's methods, each read three words back.
     let text = repeated("Error invoking method: getX\n");
     check_message(Outcome::Fault, &text, &Tools::new().tool("get_x"));
