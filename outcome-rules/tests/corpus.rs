@@ -261,8 +261,10 @@ impl Text {
 /// the message: its author wrote the value alone; nor is an argument of a
 /// call whose template a comment quotes after it: the template's value;
 /// nor a literal of an earlier statement or of a condition (an object
-/// after the message, `json!({"process": ..})`, is neither). Two literals
-/// that are not concatenated stay two words.
+/// after the message, `json!({"process": ..})`, is neither); nor the value
+/// of an option passed after the message (`createHelpfulError('No key
+/// set.', { hint: '..' })`), which the call may keep without writing. Two
+/// literals that are not concatenated stay two words.
 fn literal(template: &str) -> String {
     let mut joined = String::new();
     let mut found = false;
@@ -288,6 +290,10 @@ fn literal(template: &str) -> String {
     // `(`, `,`, `[`, `=` or `:` opens an object (`json!({"process": ..})`,
     // a dict's value), not a block.
     let mut last = ' ';
+    // Whether the code is inside an object passed after an argument
+    // (`createHelpfulError('No key set.', { hint: 'Set NOTES_KEY.' })`):
+    // the call's options, which it may keep without writing them.
+    let mut options = false;
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
         // `&'static str`, `<'a>`: a lifetime's mark, no quote.
@@ -295,6 +301,11 @@ fn literal(template: &str) -> String {
         if !matches!(c, '"' | '\'' | '`') || lifetime {
             comment |= c == '/' && chars.peek() == Some(&'/');
             let object = c == '{' && matches!(last, '(' | ',' | '[' | '=' | ':');
+            if c == '{' && last == ',' && !comment {
+                options = true;
+            } else if c == '}' {
+                options = false;
+            }
             statement |= !comment && (c == ';' || c == '{' && !object);
             concatenated &= c.is_whitespace() || c == '+' || c == '\\';
             if !c.is_whitespace() {
@@ -357,6 +368,9 @@ fn literal(template: &str) -> String {
         };
         match chars.peek() {
             Some(':') => {}
+            // An option's value, after the message: not what the call
+            // writes.
+            _ if options && !arguments.is_empty() => {}
             Some(',') if !comment => push(&mut arguments, &one),
             _ => {
                 if comment {
@@ -874,6 +888,12 @@ fn the_harness_reads_the_literal_the_macro_sees() {
         (
             r#"if (answer === '__TIMEOUT__') { return 'No reply came.' }"#,
             "No reply came.",
+        ),
+        // An option's value passed after the message, which the call keeps
+        // without writing it.
+        (
+            r#"throw createHelpfulError('No key is set.', { hint: 'Set NOTES_KEY.' });"#,
+            "No key is set.",
         ),
         // Two values of a tuple, not concatenated.
         (r#"("note_error", "Note failed")"#, "note_error Note failed"),
