@@ -417,7 +417,9 @@ impl<'t> Scan<'t> {
         for word in &self.words {
             let original = &self.text[word.at.clone()];
             let masked = &self.masked[word.at.clone()];
-            if masked != original && tools.is_tool(original) {
+            // And one given with a client's prefix, which known-tool reads.
+            if masked != original && (tools.is_tool(original) || tools.prefixed(original).is_some())
+            {
                 self.masked.replace_range(word.at.clone(), original);
             }
         }

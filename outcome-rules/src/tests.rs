@@ -4400,3 +4400,21 @@ fn what_the_thirty_fourth_round_showed() {
         &["Issue #42 is closed. Send another number."],
     );
 }
+
+#[test]
+fn what_the_thirty_fifth_round_showed() {
+    // A tool given with the prefix a client puts before a server's tools
+    // names the tool for the step, but not as the server lists it.
+    let tools = Tools::new()
+        .tool("list_notes")
+        .tool("open_note")
+        .answering("open_note");
+    for text in [
+        "No note is named inbox. Use 'mcp_notes_list_notes' to see the notes.",
+        "No note is named inbox. Use mcp__notes__list_notes to see the notes.",
+    ] {
+        let read = rules(&check_message(Outcome::Invalid, text, &tools));
+        assert!(read.contains(&Rule::KnownTool), "{text}: {read:?}");
+        assert!(!read.contains(&Rule::NamesTool), "{text}: {read:?}");
+    }
+}
