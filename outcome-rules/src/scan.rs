@@ -68,6 +68,10 @@ pub(crate) const CODE_NAME_READ: usize = 48;
 /// Exception Log").
 pub(crate) const LOG_NAME_WORDS: usize = 4;
 
+/// How many words after a key that "set" names "in" and the settings file
+/// are looked for ("Set read_only = false in config").
+pub(crate) const SET_IN_READ: usize = 5;
+
 /// How far after "see" a quoted help command is read.
 pub(crate) const HELP_READ: usize = 64;
 
@@ -3446,6 +3450,11 @@ impl<'t> Scan<'t> {
             if !surely && !self.is_parameter_mention(index) {
                 continue;
             }
+            // "Set read_only = false in config": a key the sentence sets in
+            // the server's settings, no parameter of the tool.
+            if !surely && self.set_in_settings(index) {
+                continue;
+            }
             let name = if surely {
                 &self.text[word.at.clone()]
             } else {
@@ -3795,6 +3804,25 @@ impl<'t> Scan<'t> {
         }
         self.lower(index + 1)
             .is_some_and(|next| CLAUSE_ENDS.contains(&next.as_str()))
+    }
+
+    /// Whether word `index`, after "set", is a key its sentence sets in the
+    /// server's settings, "in" a settings file or "config" within
+    /// [`SET_IN_READ`] words ("Set read_only = false in config").
+    fn set_in_settings(&self, index: usize) -> bool {
+        index > 0
+            && self.lower(index - 1).as_deref() == Some("set")
+            && (index + 1..self.words.len().min(index + 1 + SET_IN_READ))
+                .take_while(|&at| !self.words[at - 1].ends_sentence)
+                .any(|at| {
+                    self.lower(at).as_deref() == Some("in")
+                        && self.lower(at + 1).is_some_and(|file| {
+                            let file = file.trim_end_matches(MARKS);
+                            path(file).is_some()
+                                || is_settings_file(file)
+                                || file.contains("config")
+                        })
+                })
     }
 
     /// Whether word `index` names a parameter: "with `path` set to", "set

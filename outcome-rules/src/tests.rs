@@ -4417,4 +4417,21 @@ fn what_the_thirty_fifth_round_showed() {
         assert!(read.contains(&Rule::KnownTool), "{text}: {read:?}");
         assert!(!read.contains(&Rule::NamesTool), "{text}: {read:?}");
     }
+    // A key set in the server's settings is no parameter; one set for
+    // the call still is.
+    let tools = Tools::new()
+        .tool_with_parameters("save_note", ["path", "text"])
+        .answering("save_note");
+    keeps_with(
+        &tools,
+        Outcome::Fault,
+        Rule::KnownParameter,
+        &["The store is read-only. Set read_only = false in config to allow writes."],
+    );
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::KnownParameter,
+        &["The note is locked. Set force_write to true, then call save_note again."],
+    );
 }

@@ -583,6 +583,12 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Feign's method keys, links listed under a key.
     let text = repeated("[A#b()] {\"documentation_links\": [ \"https://x.io/docs\"]} ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Keys set in the settings, tools given with a client's prefix.
+    let text = repeated("Set read_only = false in config. Use 'mcp_x_f' now. ");
+    let tools = Tools::new()
+        .tool_with_parameters("f", ["path"])
+        .answering("f");
+    check_message(Outcome::Invalid, &text, &tools);
     // Spring AI's methods, each read three words back.
     let text = repeated("Error invoking method: getX\n");
     check_message(Outcome::Fault, &text, &Tools::new().tool("get_x"));
