@@ -355,7 +355,10 @@ impl Tools {
     /// for `list_notes`): a name the model cannot call on the server.
     pub(crate) fn prefixed(&self, name: &str) -> Option<&str> {
         let rest = name.strip_prefix("mcp_")?;
+        // A server's name is a few parts at most: the tails after its
+        // first eight `_` are tried, so a long name costs no more.
         rest.match_indices('_')
+            .take(8)
             .map(|(at, _)| &rest[at + 1..])
             .chain([rest])
             .find_map(|tail| self.get(tail))

@@ -584,7 +584,11 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     let text = repeated("[A#b()] {\"documentation_links\": [ \"https://x.io/docs\"]} ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
     // Keys set in the settings, tools given with a client's prefix.
-    let text = repeated("Set read_only = false in config. Use 'mcp_x_f' now. ");
+    let text = format!(
+        "Use 'mcp_{}' now. {}",
+        "a_".repeat(100_000),
+        repeated("Use 'mcp_x_f'. ")
+    );
     let tools = Tools::new()
         .tool_with_parameters("f", ["path"])
         .answering("f");
