@@ -1811,10 +1811,24 @@ impl<'t> Scan<'t> {
     pub(crate) fn is_sent_path(&self) -> bool {
         let mut paths = self.path_words();
         match self.sent {
-            // Known: the model's only if it sent it.
-            Some(sent) => *self
-                .sent_path
-                .get_or_init(|| paths.all(|path| sent.iter().any(|value| value == path))),
+            // Known: the model's only if it sent it, whole or joined from
+            // two values it sent (a root, then a path under it).
+            Some(sent) => *self.sent_path.get_or_init(|| {
+                let sent = &sent[..sent.len().min(ECHOED_VALUES)];
+                paths.all(|path| {
+                    sent.iter().any(|value| value == path)
+                        || sent.iter().any(|root| {
+                            root.starts_with('/')
+                                && path
+                                    .strip_prefix(root.trim_end_matches('/'))
+                                    .and_then(|rest| rest.strip_prefix('/'))
+                                    .is_some_and(|rest| {
+                                        sent.iter()
+                                            .any(|value| value.trim_start_matches("./") == rest)
+                                    })
+                        })
+                })
+            }),
             None => {
                 self.takes_a_path
                     && *self.sent_path.get_or_init(|| {

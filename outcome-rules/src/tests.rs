@@ -4434,4 +4434,26 @@ fn what_the_thirty_fifth_round_showed() {
         Rule::KnownParameter,
         &["The note is locked. Set force_write to true, then call save_note again."],
     );
+    // A path joined from two values the call sent, a root and a path
+    // under it, is the model's; the same path under a root it did not
+    // send is the server's.
+    let tools = Tools::new()
+        .tool_with_parameters("parse_plan", ["input", "projectRoot"])
+        .answering("parse_plan");
+    let text =
+        "No plan at /home/ana/projects/shop/docs/plan.md. Send the path of an existing file.";
+    keeps_with(
+        &tools
+            .clone()
+            .sent(["docs/plan.md", "/home/ana/projects/shop"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[text],
+    );
+    flags_with(
+        &tools.sent(["docs/plan.md"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[text],
+    );
 }

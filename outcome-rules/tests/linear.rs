@@ -593,6 +593,14 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
         .tool_with_parameters("f", ["path"])
         .answering("f");
     check_message(Outcome::Invalid, &text, &tools);
+    let text = repeated("Set read_only = false in config. ");
+    check_message(Outcome::Invalid, &text, &tools);
+    // Paths joined from a root and a path the call sent, repeated: each
+    // path against the values sent, a bounded number of them.
+    let mut sent: Vec<String> = (0..31).map(|i| format!("/r{i}")).collect();
+    sent.push("a/b.md".to_owned());
+    let text = repeated("/r30/a/b.md ");
+    check_message(Outcome::Invalid, &text, &tools.sent(sent));
     // Spring AI's methods, each read three words back.
     let text = repeated("Error invoking method: getX\n");
     check_message(Outcome::Fault, &text, &Tools::new().tool("get_x"));
