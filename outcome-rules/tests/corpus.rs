@@ -73,9 +73,12 @@ struct Text {
 /// `fresh-127.jsonl` and `fresh-128.jsonl` to `fresh-131.jsonl` (the first
 /// to record what each call sent) and `fresh-132.jsonl` to
 /// `fresh-135.jsonl`, `fresh-136.jsonl` to `fresh-139.jsonl` and
-/// `fresh-140.jsonl` to `fresh-143.jsonl`, each four side by side; the four
-/// gathered after those are held out now.
-const HELD_OUT: &[&str] = &["fresh-144", "fresh-145", "fresh-146", "fresh-147"];
+/// `fresh-140.jsonl` to `fresh-143.jsonl`, each four side by side. The four
+/// gathered after those, `fresh-144.jsonl` to `fresh-147.jsonl`, were held
+/// out for their first measure and are open: 140 texts, fewer than a
+/// held-out set must hold. None is held out while the next four are
+/// gathered; they are held out as they land.
+const HELD_OUT: &[&str] = &[];
 
 /// The project's first corpus.
 fn corpus() -> Vec<Text> {
@@ -257,7 +260,8 @@ impl Text {
 
 /// The string literals of a template as the corpus quotes its code
 /// (`f"No note {name}"`, `` `No note ${name}` ``, `format!("..", x)`,
-/// `"a" + "b"`), joined; the template itself when it quotes none. A
+/// `"a" + "b"`), joined; nothing when it quotes none, code whose message is
+/// written elsewhere. A
 /// literal that is a mapping's key (`{"error": "No note"}`) is no part of
 /// the message: its author wrote the value alone; nor is an argument of a
 /// call whose template a comment quotes after it: the template's value;
@@ -386,7 +390,9 @@ fn literal(template: &str) -> String {
         }
     }
     joined.push_str(&arguments);
-    if found { joined } else { template.to_owned() }
+    // Code that quotes no literal (`JsonSerializer.Serialize(new
+    // ErrorDto(Error: ex.Message, ..))`) shows none for the macro to see.
+    if found { joined } else { String::new() }
 }
 
 /// `template` with each placeholder of Rust, Python or JavaScript
@@ -484,7 +490,9 @@ fn audit_view(text: &Text) -> Option<Vec<Rule>> {
 }
 
 fn compile_view(text: &Text, tools: &Tools) -> Option<Vec<Rule>> {
-    if !text.literal {
+    // A text of one literal whose template does not quote it: the macro's
+    // view cannot be rebuilt.
+    if !text.literal || literal(&text.template).is_empty() {
         return None;
     }
     let mut rules = Vec::new();
@@ -889,6 +897,12 @@ fn the_harness_reads_the_literal_the_macro_sees() {
         (
             r#"if (answer === '__TIMEOUT__') { return 'No reply came.' }"#,
             "No reply came.",
+        ),
+        // Code that quotes no literal: the message is written elsewhere,
+        // and there is nothing for the macro to see.
+        (
+            r#"return JsonSerializer.Serialize(new ErrorDto(Error: ex.Message));"#,
+            "",
         ),
         // An option's value passed after the message, which the call keeps
         // without writing it.
