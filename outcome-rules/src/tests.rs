@@ -4457,3 +4457,20 @@ fn what_the_thirty_fifth_round_showed() {
         &[text],
     );
 }
+
+#[test]
+fn what_the_thirty_sixth_round_showed() {
+    // .NET's client's property a timeout names.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Sync failed: the request was canceled due to the configured HttpClient.Timeout of 30 seconds elapsing.",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Sync failed: the request timed out after the configured timeout of 30 seconds."],
+    );
+}

@@ -58,6 +58,12 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     // Go's net/http names its `Client` type's field; JavaScript writes
     // an object it was asked to print as text so.
     ("client.timeout exceeded", Rule::NoTypeName, GO_TYPE),
+    // .NET's "due to the configured HttpClient.Timeout of 30 seconds".
+    (
+        "configured httpclient.timeout",
+        Rule::NoTypeName,
+        DOTNET_TYPE,
+    ),
     ("[object object]", Rule::NoTypeName, OBJECT),
     ("cannot read properties of undefined", Rule::NoTypeName, BUG),
     ("cannot read properties of null", Rule::NoTypeName, BUG),
@@ -70,6 +76,8 @@ pub(crate) const LOOKUP: &str = "sends the model to read something it cannot rea
      say in this text what it must change";
 pub(crate) const GO_TYPE: &str = "names a type of the server's Go code, which means nothing to the \
      model; say in words what was wrong";
+pub(crate) const DOTNET_TYPE: &str = "names a type of the server's .NET code, which means nothing \
+     to the model; say in words what was wrong";
 pub(crate) const CODE: &str = "asks the model to look up a code; say in words what went wrong";
 pub(crate) const BUG: &str = "is JavaScript's words about a bug in the server's code, which \
      mean nothing to the model; say in words what went wrong";

@@ -601,6 +601,9 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     sent.push("a/b.md".to_owned());
     let text = repeated("/r30/a/b.md ");
     check_message(Outcome::Invalid, &text, &tools.sent(sent));
+    // .NET's client's timeout, named again and again.
+    let text = repeated("the configured HttpClient.Timeout of 30 seconds ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
     // Spring AI's methods, each read three words back.
     let text = repeated("Error invoking method: getX\n");
     check_message(Outcome::Fault, &text, &Tools::new().tool("get_x"));
