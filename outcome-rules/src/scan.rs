@@ -285,16 +285,32 @@ impl<'t> Scan<'t> {
     /// Whether `path` may hold a value the call sent: always where what it
     /// sent is not known; else where a value sent stands in it, unless the
     /// path is one sent relative and resolved against a root the text
-    /// shows ([`Scan::resolves_a_sent_path`]).
+    /// shows ([`Scan::resolves_a_sent_path`]), or a root sent whole and
+    /// extended by a file the call did not send
+    /// (`/home/alex/billing/build.gradle.kts` for `/home/alex/billing`):
+    /// the server's own layout under the model's root.
     pub(crate) fn may_hold_a_sent_value(&self, path: &str) -> bool {
         match self.sent {
             None => true,
             Some(sent) => {
+                let sent = &sent[..sent.len().min(ECHOED_VALUES)];
+                let extends = |root: &str| {
+                    root.starts_with('/')
+                        && path
+                            .strip_prefix(root.trim_end_matches('/'))
+                            .and_then(|rest| rest.strip_prefix('/'))
+                            .is_some_and(|rest| {
+                                !sent
+                                    .iter()
+                                    .any(|value| value.trim_start_matches("./") == rest)
+                            })
+                };
                 !self.resolves_a_sent_path(path)
-                    && sent
-                        .iter()
-                        .take(ECHOED_VALUES)
-                        .any(|value| value.len() >= ECHOED_BYTES && path.contains(value.as_str()))
+                    && sent.iter().any(|value| {
+                        value.len() >= ECHOED_BYTES
+                            && path.contains(value.as_str())
+                            && !extends(value)
+                    })
             }
         }
     }
@@ -1563,6 +1579,12 @@ impl<'t> Scan<'t> {
                 && (self.takes_no_path || !self.is_users_quoted_file(original))
             {
                 Some("as the operating system's error quotes it")
+            } else if self.sent.is_some()
+                && !is_route(original)
+                && !self.sent_whole_or_joined(original)
+                && !self.may_hold_a_sent_value(original)
+            {
+                Some("which the call did not send")
             } else {
                 None
             };
@@ -1813,22 +1835,9 @@ impl<'t> Scan<'t> {
         match self.sent {
             // Known: the model's only if it sent it, whole or joined from
             // two values it sent (a root, then a path under it).
-            Some(sent) => *self.sent_path.get_or_init(|| {
-                let sent = &sent[..sent.len().min(ECHOED_VALUES)];
-                paths.all(|path| {
-                    sent.iter().any(|value| value == path)
-                        || sent.iter().any(|root| {
-                            root.starts_with('/')
-                                && path
-                                    .strip_prefix(root.trim_end_matches('/'))
-                                    .and_then(|rest| rest.strip_prefix('/'))
-                                    .is_some_and(|rest| {
-                                        sent.iter()
-                                            .any(|value| value.trim_start_matches("./") == rest)
-                                    })
-                        })
-                })
-            }),
+            Some(_) => *self
+                .sent_path
+                .get_or_init(|| paths.all(|path| self.sent_whole_or_joined(path))),
             None => {
                 self.takes_a_path
                     && *self.sent_path.get_or_init(|| {
@@ -1839,6 +1848,26 @@ impl<'t> Scan<'t> {
                     })
             }
         }
+    }
+
+    /// Whether the call is known to have sent `path`, whole or joined from
+    /// two values it sent (a root, then a path under it).
+    fn sent_whole_or_joined(&self, path: &str) -> bool {
+        let Some(sent) = self.sent else {
+            return false;
+        };
+        let sent = &sent[..sent.len().min(ECHOED_VALUES)];
+        sent.iter().any(|value| value == path)
+            || sent.iter().any(|root| {
+                root.starts_with('/')
+                    && path
+                        .strip_prefix(root.trim_end_matches('/'))
+                        .and_then(|rest| rest.strip_prefix('/'))
+                        .is_some_and(|rest| {
+                            sent.iter()
+                                .any(|value| value.trim_start_matches("./") == rest)
+                        })
+            })
     }
 
     /// Whether the text refuses a path for where it is: outside the

@@ -4473,4 +4473,42 @@ fn what_the_thirty_sixth_round_showed() {
         Rule::NoTypeName,
         &["Sync failed: the request timed out after the configured timeout of 30 seconds."],
     );
+    // A quoted path the call is known not to have sent: a file the server
+    // found under the root the model sent is the server's layout; the
+    // path the model sent, or one joined from two values it sent, is its
+    // own; a route the API takes is no file.
+    let tools = Tools::new()
+        .tool_with_parameters("list_dependencies", ["projectPath", "directOnly"])
+        .answering("list_dependencies");
+    let text = "Build file '/home/alex/billing/build.gradle.kts' has no plugins block. Call list_dependencies with another project.";
+    flags_with(
+        &tools.clone().sent(["/home/alex/billing"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[text],
+    );
+    keeps_with(
+        &tools
+            .clone()
+            .sent(["/home/alex/billing", "build.gradle.kts"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[text],
+    );
+    keeps_with(
+        &tools.clone().sent(["/home/alex/billing/build.gradle.kts"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[text],
+    );
+    // What the call sent not known: as often the model's path as not.
+    keeps_with(&tools, Outcome::Invalid, Rule::NoPath, &[text]);
+    keeps_with(
+        &tools.sent(["/v4/Assets"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[
+            "Path '/service/core/v4/Assets' has a '/service/{name}/' prefix. Call list_dependencies with path '/v4/Assets'.",
+        ],
+    );
 }

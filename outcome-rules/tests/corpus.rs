@@ -481,12 +481,12 @@ fn score(
 }
 
 fn audit_view(text: &Text) -> Option<Vec<Rule>> {
-    Some(
-        check_message(text.outcome, &text.text, &text.audited())
-            .iter()
-            .map(|b| b.rule)
-            .collect(),
-    )
+    let broken = check_message(text.outcome, &text.text, &text.audited());
+    // `CORPUS_SHOW=<id>` prints how the audit's view reads one text too.
+    if std::env::var("CORPUS_SHOW").is_ok_and(|id| id == text.id) && !text.is_held_out() {
+        println!("audit: {broken:?}");
+    }
+    Some(broken.iter().map(|b| b.rule).collect())
 }
 
 fn compile_view(text: &Text, tools: &Tools) -> Option<Vec<Rule>> {
