@@ -3233,9 +3233,16 @@ impl<'t> Scan<'t> {
         });
         // "Command: dotnet solution .. list", a line or a sentence the
         // command heads ("exit status 1. Command: /usr/bin/amixer ..").
+        // A line's marks before the label (`🔧 Command: cargo remove x`, a
+        // list's bullet) are no words.
         let heads_line = is(1, "command")
             && after_colon
-            && (index == 1 || self.opens_a_line(index - 1) || self.words[index - 2].ends_sentence);
+            && (index == 1
+                || self.opens_a_line(index - 1)
+                || self.words[index - 2].ends_sentence
+                || self.masked[..self.words[index - 1].at.start]
+                    .trim_end_matches(|c: char| c != '\n' && !c.is_alphanumeric())
+                    .ends_with('\n'));
         // "ADB command failed: adb: more than one device": the program's
         // name heading what it wrote, as `git`'s `fatal:` does, no command
         // line.

@@ -4473,6 +4473,12 @@ fn what_the_thirty_sixth_round_showed() {
         Rule::NoTypeName,
         &["Sync failed: the request timed out after the configured timeout of 30 seconds."],
     );
+    // A line's marks before the label that heads a command line.
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["cargo failed.\n🔧 Command: cargo remove tokio-util\n❌ exit code 101"],
+    );
     // A quoted path the call is known not to have sent: a file the server
     // found under the root the model sent is the server's layout; the
     // path the model sent, or one joined from two values it sent, is its

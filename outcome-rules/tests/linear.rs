@@ -607,6 +607,9 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Spring AI's methods, each read three words back.
     let text = repeated("Error invoking method: getX\n");
     check_message(Outcome::Fault, &text, &Tools::new().tool("get_x"));
+    // Labels of command lines after runs of marks.
+    let text = repeated("x - - 🔧 Command: cargo x ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
     // Quoted files under a root the call sent, each against a bounded
     // number of the values sent.
     let sent: Vec<String> = (0..40).map(|i| format!("/r{i}")).collect();
