@@ -4473,6 +4473,20 @@ fn what_the_thirty_sixth_round_showed() {
         Rule::NoTypeName,
         &["Sync failed: the request timed out after the configured timeout of 30 seconds."],
     );
+    // Spring Boot's settings file, named bare; not a path the model sent.
+    flags(
+        Outcome::Fault,
+        Rule::NoPath,
+        &[
+            "Configuration error in application.yml: no server named staging.",
+            "Set notes.dir in application-dev.properties.",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["No application named 'billing'. Call list_notes to see the names."],
+    );
     // A line's marks before the label that heads a command line.
     flags(
         Outcome::Fault,

@@ -91,17 +91,19 @@ pub(crate) const ENV: &str =
     "is the operator's to set, not the model's; say what the model can do instead";
 
 /// Whether `word` names a settings file bare, as a server reads its own:
-/// `settings.yml`, `config.json`, `appsettings.Development.json`.
+/// `settings.yml`, `config.json`, `appsettings.Development.json`, Spring
+/// Boot's `application.yml` and `application-dev.properties`.
 pub(crate) fn is_settings_file(word: &str) -> bool {
     let Some((stem, extension)) = word.rsplit_once('.') else {
         return false;
     };
     let stem = stem.to_ascii_lowercase();
+    let spring = stem == "application" || stem.starts_with("application-");
     !word.contains(['/', '\\'])
-        && (stem.contains("config") || stem.contains("settings"))
+        && (stem.contains("config") || stem.contains("settings") || spring)
         && matches!(
             extension,
-            "json" | "yml" | "yaml" | "toml" | "ini" | "conf" | "cfg"
+            "json" | "yml" | "yaml" | "toml" | "ini" | "conf" | "cfg" | "properties"
         )
 }
 
