@@ -2823,7 +2823,12 @@ impl<'t> Scan<'t> {
         let words = tag
             .bytes()
             .all(|b| b.is_ascii_alphabetic() || matches!(b, b' ' | b'_' | b'-'));
-        let capitals = !tag.bytes().any(|b| b.is_ascii_lowercase());
+        // In capitals, or its first word (`[LIST on production]`, the
+        // operation and where it ran).
+        let capitals = tag
+            .split(' ')
+            .next()
+            .is_some_and(|first| !first.bytes().any(|b| b.is_ascii_lowercase()));
         let error = tag.to_ascii_lowercase().ends_with("error");
         let letters = tag.bytes().filter(u8::is_ascii_alphabetic).count();
         // A category named by its module, as miette's codes are

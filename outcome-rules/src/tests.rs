@@ -4473,6 +4473,18 @@ fn what_the_thirty_sixth_round_showed() {
         Rule::NoTypeName,
         &["Sync failed: the request timed out after the configured timeout of 30 seconds."],
     );
+    // A tag heading the text, its first word in capitals: the operation
+    // and where it ran.
+    flags(
+        Outcome::Invalid,
+        Rule::NoLogLine,
+        &["[LIST on production] Failed to list files: permission denied. Call list_notes."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLogLine,
+        &["[list on production] Failed to list files. Call list_notes."],
+    );
     // Spring Boot's settings file, named bare; not a path the model sent.
     flags(
         Outcome::Fault,
