@@ -23,6 +23,9 @@ struct Text {
     id: String,
     text: String,
     template: String,
+    /// The language the template is written in (`rust`, `kotlin`, ..),
+    /// which says how a value is interpolated in its strings.
+    language: String,
     literal: bool,
     outcome: Outcome,
     tool: Option<String>,
@@ -153,6 +156,7 @@ fn read_corpus(file: &str) -> Vec<Text> {
                 id: text("id"),
                 text: text("text"),
                 template: text("template"),
+                language: text("language"),
                 literal: value["literal"].as_bool().unwrap_or(false),
                 outcome: match value["outcome"].as_str() {
                     Some("stale") => Outcome::Stale,
@@ -239,7 +243,7 @@ impl Text {
     /// split as `ToolError::invalid` takes it: the problem, then the last
     /// sentence as the step when there are two or more.
     fn parts(&self) -> Vec<(Part, String)> {
-        let written = placeholders(&literal(&self.template));
+        let written = placeholders(&literal(&self.template), &self.language);
         let mut spans = sentences(&written);
         let step = match (self.outcome, spans.len()) {
             (Outcome::Fault, _) | (_, 0 | 1) => None,
@@ -402,13 +406,61 @@ fn literal(template: &str) -> String {
 }
 
 /// `template` with each placeholder of Rust, Python or JavaScript
-/// (`{name}`, `{}`, `${name}`, `%s`, `%d`, `%r`) as a [`VALUE`].
-fn placeholders(template: &str) -> String {
+/// (`{name}`, `{}`, `${name}`, `%s`, `%d`, `%r`) as a [`VALUE`], and of
+/// the `language`'s own strings: Kotlin's or PHP's `$name`, Swift's
+/// `\(name)`, Ruby's `#{name}`; elsewhere `$NAME` is the text's own (a
+/// shell's variable the text names).
+fn placeholders(template: &str, language: &str) -> String {
+    // Kotlin's, PHP's, Dart's and Scala's `$name`; Swift's `\(name)`;
+    // Ruby's, Elixir's and Crystal's `#{name}`.
+    let dollar_names = matches!(language, "kotlin" | "php" | "dart" | "scala" | "groovy");
+    let swift = language == "swift";
+    let hash_braces = matches!(language, "ruby" | "elixir" | "crystal");
     let mut out = String::with_capacity(template.len());
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '$' if chars.peek() == Some(&'{') => {
+                chars.next();
+                skip_braces(&mut chars);
+                out.push(VALUE);
+            }
+            '$' if dollar_names && chars.peek().is_some_and(|c| c.is_alphabetic() || *c == '_') => {
+                while chars
+                    .next_if(|c| c.is_alphanumeric() || *c == '_')
+                    .is_some()
+                {}
+                // PHP's `$user->name`.
+                while language == "php" && chars.peek() == Some(&'-') {
+                    let mut ahead = chars.clone();
+                    ahead.next();
+                    if ahead.next() != Some('>') {
+                        break;
+                    }
+                    chars = ahead;
+                    while chars
+                        .next_if(|c| c.is_alphanumeric() || *c == '_')
+                        .is_some()
+                    {}
+                }
+                out.push(VALUE);
+            }
+            '\\' if swift && chars.peek() == Some(&'(') => {
+                chars.next();
+                let mut depth = 1;
+                for c in chars.by_ref() {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                out.push(VALUE);
+            }
+            '#' if hash_braces && chars.peek() == Some(&'{') => {
                 chars.next();
                 skip_braces(&mut chars);
                 out.push(VALUE);
@@ -942,5 +994,37 @@ fn the_harness_reads_the_literal_the_macro_sees() {
         ),
     ] {
         assert_eq!(literal(template), literal_seen, "{template}");
+    }
+}
+
+#[test]
+fn the_harness_reads_each_languages_placeholders() {
+    let v = VALUE;
+    for (language, written, seen) in [
+        (
+            "kotlin",
+            "Path must start with $PREFIX",
+            format!("Path must start with {v}"),
+        ),
+        (
+            "php",
+            "No note $note->name here.",
+            format!("No note {v} here."),
+        ),
+        ("php", "Cost is $5.", "Cost is $5.".to_owned()),
+        (
+            "swift",
+            r"No note \(note.name(x)).",
+            format!("No note {v}."),
+        ),
+        ("ruby", "No note #{name}.", format!("No note {v}.")),
+        // A shell's variable the text names, in a language without `$name`.
+        ("rust", "Set $NOTES_DIR.", "Set $NOTES_DIR.".to_owned()),
+    ] {
+        assert_eq!(
+            placeholders(written, language),
+            seen,
+            "{language}: {written}"
+        );
     }
 }
