@@ -4005,7 +4005,8 @@ impl<'t> Scan<'t> {
         let mut examples = 0u64;
         let mut scanned = self.words.get(first).map_or(0, |word| word.at.start);
         // A literal's placeholder where a tool's name stands ("Call {}",
-        // "using the tool: {}", a step that is only one) may be the name:
+        // "using the tool: {}", "this '{}' call", a step that is only one)
+        // may be the name:
         // the compiler cannot say it names none.
         let placeholder_names = (first..self.words.len()).any(|index| {
             let word = &self.words[index];
@@ -4035,7 +4036,8 @@ impl<'t> Scan<'t> {
                             | "tools"
                     )
                 })
-                || after.is_some_and(|word| word == "tool")
+                // "the '{}' tool", "re-issue this '{}' call".
+                || after.is_some_and(|word| matches!(word.trim_end_matches(MARKS), "tool" | "call"))
         });
         if placeholder_names {
             return;

@@ -2274,6 +2274,19 @@ fn a_labelled_placeholder_may_be_the_step() {
     );
     let broken = check_part(Part::NextStep, "Next: fix it", &notes());
     assert!(rules(&broken).contains(&Rule::NamesTool), "{broken:?}");
+    // A placeholder before "call" or "tool": the call of a tool it names.
+    for step in [
+        format!("Then re-issue this '{VALUE}' call."),
+        format!("Use the {VALUE} tool."),
+    ] {
+        let broken = check_part(Part::NextStep, &step, &notes());
+        assert!(
+            !rules(&broken).contains(&Rule::NamesTool),
+            "{step}: {broken:?}"
+        );
+    }
+    let broken = check_part(Part::NextStep, "Then re-issue this call.", &notes());
+    assert!(rules(&broken).contains(&Rule::NamesTool), "{broken:?}");
 }
 
 /// What `fresh-25` to `fresh-28` showed, as families: where no tool of
