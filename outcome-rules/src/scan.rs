@@ -4481,6 +4481,7 @@ pub(crate) fn split_words(text: &str, masked: &str) -> (Vec<Word>, Vec<Range<usi
         }
         let in_object = dumps.objects.get(object).is_some_and(|o| o.start <= begin);
         let value = dumps.prose.get(prose).filter(|p| p.start <= at);
+        let mut key_label = false;
         if in_object {
             let value_ends = value.is_some_and(|p| begin < p.end && p.end <= at);
             // A key, a bracket or a value of one word (a code, a name, a
@@ -4510,7 +4511,16 @@ pub(crate) fn split_words(text: &str, masked: &str) -> (Vec<Word>, Vec<Range<usi
                 && BARE_LABELS
                     .iter()
                     .any(|label| trimmed.eq_ignore_ascii_case(label));
-            ends_sentence |= heads && !label;
+            // A key, not words (`_meta: {"chars": 48}`, the protocol's
+            // own field for what is no part of the message), opening its
+            // line before a dump is the dump's: no sentence.
+            key_label = heads
+                && line_words == 1
+                && trimmed.starts_with('_')
+                && trimmed[1..]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            ends_sentence |= heads && !label && !key_label;
         }
         if ends_sentence {
             clause_words = 0;
@@ -4519,7 +4529,7 @@ pub(crate) fn split_words(text: &str, masked: &str) -> (Vec<Word>, Vec<Range<usi
             at: begin..end,
             ends_sentence,
             followed_by,
-            in_dump: in_object && value.is_none() && !ends_sentence,
+            in_dump: in_object && value.is_none() && !ends_sentence || key_label,
         });
     }
     (words, dumps.data)

@@ -2262,6 +2262,22 @@ fn what_the_sixth_four_showed() {
     );
 }
 
+/// What the thirty-seventh round showed.
+#[test]
+fn what_the_thirty_seventh_round_showed() {
+    // A key opening its line before a dump (`_meta: {..}`, after a
+    // separator) is the dump's: no sentence, nor the step.
+    let text = "No note at 'a.md'. Call list_notes to see the notes.\n---\n_meta: {\"chars\":48,\"lines\":1}";
+    keeps(Outcome::Invalid, Rule::NamesTool, &[text]);
+    keeps(Outcome::Invalid, Rule::Short, &[text]);
+    // A heading in words before a dump is still a sentence of its own.
+    flags(
+        Outcome::Invalid,
+        Rule::Short,
+        &["No note at 'a.md'. Call list_notes to see the notes.\nDetails: {\"chars\":48}"],
+    );
+}
+
 /// A step that is a label and a placeholder ("Next: {}") may be the call
 /// itself, filled at run time: the compiler cannot say it names no tool.
 #[test]

@@ -610,6 +610,9 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Labels of command lines after runs of marks.
     let text = repeated("x - - 🔧 Command: cargo x ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Keys heading dumps on lines of their own.
+    let text = repeated("x.\n_meta: {\"a\":1}\n");
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
     // Quoted files under a root the call sent, each against a bounded
     // number of the values sent.
     let sent: Vec<String> = (0..40).map(|i| format!("/r{i}")).collect();
