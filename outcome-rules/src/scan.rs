@@ -89,6 +89,14 @@ pub(crate) fn head(text: &str, bytes: usize) -> &str {
 /// `Error: {..}`, `Response: {..}`.
 pub(crate) const BARE_LABELS: &[&str] = &["error", "response", "body"];
 
+/// How long a line is, at least, that its writer wrapped before a word
+/// the next line goes on with.
+pub(crate) const WRAPPED_LINE: usize = 60;
+
+/// How many words of a line a label that opens it may take (`docs
+/// search:`).
+pub(crate) const LINE_LABEL_WORDS: usize = 3;
+
 /// How a parenthesis that gives examples of a step opens: its tools are
 /// the step's ("Assign the channel first (e.g. set_sms_channel)").
 pub(crate) const EXAMPLES: &[&str] = &["e.g.", "eg.", "e.g ", "for example", "such as"];
@@ -4467,8 +4475,31 @@ pub(crate) fn split_words(text: &str, masked: &str) -> (Vec<Word>, Vec<Range<usi
         let list_goes_on = !clause
             && !heads_clause
             && (followed_by == Some(':') || next.is_some_and(|n| is_list_item(&masked[n..])));
-        let mut ends_sentence =
-            (mark && starts_sentence && !abbreviation) || (broken_line && (mark || !list_goes_on));
+        // A sentence its writer wrapped: a long line with no mark nor colon
+        // at its end, and the next line going on in lower case where the
+        // line began ("call x again\nwith a new list"); not an indented
+        // line (a stack's frame, a quoted line).
+        let wrapped = broken_line
+            && !mark
+            && followed_by.is_none()
+            && at - masked[..at].rfind('\n').map_or(0, |line| line + 1) >= WRAPPED_LINE
+            && next.is_some_and(|n| {
+                let rest = &masked[n..];
+                masked[..n].ends_with('\n')
+                    && !is_list_item(rest)
+                    && rest.chars().next().is_some_and(char::is_lowercase)
+                    && rest
+                        .split(char::is_whitespace)
+                        .next()
+                        .is_some_and(|word| word.chars().all(char::is_alphabetic))
+                    // Not a line a label opens ("docs search: read tcp ..").
+                    && !rest
+                        .split(char::is_whitespace)
+                        .take(LINE_LABEL_WORDS)
+                        .any(|word| word.ends_with(':'))
+            });
+        let mut ends_sentence = (mark && starts_sentence && !abbreviation)
+            || (broken_line && !wrapped && (mark || !list_goes_on));
         // In a dump, a value in words ends a sentence wherever it ends
         // (`{"message":"Not found.","status":404}` is one), and a line
         // that gives a key a literal or a word (`"success": false,`,

@@ -2270,6 +2270,20 @@ fn what_the_thirty_seventh_round_showed() {
     let text = "No note at 'a.md'. Call list_notes to see the notes.\n---\n_meta: {\"chars\":48,\"lines\":1}";
     keeps(Outcome::Invalid, Rule::NamesTool, &[text]);
     keeps(Outcome::Invalid, Rule::Short, &[text]);
+    // A sentence its writer wrapped over two lines is one: the step names
+    // the tool; lines that are short, indented, or opened by a label are
+    // still each a sentence.
+    let wrapped = "No note at 'a.md'. If the note is needed, call create_note with its title\nand its first line, then retry.";
+    keeps(Outcome::Invalid, Rule::NamesTool, &[wrapped]);
+    keeps(Outcome::Invalid, Rule::Short, &[wrapped]);
+    assert_eq!(crate::sentences(wrapped).len(), 2);
+    for text in [
+        "Sync failed\nwhile reading",
+        "code search: read tcp 127.0.0.1:53712->127.0.0.1:9000: i/o timeout for the notes\ndocs search: read tcp: i/o timeout",
+        "Sync failed: the store could not be read, and the notes were left as they were\n    at sync (store.js:3:9)",
+    ] {
+        assert_eq!(crate::sentences(text).len(), 2, "{text}");
+    }
     // A heading in words before a dump is still a sentence of its own.
     flags(
         Outcome::Invalid,

@@ -610,6 +610,11 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Labels of command lines after runs of marks.
     let text = repeated("x - - 🔧 Command: cargo x ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Long lines, each wrapped before a word in lower case.
+    let text = repeated(&format!("{}\nand ", "x ".repeat(40)));
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    let text = format!("{}\nand x", "x".repeat(500_000));
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
     // Keys heading dumps on lines of their own.
     let text = repeated("x.\n_meta: {\"a\":1}\n");
     check_message(Outcome::Invalid, &text, &Tools::unknown());
