@@ -715,8 +715,9 @@ impl Scan<'_> {
 }
 
 /// The sentences of `text`, in bytes, as the rules count them: each ends
-/// after its full stop (or `!`, `?`, a line break) and the marks that
-/// close it, without the space that follows.
+/// after its full stop (or `!`, `?`, a line break, but for one its writer
+/// wrapped a long sentence at) and the marks that close it, without the
+/// space that follows.
 ///
 /// ```
 /// let text = "No note at 'a.md'. Call search_notes (e.g. with 'a').";
