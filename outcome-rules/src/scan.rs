@@ -89,6 +89,10 @@ pub(crate) fn head(text: &str, bytes: usize) -> &str {
 /// `Error: {..}`, `Response: {..}`.
 pub(crate) const BARE_LABELS: &[&str] = &["error", "response", "body"];
 
+/// The packages of the JVM's own libraries and Kotlin's, whose classes
+/// are never the user's: `java.util.List`, `kotlinx.serialization.json`.
+pub(crate) const JVM_ROOTS: &[&str] = &["java", "javax", "jakarta", "kotlin", "kotlinx"];
+
 /// How long a line is, at least, that its writer wrapped before a word
 /// the next line goes on with.
 pub(crate) const WRAPPED_LINE: usize = 60;
@@ -1263,12 +1267,26 @@ impl<'t> Scan<'t> {
                     && said(Some(index + 3), "cast")
                     || said(index.checked_sub(3), "cast") && said(index.checked_sub(2), "to"))
         };
+        // `kotlinx.serialization.json.JsonLiteral`, `java.util.List`: a
+        // class of the platform's own library, which no model sends.
+        let platform = text
+            .split_once('.')
+            .is_some_and(|(root, _)| JVM_ROOTS.contains(&root));
         if is_qualified_class(text) && cast() {
             return Some((
                 Rule::NoTypeName,
                 format!(
                     "`{text}` is a class in the JVM's words about a bug in the server's code, \
                      which mean nothing to the model; say in words what went wrong"
+                ),
+            ));
+        }
+        if is_qualified_class(text) && platform {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a class of the JVM's libraries, which means nothing to the \
+                     model; say in words what went wrong"
                 ),
             ));
         }

@@ -2284,6 +2284,17 @@ fn what_the_thirty_seventh_round_showed() {
     ] {
         assert_eq!(crate::sentences(text).len(), 2, "{text}");
     }
+    // A class of the JVM's or Kotlin's own libraries; not the user's.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Element class kotlinx.serialization.json.JsonLiteral is not a JsonArray."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Class 'com.acme.core.Client' is not in the JAR. Call list_notes."],
+    );
     // A heading in words before a dump is still a sentence of its own.
     flags(
         Outcome::Invalid,
