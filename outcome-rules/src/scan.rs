@@ -330,17 +330,47 @@ impl<'t> Scan<'t> {
     /// Whether `path` is one the call is known to have sent relative,
     /// resolved against a root the text shows: it ends with a value sent
     /// (`/home/alice/Documents/reports/q3.xlsx` for `reports/q3.xlsx`).
+    ///
+    /// The path may end with several values sent, each a segment or more,
+    /// and a file's extension the server added (`/home/ana/Vault/Projects/
+    /// Roadmap.md` for `Projects` and `Roadmap`): what is left before them
+    /// is the root.
     pub(crate) fn resolves_a_sent_path(&self, path: &str) -> bool {
-        self.sent.is_some_and(|sent| {
-            sent.iter().take(ECHOED_VALUES).any(|value| {
+        let Some(sent) = self.sent else {
+            return false;
+        };
+        let sent = &sent[..sent.len().min(ECHOED_VALUES)];
+        let strip = |path: &str| -> Option<usize> {
+            sent.iter().find_map(|value| {
                 let value = value.trim_start_matches("./");
-                value.len() >= ECHOED_BYTES
-                    && !value.starts_with('/')
-                    && path
-                        .strip_suffix(value)
-                        .is_some_and(|root| root.len() > 1 && root.ends_with('/'))
+                (value.len() >= ECHOED_BYTES && !value.starts_with('/'))
+                    .then(|| path.strip_suffix(value))
+                    .flatten()
+                    .filter(|root| root.ends_with('/'))
+                    .map(|root| root.len() - 1)
             })
-        })
+        };
+        let file = path.rsplit('/').next().unwrap_or(path);
+        let bare = match file.rsplit_once('.') {
+            Some((stem, extension))
+                if !stem.is_empty() && extension.bytes().all(|b| b.is_ascii_alphanumeric()) =>
+            {
+                &path[..path.len() - extension.len() - 1]
+            }
+            _ => path,
+        };
+        let mut rest = match strip(path).or_else(|| strip(bare)) {
+            Some(root) => &path[..root],
+            None => return false,
+        };
+        // Values sent further up the path: a folder before the file.
+        for _ in 0..sent.len() {
+            match strip(rest) {
+                Some(root) => rest = &rest[..root],
+                None => break,
+            }
+        }
+        rest.len() > 1
     }
 
     /// Whether the bytes `at` lie inside a value the call sent, echoed.

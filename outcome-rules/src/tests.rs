@@ -2284,6 +2284,26 @@ fn what_the_thirty_seventh_round_showed() {
     ] {
         assert_eq!(crate::sentences(text).len(), 2, "{text}");
     }
+    // A path that ends with values the call sent relative, a folder and a
+    // title, and the extension the server added: what is left before them
+    // is the server's root.
+    let tools = Tools::new()
+        .tool_with_parameters("read_note", ["title", "folder"])
+        .answering("read_note");
+    let text =
+        "No note at /home/alex/Vault/Projects/Roadmap.md. Call read_note with another title.";
+    flags_with(
+        &tools.clone().sent(["Roadmap", "Projects"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[text],
+    );
+    keeps_with(
+        &tools.clone().sent(["/home/alex/Vault/Projects/Roadmap.md"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[text],
+    );
     // A class of the JVM's or Kotlin's own libraries; not the user's.
     flags(
         Outcome::Fault,

@@ -615,6 +615,13 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     check_message(Outcome::Invalid, &text, &Tools::unknown());
     let text = format!("{}\nand x", "x".repeat(500_000));
     check_message(Outcome::Invalid, &text, &Tools::unknown());
+    // Paths ending with many values sent, each stripped in turn.
+    let sent: Vec<String> = (0..40).map(|i| format!("s{i}")).collect();
+    let text = repeated(&format!("/home/a/{}.md ", sent.join("/")));
+    let tools = Tools::new()
+        .tool_with_parameters("f", ["path"])
+        .answering("f");
+    check_message(Outcome::Invalid, &text, &tools.sent(sent));
     // Keys heading dumps on lines of their own.
     let text = repeated("x.\n_meta: {\"a\":1}\n");
     check_message(Outcome::Invalid, &text, &Tools::unknown());
