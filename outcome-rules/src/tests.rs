@@ -4566,6 +4566,7 @@ fn what_the_thirty_sixth_round_showed() {
         &[
             "Configuration error in application.yml: no server named staging.",
             "Set notes.dir in application-dev.properties.",
+            "Check the url in database.properties.",
         ],
     );
     keeps(

@@ -92,19 +92,23 @@ pub(crate) const ENV: &str =
 
 /// Whether `word` names a settings file bare, as a server reads its own:
 /// `settings.yml`, `config.json`, `appsettings.Development.json`, Spring
-/// Boot's `application.yml` and `application-dev.properties`.
+/// Boot's `application.yml`, Java's `database.properties`.
 pub(crate) fn is_settings_file(word: &str) -> bool {
     let Some((stem, extension)) = word.rsplit_once('.') else {
         return false;
     };
     let stem = stem.to_ascii_lowercase();
     let spring = stem == "application" || stem.starts_with("application-");
+    // Java's `.properties` holds settings whatever its name
+    // (`database.properties`).
     !word.contains(['/', '\\'])
-        && (stem.contains("config") || stem.contains("settings") || spring)
-        && matches!(
-            extension,
-            "json" | "yml" | "yaml" | "toml" | "ini" | "conf" | "cfg" | "properties"
-        )
+        && !stem.is_empty()
+        && (extension == "properties"
+            || (stem.contains("config") || stem.contains("settings") || spring)
+                && matches!(
+                    extension,
+                    "json" | "yml" | "yaml" | "toml" | "ini" | "conf" | "cfg"
+                ))
 }
 
 /// The verbs of Go's tool that a module's path or a flag follows: `go
