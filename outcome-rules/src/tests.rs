@@ -2304,6 +2304,17 @@ fn what_the_thirty_seventh_round_showed() {
         Rule::NoPath,
         &[text],
     );
+    // Foundation's error domain, as an `NSError` prints itself.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Import failed: Error Domain=NSCocoaErrorDomain Code=260 \"No such file.\""],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["The domain example.com has no error records yet."],
+    );
     // A class of the JVM's or Kotlin's own libraries; not the user's.
     flags(
         Outcome::Fault,

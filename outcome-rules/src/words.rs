@@ -569,6 +569,19 @@ pub(crate) const SOURCE_EXTENSIONS: &[&str] = &[
 /// An exception or error type: `FileNotFoundError`, `IOException`,
 /// `std::io::Error`, `io::ErrorKind::NotFound`.
 pub(crate) fn is_type_name(word: &str) -> bool {
+    // Foundation's error domains, as an `NSError` prints them: `Error
+    // Domain=NSCocoaErrorDomain Code=260`.
+    let domain = word.strip_prefix("Domain=").unwrap_or(word);
+    if domain.len() > "ErrorDomain".len()
+        && domain.ends_with("ErrorDomain")
+        && domain
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_uppercase())
+        && domain.bytes().all(|b| b.is_ascii_alphanumeric())
+    {
+        return true;
+    }
     // `sqlite3.OperationalError`, `java.io.IOException`: a type named by
     // its module or package, whose own name says it is one.
     if let Some((modules, last)) = word.rsplit_once('.')
