@@ -4497,12 +4497,20 @@ pub(crate) fn split_words(text: &str, masked: &str) -> (Vec<Word>, Vec<Range<usi
                 .split(char::is_whitespace)
                 .next()
                 .is_some_and(|mark| matches!(mark, "|" | "\u{2014}" | "\u{2022}" | "--"));
+            // Or a name of code in lower case, a tool's (`generate_report
+            // requires a key`), that a sentence may open with.
+            let opening = rest.trim_start_matches(LEADING);
+            let word = opening.split(char::is_whitespace).next().unwrap_or_default();
             separator
-                || rest
-                    .trim_start_matches(LEADING)
+                || opening
                     .chars()
                     .next()
                     .is_none_or(|c| c.is_uppercase() || c.is_ascii_digit())
+                || word.contains('_')
+                    && word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                    && word.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+                    // Not a key opening fields (`issue_code: 2003`).
+                    && !opening[word.len()..].starts_with(':')
         });
         // "e.g." and its kind end no sentence.
         let abbreviation = tail.starts_with('.')

@@ -2304,6 +2304,16 @@ fn what_the_thirty_seventh_round_showed() {
         Rule::NoPath,
         &[text],
     );
+    // A sentence may open with a tool's name in lower case; not with a
+    // key that opens fields.
+    assert_eq!(
+        crate::sentences("The key is not set. generate_report needs it. Other tools work.").len(),
+        3
+    );
+    assert_eq!(
+        crate::sentences("The table is missing. issue_code: 2003 severity: 1").len(),
+        1
+    );
     // Foundation's error domain, as an `NSError` prints itself.
     flags(
         Outcome::Fault,
