@@ -3374,7 +3374,20 @@ impl<'t> Scan<'t> {
                 && COMMANDS.iter().any(|(name, _)| *name == program)
                 && is_command_line(quoted)
                 && !reported;
-            let set_apart = mark == '`' && (passes_a_flag(quoted) || sets_up || known);
+            // "`jfr summary <file>`": a program, what it does, and where a
+            // value goes, as a usage line writes it.
+            let usage = quoted.split(' ').count() >= 3
+                && is_program_name(program, b"-.")
+                && quoted.split(' ').skip(1).all(|word| !word.is_empty())
+                && quoted.split(' ').last().is_some_and(|last| {
+                    last.len() > 2
+                        && last.starts_with('<')
+                        && last.ends_with('>')
+                        && last[1..last.len() - 1]
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                });
+            let set_apart = mark == '`' && (passes_a_flag(quoted) || sets_up || known || usage);
             if told && is_command_line(quoted) || set_apart || run {
                 let at = start..start + quoted.len();
                 let message = format!(

@@ -2314,6 +2314,18 @@ fn what_the_thirty_seventh_round_showed() {
         crate::sentences("The table is missing. issue_code: 2003 severity: 1").len(),
         1
     );
+    // A usage line in backticks: a program, what it does, where a value
+    // goes.
+    flags(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &["No events in the input. Send the output of `jfr summary <file>`."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &["No note `<title>` here. Call list_notes to see the titles."],
+    );
     // Foundation's error domain, as an `NSError` prints itself.
     flags(
         Outcome::Fault,

@@ -622,6 +622,9 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
         .tool_with_parameters("f", ["path"])
         .answering("f");
     check_message(Outcome::Invalid, &text, &tools.sent(sent));
+    // Usage lines in backticks.
+    let text = repeated("`a b <c>` ");
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
     // Keys heading dumps on lines of their own.
     let text = repeated("x.\n_meta: {\"a\":1}\n");
     check_message(Outcome::Invalid, &text, &Tools::unknown());
