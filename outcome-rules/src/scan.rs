@@ -3379,7 +3379,7 @@ impl<'t> Scan<'t> {
             let usage = quoted.split(' ').count() >= 3
                 && is_program_name(program, b"-.")
                 && quoted.split(' ').skip(1).all(|word| !word.is_empty())
-                && quoted.split(' ').last().is_some_and(|last| {
+                && quoted.split(' ').next_back().is_some_and(|last| {
                     last.len() > 2
                         && last.starts_with('<')
                         && last.ends_with('>')
