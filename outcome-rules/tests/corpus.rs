@@ -282,6 +282,9 @@ impl Text {
 /// set.', { hint: '..' })`), which the call may keep without writing. Two
 /// literals that are not concatenated stay two words.
 fn literal(template: &str) -> String {
+    if let Some(body) = heredoc(template) {
+        return body;
+    }
     let mut joined = String::new();
     let mut found = false;
     // Literals before a comma, held until the next: the arguments of a
@@ -404,6 +407,45 @@ fn literal(template: &str) -> String {
     // Code that quotes no literal (`JsonSerializer.Serialize(new
     // ErrorDto(Error: ex.Message, ..))`) shows none for the macro to see.
     if found { joined } else { String::new() }
+}
+
+/// The body of the first heredoc of `template`, Ruby's (`<<~ERROR`, `<<-ERROR`)
+/// or PHP's (`<<<EOT`, `<<<'EOT'`), its common indentation removed as
+/// Ruby's `<<~` does: one literal, whatever quotes it holds.
+fn heredoc(template: &str) -> Option<String> {
+    let (opener, rest) = template.split_once("<<")?;
+    let _ = opener;
+    let rest = rest.trim_start_matches(['<', '~', '-']);
+    let rest = rest.trim_start_matches(['\'', '"']);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+        .unwrap_or(rest.len());
+    let name = &rest[..end];
+    if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return None;
+    }
+    let body_start = rest.find('\n')? + 1;
+    let body: Vec<&str> = rest[body_start..]
+        .lines()
+        .take_while(|line| {
+            let line = line.trim();
+            line != name
+                && !line.starts_with(&format!("{name};"))
+                && !line.starts_with(&format!("{name})"))
+        })
+        .collect();
+    let indent = body
+        .iter()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.len() - line.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    Some(
+        body.iter()
+            .map(|line| line.get(indent..).unwrap_or("").trim_end())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
 }
 
 /// `template` with each placeholder of Rust, Python or JavaScript
@@ -993,6 +1035,18 @@ fn the_harness_reads_the_literal_the_macro_sees() {
             r#"throw new NoteException("No note " + name + ". Call list_notes.");  // -> "Error: " + e.getMessage()"#,
             "No note . Call list_notes.",
         ),
+        // A heredoc, Ruby's or PHP's: its body is the literal, its quotes
+        // the text's own.
+        (
+            "return <<~ERROR\n  Model '#{name}' not found.\n  - Use 'Namespace::Model'\nERROR",
+            "Model '#{name}' not found.\n- Use 'Namespace::Model'",
+        ),
+        (
+            "$msg = <<<'EOT'\nNo note here.\nCall list_notes.\nEOT;",
+            "No note here.\nCall list_notes.",
+        ),
+        // `<<` shifting bits opens no heredoc.
+        (r#"let x = 1 << 4; Err("No note.")"#, "No note."),
     ] {
         assert_eq!(literal(template), literal_seen, "{template}");
     }
