@@ -2494,6 +2494,15 @@ impl<'t> Scan<'t> {
             // "Expected format: /owner/repo", "(e.g., E0308)", "(e.g.
             // "serde::Serialize")": the form of a value, shown.
             Rule::NoPath | Rule::NoLookup | Rule::NoTypeName if before(EXAMPLE_WORDS) => None,
+            // "For namespaced models use 'Namespace::Model'": a name quoted
+            // right after "use", the form of the value to send.
+            Rule::NoTypeName
+                if index > 0
+                    && self.lower(index - 1).as_deref() == Some("use")
+                    && self.text[..self.words[index].at.start].ends_with(['\'', '"', '`']) =>
+            {
+                None
+            }
             // `"code":"INVALID_ACCESS_TOKEN"`: a dump's code, in capitals,
             // the whole of its value.
             Rule::NoEnvVar

@@ -2383,6 +2383,24 @@ fn a_labelled_placeholder_may_be_the_step() {
     assert!(rules(&broken).contains(&Rule::NamesTool), "{broken:?}");
 }
 
+/// A type's path quoted right after "use" is the form of the value to
+/// send, not a type of the server's code; the same path reported is one.
+#[test]
+fn a_form_quoted_after_use_is_no_type_name() {
+    let broken = check_part(
+        Part::Problem,
+        "For namespaced models use 'Namespace::Model' or the file path.",
+        &notes(),
+    );
+    assert!(!rules(&broken).contains(&Rule::NoTypeName), "{broken:?}");
+    let broken = check_part(
+        Part::Problem,
+        "Model not found: 'Namespace::Model'.",
+        &notes(),
+    );
+    assert!(rules(&broken).contains(&Rule::NoTypeName), "{broken:?}");
+}
+
 /// What `fresh-25` to `fresh-28` showed, as families: where no tool of
 /// the server takes a path, the model sent none, so a file in a user's
 /// home that the text names is the server's; "export" is the shell's only with a variable; the tool
