@@ -3428,6 +3428,22 @@ impl<'t> Scan<'t> {
         let Some((_, verbs)) = COMMANDS.iter().find(|(program, _)| *program == first) else {
             return;
         };
+        // "Failed to run cargo check: ..", "error running npm install":
+        // what the server tried to run, reported, not a line to run.
+        let said = |back: usize, words: &[&str]| {
+            index
+                .checked_sub(back)
+                .filter(|&i| self.words[i].followed_by.is_none() && !self.words[i].ends_sentence)
+                .and_then(|i| self.lower(i))
+                .is_some_and(|word| words.contains(&word.as_str()))
+        };
+        if said(1, &["run", "execute", "spawn", "start"])
+            && said(2, &["to"])
+            && said(3, &["failed", "unable", "trying", "attempting"])
+            || said(1, &["running", "executing"]) && said(2, &["error", "while", "failed"])
+        {
+            return;
+        }
         let word = &self.words[index];
         let then = if word.followed_by.is_none() {
             self.words.get(index + 1)

@@ -2356,6 +2356,25 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the thirty-eighth round showed.
+#[test]
+fn what_the_thirty_eighth_round_showed() {
+    // A command the server failed to run, reported: no line to run.
+    keeps(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &[
+            "Failed to run cargo check: No such file or directory (os error 2)",
+            "Unable to spawn npm run dev: not found in PATH",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["The build failed. Run cargo check to see why."],
+    );
+}
+
 /// A step that is a label and a placeholder ("Next: {}") may be the call
 /// itself, filled at run time: the compiler cannot say it names no tool.
 #[test]
