@@ -2373,6 +2373,21 @@ fn what_the_thirty_eighth_round_showed() {
         Rule::NoCommand,
         &["The build failed. Run cargo check to see why."],
     );
+    // A Swift error's type as an `NSError` prints its domain; Elixir's
+    // form of a struct.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Error: Error Domain=CalendarError Code=1 \"Calendar access not authorized\"",
+            "HTTP request failed: %Req.TransportError{reason: :timeout}",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["No zone for Domain=example.com. Call list_notes to see the zones."],
+    );
 }
 
 /// A step that is a label and a placeholder ("Next: {}") may be the call

@@ -570,15 +570,26 @@ pub(crate) const SOURCE_EXTENSIONS: &[&str] = &[
 /// `std::io::Error`, `io::ErrorKind::NotFound`.
 pub(crate) fn is_type_name(word: &str) -> bool {
     // Foundation's error domains, as an `NSError` prints them: `Error
-    // Domain=NSCocoaErrorDomain Code=260`.
-    let domain = word.strip_prefix("Domain=").unwrap_or(word);
-    if domain.len() > "ErrorDomain".len()
-        && domain.ends_with("ErrorDomain")
-        && domain
-            .bytes()
-            .next()
-            .is_some_and(|b| b.is_ascii_uppercase())
-        && domain.bytes().all(|b| b.is_ascii_alphanumeric())
+    // Domain=NSCocoaErrorDomain Code=260`, a Swift error's type bridged
+    // to one (`Domain=CalendarError`).
+    let capitalised = |name: &str| {
+        name.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+            && name.bytes().all(|b| b.is_ascii_alphanumeric())
+    };
+    match word.strip_prefix("Domain=") {
+        Some(domain) if capitalised(domain) => return true,
+        _ if word.len() > "ErrorDomain".len()
+            && word.ends_with("ErrorDomain")
+            && capitalised(word) =>
+        {
+            return true;
+        }
+        _ => {}
+    }
+    // Elixir's form of a struct: `%Req.TransportError{reason: :timeout}`.
+    if let Some((module, _)) = word.strip_prefix('%').and_then(|rest| rest.split_once('{'))
+        && !module.is_empty()
+        && module.split('.').all(capitalised)
     {
         return true;
     }
