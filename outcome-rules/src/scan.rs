@@ -101,6 +101,9 @@ pub(crate) const WRAPPED_LINE: usize = 60;
 /// search:`).
 pub(crate) const LINE_LABEL_WORDS: usize = 3;
 
+/// How many words after a command are read for the terminal it is run in.
+pub(crate) const TERMINAL_READ: usize = 8;
+
 /// How a parenthesis that gives examples of a step opens: its tools are
 /// the step's ("Assign the channel first (e.g. set_sms_channel)").
 pub(crate) const EXAMPLES: &[&str] = &["e.g.", "eg.", "e.g ", "for example", "such as"];
@@ -662,7 +665,10 @@ impl<'t> Scan<'t> {
                 ));
                 continue;
             }
-            if !self.takes_a_command {
+            // A tool that takes a command line sends its commands; one the
+            // text says to run "in your terminal" is the user's all the
+            // same.
+            if !self.takes_a_command || self.in_a_terminal(index) {
                 self.command(index, broken);
             }
         }
@@ -3321,6 +3327,16 @@ impl<'t> Scan<'t> {
             && after_colon
             && !labels_its_output
             && (heads_line || is(failed_at, "failed") && is(failed_at + 1, "command") && opens)
+    }
+
+    /// Whether the few words after word `index`, in its sentence, say to
+    /// run it in a terminal or a shell ("`glab auth login` in your
+    /// terminal").
+    fn in_a_terminal(&self, index: usize) -> bool {
+        (index + 1..self.words.len().min(index + TERMINAL_READ))
+            .take_while(|&i| !self.words[i - 1].ends_sentence)
+            .filter_map(|i| self.lower(i))
+            .any(|word| matches!(word.trim_matches(MARKS), "terminal" | "shell"))
     }
 
     /// A command at word `index`: a tool the server's operator runs, then

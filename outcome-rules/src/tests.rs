@@ -2373,6 +2373,23 @@ fn what_the_thirty_eighth_round_showed() {
         Rule::NoCommand,
         &["The build failed. Run cargo check to see why."],
     );
+    // A command the text says to run in a terminal is the user's, even
+    // where the tool takes a command line.
+    let tools = Tools::new()
+        .tool_with_parameters("glab_ci", ["subcommand", "args"])
+        .answering("glab_ci");
+    flags_with(
+        &tools,
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Not signed in. Try running `glab auth login` in your terminal."],
+    );
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &["Unknown subcommand. Send `glab auth login` as the args instead."],
+    );
     // A Swift error's type as an `NSError` prints its domain; Elixir's
     // form of a struct.
     flags(

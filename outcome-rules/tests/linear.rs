@@ -622,6 +622,12 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
         .tool_with_parameters("f", ["path"])
         .answering("f");
     check_message(Outcome::Invalid, &text, &tools.sent(sent));
+    // Commands in a terminal, for a tool that takes a command line.
+    let text = repeated("run `glab auth login` in a terminal ");
+    let tools = Tools::new()
+        .tool_with_parameters("f", ["args"])
+        .answering("f");
+    check_message(Outcome::Invalid, &text, &tools);
     // Usage lines in backticks.
     let text = repeated("`a b <c>` ");
     check_message(Outcome::Invalid, &text, &Tools::unknown());
