@@ -104,6 +104,10 @@ pub(crate) const LINE_LABEL_WORDS: usize = 3;
 /// How many words after a command are read for the terminal it is run in.
 pub(crate) const TERMINAL_READ: usize = 8;
 
+/// The kinds of call a noun names before "call" ("API call x failed"),
+/// where "call" is no verb.
+pub(crate) const CALL_KINDS: &[&str] = &["api", "rpc", "grpc", "http", "rest", "remote", "network"];
+
 /// How a parenthesis that gives examples of a step opens: its tools are
 /// the step's ("Assign the channel first (e.g. set_sms_channel)").
 pub(crate) const EXAMPLES: &[&str] = &["e.g.", "eg.", "e.g ", "for example", "such as"];
@@ -3741,13 +3745,14 @@ impl<'t> Scan<'t> {
         if tools.complete && tools.is_parameter(name) && !tools.is_tool(name) {
             return None;
         }
-        // "call" is the verb, not the noun of "this call fails".
+        // "call" is the verb, not the noun of "this call fails", nor of
+        // "API call get_project_by_id failed", a kind of call.
         let verb = index < 2
             || self.words[index - 2].ends_sentence
             || self.words[index - 2].followed_by.is_some()
-            || self
-                .lower(index - 2)
-                .is_some_and(|word| !DETERMINERS.contains(&word.as_str()));
+            || self.lower(index - 2).is_some_and(|word| {
+                !DETERMINERS.contains(&word.as_str()) && !CALL_KINDS.contains(&word.as_str())
+            });
         // "using the tool: search-actors": a name the text says is a
         // tool's ("Error calling tool fetch:" names the one that failed).
         // "No arguments provided for tool: x" names the one that failed.

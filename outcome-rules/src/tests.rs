@@ -2390,6 +2390,23 @@ fn what_the_thirty_eighth_round_showed() {
         Rule::NoCommand,
         &["Unknown subcommand. Send `glab auth login` as the args instead."],
     );
+    // "API call x failed": a kind of call, no verb calling a tool; the step
+    // names none.
+    let tools = Tools::new()
+        .tool("getProjectById")
+        .answering("getProjectById");
+    keeps_with(
+        &tools,
+        Outcome::Fault,
+        Rule::KnownTool,
+        &["API call get_project_by_id failed after 4 attempts: Invalid params"],
+    );
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &["The project is gone. API call get_project_by_id failed after 4 attempts."],
+    );
     // A Swift error's type as an `NSError` prints its domain; Elixir's
     // form of a struct.
     flags(
