@@ -2038,13 +2038,17 @@ impl<'t> Scan<'t> {
             }
         }
         // MongoDB's driver, `Error code 40324 (Location40324): Unrecognized
-        // ..`: the code's name in parentheses, then the words.
+        // ..`: the code's name in parentheses, then the words; or a name of
+        // words alone, which says what the code is (`Error Code: 2
+        // (swFileNotFoundError)`, `error 13 (Unauthorized)`; not another
+        // code, `(Location40324)`).
         if let Some(inner) = rest.strip_prefix(" (")
             && let Some(close) = head(inner, CODE_NAME_READ).find(')')
             && is_identifier(&inner[..close])
-            && inner[close + 1..].starts_with(':')
         {
-            return self.said_after(end + " (".len() + close + ")".len());
+            let words = !inner[..close].bytes().any(|b| b.is_ascii_digit());
+            return words && !inner[close + 1..].starts_with(':')
+                || self.said_after(end + " (".len() + close + ")".len());
         }
         // `-32602 - invalid argument 0: ..`: a dash parts a code from the
         // words that say what it means, as a space does.

@@ -2407,6 +2407,27 @@ fn what_the_thirty_eighth_round_showed() {
         Rule::NamesTool,
         &["The project is gone. API call get_project_by_id failed after 4 attempts."],
     );
+    // A code beside its name in parentheses, the name alone after it:
+    // no lookup; a name in the form of an exception's type, with a
+    // library's prefix in lower case, is a type name.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "SolidWorks is not running.\nError Code: 105 (swSolidWorksNotFound)",
+            "Query failed with error 13 (Unauthorized).",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["The file did not open.\nError Code: 2 (swFileNotFoundError)"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["The file did not open.\nError Code: 2"],
+    );
     // A Swift error's type as an `NSError` prints its domain; Elixir's
     // form of a struct.
     flags(

@@ -586,6 +586,17 @@ pub(crate) fn is_type_name(word: &str) -> bool {
         }
         _ => {}
     }
+    // A code's name with a library's prefix in lower case, in the form of
+    // an exception's type: SolidWorks' `swFileNotFoundError`.
+    if let Some(at) = word.find(|c: char| c.is_ascii_uppercase())
+        && at > 0
+        && word[..at].bytes().all(|b| b.is_ascii_lowercase())
+        && word.bytes().all(|b| b.is_ascii_alphanumeric())
+        && (word.ends_with("Error") || word.ends_with("Exception"))
+        && word[at..].len() > "Exception".len()
+    {
+        return true;
+    }
     // Elixir's form of a struct: `%Req.TransportError{reason: :timeout}`.
     if let Some((module, _)) = word.strip_prefix('%').and_then(|rest| rest.split_once('{'))
         && !module.is_empty()
