@@ -370,6 +370,12 @@ fn literal(template: &str) -> String {
         if comment && statement && chars.peek() == Some(&'+') {
             continue;
         }
+        // `return "No option id. Get them from x.";` then `// handler: if
+        // (typeof r === "string") ..`: a comment's code after the message
+        // quotes literals of its own, none of the message.
+        if comment && statement && !joined.is_empty() {
+            continue;
+        }
         if std::mem::take(&mut statement) {
             joined.clear();
             arguments.clear();
@@ -1045,6 +1051,11 @@ fn the_harness_reads_the_literal_the_macro_sees() {
         (
             "$msg = <<<'EOT'\nNo note here.\nCall list_notes.\nEOT;",
             "No note here.\nCall list_notes.",
+        ),
+        // A comment's code after the message, with literals of its own.
+        (
+            "return \"No option id. Get them from list_notes.\";\n// handler: if (typeof r === \"string\") return { text: r };",
+            "No option id. Get them from list_notes.",
         ),
         // `<<` shifting bits opens no heredoc.
         (r#"let x = 1 << 4; Err("No note.")"#, "No note."),
