@@ -3714,7 +3714,14 @@ impl<'t> Scan<'t> {
         // dot is a tool's only where the server has that tool
         // (`deps.api_diff`), as the protocol allows; else a file's or a
         // method's.
-        if !(is_name(name) || tools.is_tool(name)) || word.in_dump {
+        // A tool given with the server's name and a dot, set apart in
+        // quotes (`hds.connect`): named, as known-tool reads it.
+        let set_apart = || {
+            self.text[..word.at.start].ends_with(['\'', '"', '`'])
+                && self.text[word.at.end..].starts_with(['\'', '"', '`'])
+        };
+        let prefixed = name.contains('.') && tools.prefixed(name).is_some() && set_apart();
+        if !(is_name(name) || tools.is_tool(name) || prefixed) || word.in_dump {
             return None;
         }
         let before = index.checked_sub(1).and_then(|i| {
@@ -4214,11 +4221,14 @@ impl<'t> Scan<'t> {
                 // Not a value of a list a label heads ("Use: transaction,
                 // pre_transaction"), unless the server has that tool.
                 Some(Mention::Perhaps) => {
+                    // A tool of the server, or one given with a prefix
+                    // (`hds.connect`), which known-tool reads.
+                    let server_tool = tools.get(name).is_some() || tools.prefixed(name).is_some();
                     depth == 0
-                        && (tools.get(name).is_some() || !self.listed_value(index))
+                        && (server_tool || !self.listed_value(index))
                         && (verb_led || tools.own.as_deref() != Some(name))
                         && (self.sure_only || self.set_apart(index))
-                        && (tools.get(name).is_some()
+                        && (server_tool
                             || verb_led
                                 && (!tools.complete
                                     || self

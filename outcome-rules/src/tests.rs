@@ -2472,6 +2472,21 @@ fn a_labelled_placeholder_may_be_the_step() {
     assert!(rules(&broken).contains(&Rule::NamesTool), "{broken:?}");
 }
 
+/// A tool given with the server's name and a dot, set apart in quotes,
+/// names the tool for the step, though not as the server lists it; the
+/// same words unquoted, two literals run together, name none.
+#[test]
+fn a_tool_given_with_the_servers_name_is_named() {
+    let tools = Tools::new()
+        .tool("connect")
+        .tool("list_streams")
+        .answering("list_streams");
+    let broken = check_part(Part::NextStep, "Run the `hds.connect` tool first.", &tools);
+    assert!(!rules(&broken).contains(&Rule::NamesTool), "{broken:?}");
+    let broken = check_part(Part::NextStep, "Use fewer terms.connect", &tools);
+    assert!(rules(&broken).contains(&Rule::NamesTool), "{broken:?}");
+}
+
 /// A type's path quoted right after "use" is the form of the value to
 /// send, not a type of the server's code; the same path reported is one.
 #[test]
