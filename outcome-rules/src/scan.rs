@@ -2535,7 +2535,23 @@ impl<'t> Scan<'t> {
                 let after = self.lower(index + 1).is_some_and(|next| {
                     matches!(next.as_str(), "environment" | "env" | "variable")
                 }) || self.in_env_file(index);
-                let named = ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix));
+                // A switch or a list of the server's own settings, by its
+                // words: `ALLOW_DANGEROUS_TOOLS`, `TRUENAS_ENABLE_DESTRUCTIVE_OPS`,
+                // `SSH_HOSTS_ALLOWLIST` (not a code's state, `NOT_ENABLED`).
+                let switch = text.split('_').any(|part| {
+                    matches!(
+                        part,
+                        "ALLOW"
+                            | "ENABLE"
+                            | "DISABLE"
+                            | "ALLOWLIST"
+                            | "BLOCKLIST"
+                            | "DENYLIST"
+                            | "WHITELIST"
+                            | "BLACKLIST"
+                    )
+                });
+                let named = ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix)) || switch;
                 if named
                     || after
                     || before(&["set", "export", "env", "unset"])

@@ -2356,6 +2356,31 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the thirty-ninth round showed.
+#[test]
+fn what_the_thirty_ninth_round_showed() {
+    // A switch or a list of the server's settings, by its words, however
+    // the text names it.
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &[
+            "Deletes are off. Enable NOTES_ENABLE_DELETES to allow them.",
+            "The host is on SSH_HOSTS_BLOCKLIST.",
+            "Writes need ALLOW_DANGEROUS_TOOLS.",
+        ],
+    );
+    // A code's state in capitals is none (`SERVICE_DISABLED`).
+    keeps(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &[
+            "The store refused the write (SERVICE_DISABLED).",
+            "The store refused the write: FEATURE_NOT_ENABLED.",
+        ],
+    );
+}
+
 /// What the thirty-eighth round showed.
 #[test]
 fn what_the_thirty_eighth_round_showed() {
