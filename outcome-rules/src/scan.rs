@@ -3468,6 +3468,16 @@ impl<'t> Scan<'t> {
         let Some((_, verbs)) = COMMANDS.iter().find(|(program, _)| *program == first) else {
             return;
         };
+        // `cURL error 28: ..`: the library, by its name in mixed case, not
+        // a program typed in lower case.
+        if self
+            .word(&self.words[index])
+            .bytes()
+            .skip(1)
+            .any(|b| b.is_ascii_uppercase())
+        {
+            return;
+        }
         // "Failed to run cargo check: ..", "error running npm install":
         // what the server tried to run, reported, not a line to run.
         let said = |back: usize, words: &[&str]| {

@@ -2370,6 +2370,17 @@ fn what_the_thirty_ninth_round_showed() {
             "Writes need ALLOW_DANGEROUS_TOOLS.",
         ],
     );
+    // `cURL`, the library by its name, is no command; `curl` typed is.
+    keeps(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Sync failed: cURL error 7: Failed to connect to notes.example.com port 443."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Sync failed. Run curl https://notes.example.com to check the server."],
+    );
     // A code's state in capitals is none (`SERVICE_DISABLED`).
     keeps(
         Outcome::Fault,
