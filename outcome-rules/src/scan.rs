@@ -104,6 +104,10 @@ pub(crate) const LINE_LABEL_WORDS: usize = 3;
 /// How many words after a command are read for the terminal it is run in.
 pub(crate) const TERMINAL_READ: usize = 8;
 
+/// How many of a dump's keys may come before the value a level heads, as
+/// the text's own label (`{"error":"ERROR: .."}`).
+pub(crate) const DUMP_HEAD_WORDS: usize = 2;
+
 /// The kinds of call a noun names before "call" ("API call x failed"),
 /// where "call" is no verb.
 pub(crate) const CALL_KINDS: &[&str] = &["api", "rpc", "grpc", "http", "rest", "remote", "network"];
@@ -2285,6 +2289,12 @@ impl<'t> Scan<'t> {
             Rule::NoLogLine
                 if self.words[index].followed_by == Some(':')
                     && (index == 0
+                        // Or heads the one value of a dump that is the
+                        // whole text: `{"error":"ERROR: 'x' is not ..."}`.
+                        || index <= DUMP_HEAD_WORDS
+                            && self.text.trim_start().starts_with('{')
+                            && self.masked[..self.words[index].at.start].ends_with('"')
+                            && self.words[..index].iter().all(|word| word.in_dump)
                         || self.after_sdk_prefix(index)
                             // Not yt-dlp's own line, `ERROR: [youtube] ..`.
                             && !self.masked[self.words[index].at.end..]

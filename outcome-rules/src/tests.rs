@@ -2370,6 +2370,13 @@ fn what_the_thirty_ninth_round_showed() {
             "Writes need ALLOW_DANGEROUS_TOOLS.",
         ],
     );
+    // A level heading the one value of a dump that is the whole text is
+    // its label, as at the head of the text.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLogLine,
+        &["{\"error\":\"ERROR: 'cycling' is not a mode. Call list_notes.\"}"],
+    );
     // `cURL`, the library by its name, is no command; `curl` typed is.
     keeps(
         Outcome::Fault,
