@@ -108,6 +108,10 @@ pub(crate) const TERMINAL_READ: usize = 8;
 /// the text's own label (`{"error":"ERROR: .."}`).
 pub(crate) const DUMP_HEAD_WORDS: usize = 2;
 
+/// How many bytes after a quoted flag are read for Python's report of the
+/// command line it was part of (`..]' returned non-zero exit status 1`).
+pub(crate) const ARGV_READ: usize = 512;
+
 /// The kinds of call a noun names before "call" ("API call x failed"),
 /// where "call" is no verb.
 pub(crate) const CALL_KINDS: &[&str] = &["api", "rpc", "grpc", "http", "rest", "remote", "network"];
@@ -1810,7 +1814,14 @@ impl<'t> Scan<'t> {
         // after a program, or a program's one-letter flag is a command
         // line's wherever the text quotes it ("'rust -java'" is a query).
         let mut words = original.split(' ');
+        // Python's `Command '['cscli', '--since', '24h']' returned non-zero
+        // exit status 1.`: the argv of a command the server ran, reported.
+        let start = self.words[index].at.start;
+        let argv = (self.text[..start].ends_with("['") || self.text[..start].ends_with(", '"))
+            && head(&self.text[self.words[index].at.end..], ARGV_READ)
+                .contains("]' returned non-zero exit status");
         let flagged = !sent
+            && !argv
             && (is_flag(original)
                 || words
                     .next()

@@ -2377,6 +2377,17 @@ fn what_the_thirty_ninth_round_showed() {
         Rule::NoLogLine,
         &["{\"error\":\"ERROR: 'cycling' is not a mode. Call list_notes.\"}"],
     );
+    // Python's report of the command it ran: its argv, no flag to pass.
+    keeps(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Command '['notes', 'sync', '--since', '24h']' returned non-zero exit status 1."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["Sync needs '--since' to be set."],
+    );
     // `cURL`, the library by its name, is no command; `curl` typed is.
     keeps(
         Outcome::Fault,

@@ -628,6 +628,9 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
         .tool_with_parameters("f", ["args"])
         .answering("f");
     check_message(Outcome::Invalid, &text, &tools);
+    // Quoted flags in lists, each read a bounded stretch ahead.
+    let text = repeated("['x', '--a', ");
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
     // Usage lines in backticks.
     let text = repeated("`a b <c>` ");
     check_message(Outcome::Invalid, &text, &Tools::unknown());
