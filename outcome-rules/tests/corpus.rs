@@ -344,6 +344,8 @@ fn literal(template: &str) -> String {
                     // A string continued on the next line, as Rust reads
                     // it: the break and the blanks after it are dropped.
                     Some('\n') => while chars.next_if(|c| c.is_whitespace()).is_some() {},
+                    // Swift's `\(name)`, kept for `placeholders` to read.
+                    Some('(') => one.push_str("\\("),
                     Some(other) => one.push(other),
                     None => {}
                 },
@@ -495,6 +497,8 @@ fn placeholders(template: &str, language: &str) -> String {
                 }
                 out.push(VALUE);
             }
+            // `\(` elsewhere is an escaped parenthesis.
+            '\\' if !swift && chars.peek() == Some(&'(') => {}
             '\\' if swift && chars.peek() == Some(&'(') => {
                 chars.next();
                 let mut depth = 1;
@@ -1057,6 +1061,11 @@ fn the_harness_reads_the_literal_the_macro_sees() {
             "return \"No option id. Get them from list_notes.\";\n// handler: if (typeof r === \"string\") return { text: r };",
             "No option id. Get them from list_notes.",
         ),
+        // Swift's interpolation, kept for the placeholders to read.
+        (
+            r#""Missing parameter: \(key)""#,
+            r"Missing parameter: \(key)",
+        ),
         // `<<` shifting bits opens no heredoc.
         (r#"let x = 1 << 4; Err("No note.")"#, "No note."),
     ] {
@@ -1083,6 +1092,11 @@ fn the_harness_reads_each_languages_placeholders() {
             "swift",
             r"No note \(note.name(x)).",
             format!("No note {v}."),
+        ),
+        (
+            "typescript",
+            r"No note \(here).",
+            "No note (here).".to_owned(),
         ),
         ("ruby", "No note #{name}.", format!("No note {v}.")),
         // A shell's variable the text names, in a language without `$name`.
