@@ -112,6 +112,10 @@ pub(crate) const DUMP_HEAD_WORDS: usize = 2;
 /// command line it was part of (`..]' returned non-zero exit status 1`).
 pub(crate) const ARGV_READ: usize = 512;
 
+/// How many bytes before a dump's code are read for the message in its
+/// object.
+pub(crate) const OBJECT_READ: usize = 256;
+
 /// The kinds of call a noun names before "call" ("API call x failed"),
 /// where "call" is no verb.
 pub(crate) const CALL_KINDS: &[&str] = &["api", "rpc", "grpc", "http", "rest", "remote", "network"];
@@ -1511,6 +1515,7 @@ impl<'t> Scan<'t> {
             && !exit
             && !self.said_beside(index - 1, index)
             && !self.reason_stands_for(text)
+            && !self.message_before_in_object(index)
         {
             return Some((
                 Rule::NoLookup,
@@ -2910,6 +2915,42 @@ impl<'t> Scan<'t> {
         // An escaped dump's `\"` reads as a blank then a quote: the key
         // is what the quotes hold, without it.
         Some(before[before.rfind('"')? + 1..].trim())
+    }
+
+    /// Whether word `index`, a dump's code, follows a message in words in
+    /// its own object (`{"message": "Missing Permissions", "code":
+    /// 50013}`), read a bounded stretch back.
+    fn message_before_in_object(&self, index: usize) -> bool {
+        let start = self.words[index].at.start;
+        if !self.words[index].in_dump
+            || !self
+                .dump_key(index)
+                .is_some_and(|key| key.to_ascii_lowercase().contains("code"))
+        {
+            return false;
+        }
+        let mut from = start.saturating_sub(OBJECT_READ);
+        while !self.text.is_char_boundary(from) {
+            from += 1;
+        }
+        let before = &self.text[from..start];
+        let Some(open) = before.rfind('{') else {
+            return false;
+        };
+        let object = &before[open..];
+        !object.contains('}')
+            && ["\"message\"", "\"detail\"", "\"error_description\""]
+                .iter()
+                .any(|key| {
+                    object.find(key).is_some_and(|at| {
+                        let value = object[at + key.len()..]
+                            .trim_start_matches([':', ' '])
+                            .strip_prefix('"')
+                            .and_then(|rest| rest.split('"').next())
+                            .unwrap_or("");
+                        value.split(' ').filter(|word| !word.is_empty()).count() >= 2
+                    })
+                })
     }
 
     /// The tag in brackets that word `index` opens, if it heads the text, a

@@ -2356,6 +2356,24 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the fortieth round showed.
+#[test]
+fn what_the_fortieth_round_showed() {
+    // A dump's code after the message in words of its own object.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Sync failed: HTTP 403 Forbidden, {\"message\": \"Missing Permissions\", \"code\": 50013}",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["Sync failed: {\"status\": \"failed\", \"code\": 50013}"],
+    );
+}
+
 /// What the thirty-ninth round showed.
 #[test]
 fn what_the_thirty_ninth_round_showed() {
