@@ -2372,6 +2372,12 @@ fn what_the_fortieth_round_showed() {
         Rule::NoLookup,
         &["Sync failed: {\"status\": \"failed\", \"code\": 50013}"],
     );
+    // Python's repr of an object built from a dict.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["(401)\nReason: Unauthorized\nHTTP response headers: Headers({'date': 'Thu'})"],
+    );
 }
 
 /// What the thirty-ninth round showed.

@@ -597,6 +597,14 @@ pub(crate) fn is_type_name(word: &str) -> bool {
     {
         return true;
     }
+    // Python's repr of an object built from a dict: httpx's
+    // `Headers({'date': ..})`.
+    if let Some((name, _)) = word.split_once("({")
+        && name.len() > 1
+        && capitalised(name)
+    {
+        return true;
+    }
     // Elixir's form of a struct: `%Req.TransportError{reason: :timeout}`.
     if let Some((module, _)) = word.strip_prefix('%').and_then(|rest| rest.split_once('{'))
         && !module.is_empty()
