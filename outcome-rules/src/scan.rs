@@ -4613,8 +4613,18 @@ pub(crate) fn split_words(text: &str, masked: &str) -> (Vec<Word>, Vec<Range<usi
         line_words += 1;
         clause_words += 1;
         let raw = &masked[from..at];
-        let lead = raw.len() - raw.trim_start_matches(LEADING).len();
-        let trimmed = raw.trim_start_matches(LEADING).trim_end_matches(TRAILING);
+        // A dump's escaped quote opens a word too: `\"/usr/lib/x.py\"`.
+        let opened = raw.trim_start_matches(LEADING);
+        let opened = opened
+            .strip_prefix("\\\"")
+            .map_or(opened, |rest| rest.trim_start_matches(LEADING));
+        let lead = raw.len() - opened.len();
+        let trimmed = opened.trim_end_matches(TRAILING);
+        // And closes it: `x.py\"`, without the backslash.
+        let trimmed = match trimmed.strip_suffix('\\') {
+            Some(word) if opened[trimmed.len()..].starts_with('"') => word,
+            _ => trimmed,
+        };
         if trimmed.is_empty() {
             // A lone mark ends the sentence before it; not one listed
             // ("characters like /, ., $"), a comma after it, nor an

@@ -2372,6 +2372,14 @@ fn what_the_fortieth_round_showed() {
         Rule::NoLookup,
         &["Sync failed: {\"status\": \"failed\", \"code\": 50013}"],
     );
+    // A path a dump's escaped quotes open: a word of its own.
+    flags(
+        Outcome::Fault,
+        Rule::NoPath,
+        &[
+            "app.start: API error: {\"code\": -32001, \"trace\": {\"formatted\": \"Traceback (most recent call last):\\n  File \\\"/usr/lib/notes/rpc.py\\\", line 323, in process\\n\"}}",
+        ],
+    );
     // Python's repr of an object built from a dict.
     flags(
         Outcome::Fault,

@@ -634,6 +634,9 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Codes in dumps, each after a message read a bounded stretch back.
     let text = repeated("{\"message\": \"a b\", \"code\": 50013}, ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Words opened by a dump's escaped quotes.
+    let text = repeated("\\\"/a/b.py\\\" ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
     // Usage lines in backticks.
     let text = repeated("`a b <c>` ");
     check_message(Outcome::Invalid, &text, &Tools::unknown());
