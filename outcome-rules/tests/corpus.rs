@@ -246,7 +246,7 @@ impl Text {
     /// split as `ToolError::invalid` takes it: the problem, then the last
     /// sentence as the step when there are two or more.
     fn parts(&self) -> Vec<(Part, String)> {
-        let written = placeholders(&literal(&self.template), &self.language);
+        let written = placeholders(&literal_for(&self.template, &self.text), &self.language);
         let mut spans = sentences(&written);
         let step = match (self.outcome, spans.len()) {
             (Outcome::Fault, _) | (_, 0 | 1) => None,
@@ -284,9 +284,54 @@ impl Text {
 /// set.', { hint: '..' })`), which the call may keep without writing. Two
 /// literals that are not concatenated stay two words.
 fn literal(template: &str) -> String {
-    if let Some(body) = heredoc(template) {
-        return body;
+    literals(template).pop().unwrap_or_default()
+}
+
+/// The literal of `template` that writes `text`, where the template has
+/// several statements that each write a message (`if status == 401:
+/// return "Authentication failed." .. return "Not found."`): the one most
+/// of whose words `text` holds, less those it does not; the last where
+/// none scores more than another.
+fn literal_for(template: &str, text: &str) -> String {
+    let mut candidates = literals(template);
+    let score = |literal: &str| -> isize {
+        // A placeholder's code (`{type(e).__name__}`) is no word of it.
+        let mut words = String::new();
+        let mut depth = 0usize;
+        for c in literal.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                c if depth == 0 => words.push(c),
+                _ => {}
+            }
+        }
+        words
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| word.len() >= 3)
+            .map(|word| match text.contains(word) {
+                true => word.len() as isize,
+                false => -(word.len() as isize),
+            })
+            .sum()
+    };
+    // `max_by_key` keeps the last of equal scores: the last statement's.
+    let best = (0..candidates.len())
+        .max_by_key(|&at| score(&candidates[at]))
+        .unwrap_or(0);
+    match candidates.is_empty() {
+        true => String::new(),
+        false => candidates.swap_remove(best),
     }
+}
+
+/// The literals of `template`, one for each statement that writes one,
+/// as [`literal`] reads each (the last is [`literal`]'s).
+fn literals(template: &str) -> Vec<String> {
+    if let Some(body) = heredoc(template) {
+        return vec![body];
+    }
+    let mut candidates = Vec::new();
     let mut joined = String::new();
     let mut found = false;
     // Literals before a comma, held until the next: the arguments of a
@@ -328,6 +373,14 @@ fn literal(template: &str) -> String {
                 options = false;
             }
             statement |= !comment && (c == ';' || c == '{' && !object);
+            // A line of Python's that opens another statement (`elif`,
+            // `return`): no `;` or `{` ends the one before.
+            if c == '\n' && !comment {
+                let line: String = chars.clone().skip_while(|c| *c == ' ').take(7).collect();
+                statement |= ["return ", "raise ", "elif ", "else:", "except", "if "]
+                    .iter()
+                    .any(|keyword| line.starts_with(keyword));
+            }
             concatenated &= c.is_whitespace() || c == '+' || c == '\\';
             if !c.is_whitespace() {
                 last = c;
@@ -380,7 +433,9 @@ fn literal(template: &str) -> String {
             continue;
         }
         if std::mem::take(&mut statement) {
-            joined.clear();
+            if !joined.is_empty() {
+                candidates.push(std::mem::take(&mut joined));
+            }
             arguments.clear();
         }
         let apart = !std::mem::replace(&mut concatenated, true);
@@ -416,7 +471,11 @@ fn literal(template: &str) -> String {
     joined.push_str(&arguments);
     // Code that quotes no literal (`JsonSerializer.Serialize(new
     // ErrorDto(Error: ex.Message, ..))`) shows none for the macro to see.
-    if found { joined } else { String::new() }
+    if !found {
+        return Vec::new();
+    }
+    candidates.push(joined);
+    candidates
 }
 
 /// The body of the first heredoc of `template`, Ruby's (`<<~ERROR`, `<<-ERROR`)
@@ -605,7 +664,7 @@ fn audit_view(text: &Text) -> Option<Vec<Rule>> {
 fn compile_view(text: &Text, tools: &Tools) -> Option<Vec<Rule>> {
     // A text of one literal whose template does not quote it: the macro's
     // view cannot be rebuilt.
-    if !text.literal || literal(&text.template).is_empty() {
+    if !text.literal || literal_for(&text.template, &text.text).is_empty() {
         return None;
     }
     let mut rules = Vec::new();
@@ -1072,6 +1131,25 @@ fn the_harness_reads_the_literal_the_macro_sees() {
     ] {
         assert_eq!(literal(template), literal_seen, "{template}");
     }
+}
+
+#[test]
+fn the_harness_picks_the_statement_that_writes_the_text() {
+    let template = "if status == 401:\n    return \"Error: Authentication failed. Check NOTES_TOKEN.\"\nelif status == 404:\n    return \"Error: Note not found.\"\nreturn f\"Error: {type(e).__name__}: {e}\"";
+    assert_eq!(
+        literal_for(template, "Error: Note not found."),
+        "Error: Note not found."
+    );
+    assert_eq!(
+        literal_for(template, "Error: KeyError: 'x'"),
+        "Error: {type(e).__name__}: {e}"
+    );
+    // A condition's literal is no statement that writes the text.
+    let template = "if (kind !== 'table' && !params) { return { text: `No params for '${kind}'. Call get_params first.` }; }";
+    assert_eq!(
+        literal_for(template, "No params for 'bar'. Call get_params first."),
+        "No params for '${kind}'. Call get_params first."
+    );
 }
 
 #[test]
