@@ -2356,6 +2356,22 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the forty-first round showed.
+#[test]
+fn what_the_forty_first_round_showed() {
+    // A PHP class by its namespace; not a Windows folder.
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["No query results for model [App\\Models\\Note] 42. Call list_notes."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["The path must be absolute, not Documents\\OneNote\\Notes. Call list_notes."],
+    );
+}
+
 /// What the fortieth round showed.
 #[test]
 fn what_the_fortieth_round_showed() {

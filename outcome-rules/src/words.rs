@@ -90,6 +90,17 @@ pub(crate) const LOGGED: &str = "heads a log the server quoted, which is the ope
 pub(crate) const ENV: &str =
     "is the operator's to set, not the model's; say what the model can do instead";
 
+/// Folders of a Windows user's, which a path names and no PHP namespace.
+const WINDOWS_FOLDERS: &[&str] = &[
+    "Users",
+    "Documents",
+    "Desktop",
+    "Downloads",
+    "Windows",
+    "AppData",
+    "Program",
+];
+
 /// Whether `word` names a settings file bare, as a server reads its own:
 /// `settings.yml`, `config.json`, `appsettings.Development.json`, Spring
 /// Boot's `application.yml`, Java's `database.properties`.
@@ -594,6 +605,16 @@ pub(crate) fn is_type_name(word: &str) -> bool {
         && word.bytes().all(|b| b.is_ascii_alphanumeric())
         && (word.ends_with("Error") || word.ends_with("Exception"))
         && word[at..].len() > "Exception".len()
+    {
+        return true;
+    }
+    // A PHP class by its namespace, of three names or more: Eloquent's
+    // `[App\Models\Memory]` (not a Windows folder, `Documents\OneNote`,
+    // `Users\alice\Desktop`).
+    let segments: Vec<&str> = word.split('\\').filter(|s| !s.is_empty()).collect();
+    if segments.len() >= 3
+        && segments.iter().all(|s| capitalised(s) && s.len() > 1)
+        && !segments.iter().any(|s| WINDOWS_FOLDERS.contains(s))
     {
         return true;
     }
