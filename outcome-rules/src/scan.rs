@@ -122,7 +122,18 @@ pub(crate) const CALL_KINDS: &[&str] = &["api", "rpc", "grpc", "http", "rest", "
 
 /// How a parenthesis that gives examples of a step opens: its tools are
 /// the step's ("Assign the channel first (e.g. set_sms_channel)").
-pub(crate) const EXAMPLES: &[&str] = &["e.g.", "eg.", "e.g ", "for example", "such as"];
+pub(crate) const EXAMPLES: &[&str] = &[
+    "e.g.",
+    "eg.",
+    "e.g ",
+    "for example",
+    "such as",
+    // A parenthesis that opens with the step's own verb: "(see
+    // list_locations)", "(use list_projects to find it)".
+    "see ",
+    "use ",
+    "call ",
+];
 
 /// How many bytes after a quoted struct's field are read for the Go
 /// validator's words (`Key: 'X.Y' Error:Field validation`).

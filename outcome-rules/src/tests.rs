@@ -4199,8 +4199,9 @@ fn what_the_twenty_eighth_round_showed() {
 #[test]
 fn a_parenthesis_of_examples_names_the_steps_tools() {
     // The twenty-ninth round's one false compile error: the tools a step
-    // gives as examples, in parentheses, are its tools; a tool named in
-    // other parentheses is named in passing.
+    // gives as examples, in parentheses, are its tools, and so are those a
+    // parenthesis opening with the step's verb names ("(see x)"); a tool
+    // named in other parentheses is named in passing.
     let tools = Tools::new().tool("set_sms_channel").tool("send_text");
     keeps_with(
         &tools,
@@ -4211,11 +4212,19 @@ fn a_parenthesis_of_examples_names_the_steps_tools() {
             "No channel is set. Assign one first (for example set_sms_channel).",
         ],
     );
-    flags_with(
+    // Nor one in parentheses that open with the step's verb (the
+    // forty-second round's false compile error, "(see list_locations)").
+    keeps_with(
         &tools,
         Outcome::Invalid,
         Rule::NamesTool,
         &["No channel is set. Assign one first (see set_sms_channel for how)."],
+    );
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &["No channel is set. Assign one first (unlike set_sms_channel, it costs)."],
     );
 }
 
