@@ -2575,9 +2575,11 @@ impl<'t> Scan<'t> {
                 // A switch or a list of the server's own settings, by its
                 // words: `ALLOW_DANGEROUS_TOOLS`, `TRUENAS_ENABLE_DESTRUCTIVE_OPS`,
                 // `SSH_HOSTS_ALLOWLIST` (not a code's state, `NOT_ENABLED`).
-                let switch = text.split('_').any(|part| {
+                // `TRELLO_ALLOWED_BOARD_IDS` too, not HTTP's `METHOD_NOT_ALLOWED`.
+                let parts: Vec<&str> = text.split('_').collect();
+                let switch = parts.iter().enumerate().any(|(at, part)| {
                     matches!(
-                        part,
+                        *part,
                         "ALLOW"
                             | "ENABLE"
                             | "DISABLE"
@@ -2586,7 +2588,7 @@ impl<'t> Scan<'t> {
                             | "DENYLIST"
                             | "WHITELIST"
                             | "BLACKLIST"
-                    )
+                    ) || *part == "ALLOWED" && at.checked_sub(1).is_none_or(|i| parts[i] != "NOT")
                 });
                 let named = ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix)) || switch;
                 if named
@@ -2635,6 +2637,19 @@ impl<'t> Scan<'t> {
                     && text.split('_').any(|part| part == "MCP")
                 {
                     return Some((rule, message));
+                }
+                // "[CONNECTION_ERROR] Cannot reach ..": a category in
+                // brackets heading the text, a log's tag.
+                if !self.sure_only
+                    && let Some(tag) = self.heading_tag(index)
+                {
+                    return Some((
+                        Rule::NoLogLine,
+                        format!(
+                            "`[{tag}]` is a log line's tag, which is the operator's; say what \
+                             went wrong in the model's terms"
+                        ),
+                    ));
                 }
                 // Not a variable: perhaps a code to look up (`ERR_404`).
                 (!self.sure_only && is_code(text)).then(|| {
@@ -2978,7 +2993,9 @@ impl<'t> Scan<'t> {
         let value = line
             .strip_suffix('"')
             .is_some_and(|key| key.trim_end().ends_with(':'));
-        if !(line.is_empty() || line.ends_with('\n') || value) {
+        // Or right after an SDK's prefix: "Error calling tool 'x':
+        // [CONNECTION_ERROR] ..".
+        if !(line.is_empty() || line.ends_with('\n') || value || self.after_sdk_prefix(index)) {
             return None;
         }
         let rest = &self.masked[start..];

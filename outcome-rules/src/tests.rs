@@ -2356,6 +2356,29 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the forty-second round showed.
+#[test]
+fn what_the_forty_second_round_showed() {
+    // A list of what the server allows, by its name; not HTTP's code.
+    flags(
+        Outcome::Invalid,
+        Rule::NoEnvVar,
+        &["Board 6a1b is not in NOTES_ALLOWED_BOARD_IDS. Call list_notes."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoEnvVar,
+        &["The store answered METHOD_NOT_ALLOWED. Call list_notes."],
+    );
+    // A category in capitals in brackets after an SDK's prefix is a log's
+    // tag, not a code to look up.
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["Error calling tool 'list_notes': [CONNECTION_ERROR] Cannot reach the store."],
+    );
+}
+
 /// What the forty-first round showed.
 #[test]
 fn what_the_forty_first_round_showed() {
