@@ -747,6 +747,36 @@ impl<'t> Scan<'t> {
             if !verb.eq_ignore_ascii_case("see") {
                 continue;
             }
+            // "see docs/filter-dsl.md for fields": a document of the
+            // server's own repository, which the model cannot open.
+            if let Some(next) = self.words.get(index + 1) {
+                let file = self.word(next);
+                let document = file.contains('/')
+                    && !file.starts_with('/')
+                    && !is_url(file)
+                    && [".md", ".rst", ".txt", ".adoc"]
+                        .iter()
+                        .any(|extension| file.to_ascii_lowercase().ends_with(extension));
+                if document {
+                    broken.push(self.broken(
+                        Rule::NoLookup,
+                        word.at.start..next.at.end,
+                        format!(
+                            "sends the model to read `{file}`, which it cannot open from a \
+                             failed call; say in this text what it must change"
+                        ),
+                    ));
+                    broken.push(self.broken(
+                        Rule::NoPath,
+                        next.at.clone(),
+                        format!(
+                            "`{file}` is a file of the server's, which the model cannot open; \
+                             say in this text what it must know"
+                        ),
+                    ));
+                    continue;
+                }
+            }
             // "See the Exception Log for details.": a log the operator
             // keeps, named within a few words.
             let log = (index + 1..self.words.len().min(index + 1 + LOG_NAME_WORDS))

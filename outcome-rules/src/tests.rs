@@ -2370,6 +2370,18 @@ fn what_the_forty_second_round_showed() {
         Rule::NoEnvVar,
         &["The store answered METHOD_NOT_ALLOWED. Call list_notes."],
     );
+    // A document of the server's repository after "see": a page to read,
+    // and a file of the server's.
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["Sync needs the agent. See docs/setup.md for installation instructions."],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoPath,
+        &["Sync needs the agent. See docs/setup.md for installation instructions."],
+    );
     // A category in capitals in brackets after an SDK's prefix is a log's
     // tag, not a code to look up.
     flags(
