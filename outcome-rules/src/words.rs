@@ -611,10 +611,10 @@ pub(crate) fn is_type_name(word: &str) -> bool {
     // A PHP class by its namespace, of three names or more: Eloquent's
     // `[App\Models\Memory]` (not a Windows folder, `Documents\OneNote`,
     // `Users\alice\Desktop`).
-    let segments: Vec<&str> = word.split('\\').filter(|s| !s.is_empty()).collect();
-    if segments.len() >= 3
-        && segments.iter().all(|s| capitalised(s) && s.len() > 1)
-        && !segments.iter().any(|s| WINDOWS_FOLDERS.contains(s))
+    let segments = || word.split('\\').filter(|s| !s.is_empty());
+    if word.contains('\\')
+        && segments().count() >= 3
+        && segments().all(|s| capitalised(s) && s.len() > 1 && !WINDOWS_FOLDERS.contains(&s))
     {
         return true;
     }
