@@ -120,8 +120,9 @@ pub(crate) const OBJECT_READ: usize = 256;
 /// where "call" is no verb.
 pub(crate) const CALL_KINDS: &[&str] = &["api", "rpc", "grpc", "http", "rest", "remote", "network"];
 
-/// How a parenthesis that gives examples of a step opens: its tools are
-/// the step's ("Assign the channel first (e.g. set_sms_channel)").
+/// How a parenthesis that gives examples of a step, or opens with its
+/// verb, opens: its tools are the step's ("Assign the channel first (e.g.
+/// set_sms_channel)", "(see list_locations)").
 pub(crate) const EXAMPLES: &[&str] = &[
     "e.g.",
     "eg.",
@@ -3862,11 +3863,11 @@ impl<'t> Scan<'t> {
         // method's.
         // A tool given with the server's name and a dot, set apart in
         // quotes (`hds.connect`): named, as known-tool reads it.
-        let set_apart = || {
+        let quoted_whole = || {
             self.text[..word.at.start].ends_with(['\'', '"', '`'])
                 && self.text[word.at.end..].starts_with(['\'', '"', '`'])
         };
-        let prefixed = name.contains('.') && tools.prefixed(name).is_some() && set_apart();
+        let prefixed = name.contains('.') && tools.prefixed(name).is_some() && quoted_whole();
         if !(is_name(name) || tools.is_tool(name) || prefixed) || word.in_dump {
             return None;
         }

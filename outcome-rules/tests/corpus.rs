@@ -555,17 +555,7 @@ fn placeholders(template: &str, language: &str) -> String {
             '\\' if !swift && chars.peek() == Some(&'(') => {}
             '\\' if swift && chars.peek() == Some(&'(') => {
                 chars.next();
-                let mut depth = 1;
-                for c in chars.by_ref() {
-                    match c {
-                        '(' => depth += 1,
-                        ')' => depth -= 1,
-                        _ => {}
-                    }
-                    if depth == 0 {
-                        break;
-                    }
-                }
+                skip_past(&mut chars, '(', ')');
                 out.push(VALUE);
             }
             '#' if hash_braces && chars.peek() == Some(&'{') => {
@@ -592,12 +582,17 @@ fn placeholders(template: &str, language: &str) -> String {
 }
 
 fn skip_braces(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    skip_past(chars, '{', '}');
+}
+
+/// Skips `chars` past the `close` that matches an `open` already read.
+fn skip_past(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, open: char, close: char) {
     let mut depth = 1;
     for c in chars.by_ref() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            _ => {}
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
         }
         if depth == 0 {
             return;
