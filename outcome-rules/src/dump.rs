@@ -66,6 +66,11 @@ impl Dumps {
                         if key {
                             data = names_data(&text[inner..close]);
                             code = data || names_code(&text[inner..close]);
+                        } else if !code && !data && opens_escaped(&bytes[inner..close]) {
+                            // A dump passed on as a string (`"message":
+                            // "[{\"code\": \"too_small\", ..}]"`): its own
+                            // values are what the model reads.
+                            read_escaped(text, inner..close, &mut dumps);
                         } else {
                             dumps.values.push(inner..close);
                             if data {
@@ -141,6 +146,52 @@ fn string_end(rest: &[u8]) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether a string value is a dump of its own, escaped: past blanks and
+/// `[`, a `{` whose next mark is `\"`. Escaped line breaks (`\n`) are
+/// blanks here.
+fn opens_escaped(value: &[u8]) -> bool {
+    // Past blanks, escaped ones and the marks in `skip`.
+    let past = |mut at: usize, skip: &[u8]| {
+        loop {
+            match value.get(at) {
+                Some(b) if b.is_ascii_whitespace() || skip.contains(b) => at += 1,
+                Some(b'\\') if matches!(value.get(at + 1), Some(b'n' | b'r' | b't')) => at += 2,
+                _ => return at,
+            }
+        }
+    };
+    let open = past(0, b"[");
+    value.get(open) == Some(&b'{') && value[past(open + 1, b"")..].starts_with(b"\\\"")
+}
+
+/// Reads the escaped dump that the string value at `range` holds: a
+/// string opens and closes at an escaped quote, and is a key where a `:`
+/// follows it; its values join `dumps`' values, the prose among them its
+/// prose.
+fn read_escaped(text: &str, range: Range<usize>, dumps: &mut Dumps) {
+    let bytes = &text.as_bytes()[..range.end];
+    let quote = |at: usize| bytes[at] == b'\\' && bytes.get(at + 1) == Some(&b'"');
+    let mut at = range.start;
+    while at < range.end {
+        if !quote(at) {
+            at += 1;
+            continue;
+        }
+        let inner = at + 2;
+        let Some(close) = (inner..range.end).find(|&i| quote(i)) else {
+            break;
+        };
+        let key = bytes[close + 2..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':');
+        if !key {
+            dumps.values.push(inner..close);
+            if is_prose(&text[inner..close]) {
+                dumps.prose.push(inner..close);
+            }
+        }
+        at = close + 2;
+    }
 }
 
 /// Whether a string value is written in words: several, more of them of

@@ -47,6 +47,9 @@ pub(crate) struct Scan<'t> {
     /// Where each line starts, and whether it is a message's line
     /// (`Message: ..`), found once.
     message_lines: std::cell::OnceCell<(Vec<usize>, Vec<bool>)>,
+    /// The dotted names the text gives as a JSON object's keys
+    /// (`{"Microsoft.VSTS.Common.Priority": 2}`), found once.
+    dotted_keys: std::cell::OnceCell<Vec<std::ops::Range<usize>>>,
     /// The string values the call sent, where known.
     pub(crate) sent: Option<&'t [String]>,
     /// Where the text echoes a value the call sent, whole, as a word or
@@ -59,6 +62,19 @@ pub(crate) struct Scan<'t> {
 /// the fewest bytes one must have: a longer call's other values, and a
 /// value as short as `id` or `a`, are as often words of the text's own.
 pub(crate) const ECHOED_VALUES: usize = 32;
+
+/// The dotted keys of a text's objects read, at most, and the bytes of a
+/// key read back from its closing quote ([`Scan::is_dotted_key`]).
+pub(crate) const DOTTED_KEYS: usize = 16;
+pub(crate) const DOTTED_KEY_BYTES: usize = 128;
+
+/// The bytes after a quote read for a `KeyError`'s variable
+/// ([`key_error_of_a_variable`]).
+pub(crate) const KEY_ERROR_BYTES: usize = 64;
+
+/// How many words before a URL are read for "Learn more" ("Learn more
+/// about Generating Tokens for API Requests <url>").
+pub(crate) const LEARN_MORE_READ: usize = 8;
 pub(crate) const ECHOED_BYTES: usize = 4;
 
 /// How far a code's name in parentheses after the code is read.
@@ -289,6 +305,7 @@ impl<'t> Scan<'t> {
             reasons: std::cell::OnceCell::new(),
             listed: std::cell::OnceCell::new(),
             message_lines: std::cell::OnceCell::new(),
+            dotted_keys: std::cell::OnceCell::new(),
             sent: None,
             echoes: Vec::new(),
         }
@@ -348,11 +365,28 @@ impl<'t> Scan<'t> {
                                     .any(|value| value.trim_start_matches("./") == rest)
                             })
                 };
+                // A value stands in the path as its segments, whole, or as
+                // a file with its extension (`notes` in `../notes.md`); not
+                // as a piece of a file's name the server made from it
+                // (`thesis` in `thesis.docx.autosave.docx`).
+                let stands = |value: &str| {
+                    path.match_indices(value).any(|(at, _)| {
+                        let end = at + value.len();
+                        let opens = at == 0 || matches!(path.as_bytes()[at - 1], b'/' | b'\\');
+                        // Past one extension, the segment ends (a line's
+                        // number may follow, `Orders.cs:44`).
+                        let rest = path[end..].strip_prefix('.').map_or(&path[end..], |rest| {
+                            rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric())
+                        });
+                        let closes = !rest.starts_with(|c: char| {
+                            c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')
+                        });
+                        opens && closes
+                    })
+                };
                 !self.resolves_a_sent_path(path)
                     && sent.iter().any(|value| {
-                        value.len() >= ECHOED_BYTES
-                            && path.contains(value.as_str())
-                            && !extends(value)
+                        value.len() >= ECHOED_BYTES && stands(value) && !extends(value)
                     })
             }
         }
@@ -414,6 +448,33 @@ impl<'t> Scan<'t> {
             .any(|echo| at.end <= echo.end)
     }
 
+    /// Whether `name` is a dotted name the text gives as a JSON object's
+    /// key (`{"Microsoft.VSTS.Common.Priority": 2}`): a field's name, which
+    /// a server's dump or an example to send holds, not its code's. The
+    /// keys are found in one pass, the first [`DOTTED_KEYS`] kept.
+    fn is_dotted_key(&self, name: &str) -> bool {
+        self.dotted_keys
+            .get_or_init(|| {
+                self.text
+                    .match_indices("\":")
+                    .filter_map(|(end, _)| {
+                        let from = end.saturating_sub(DOTTED_KEY_BYTES);
+                        let open = self.text.as_bytes()[from..end]
+                            .iter()
+                            .rposition(|&b| b == b'"')?;
+                        // Just past an ASCII quote: a character's boundary.
+                        let start = from + open + 1;
+                        let key = &self.text[start..end];
+                        (key.contains('.') && key.split('.').all(is_identifier))
+                            .then_some(start..end)
+                    })
+                    .take(DOTTED_KEYS)
+                    .collect()
+            })
+            .iter()
+            .any(|key| &self.text[key.clone()] == name)
+    }
+
     /// Whether the word at `index` is the method Spring AI's "Error invoking
     /// method: x" names, and none of the server's tools.
     fn spring_method(&self, index: usize, tools: &Tools) -> bool {
@@ -431,7 +492,8 @@ impl<'t> Scan<'t> {
     /// Whether the word at `index` opens Python's words about a call of a
     /// function of the server's code ("perform_request() got an unexpected
     /// keyword argument 'params'", "takes 2 positional arguments"), which
-    /// are never the model's, even where the function shares a tool's name.
+    /// are never the model's, even where the function shares the name of
+    /// another of the server's tools.
     fn python_reports_a_call(&self, index: usize) -> bool {
         self.word(&self.words[index])
             .strip_suffix('(')
@@ -665,13 +727,16 @@ impl<'t> Scan<'t> {
                 // `Use listJmxConnections() to ..`: one of the server's
                 // tools written as a call, named as a Java server names its
                 // tools, no function of its code.
-                // Not in Python's words about a call, whatever it calls.
+                // Not in Python's words about a call of another tool's
+                // function; in those about this call's, `get_kline() missing
+                // 1 required positional argument`, the words name the tool
+                // that failed, as Spring AI's do where the names agree.
                 let tool = rule == Rule::NoTypeName
-                    && self
-                        .word(word)
-                        .split_once('(')
-                        .is_some_and(|(callee, _)| tools.is_tool(callee))
-                    && !self.python_reports_a_call(index);
+                    && self.word(word).split_once('(').is_some_and(|(callee, _)| {
+                        tools.is_tool(callee)
+                            && (!self.python_reports_a_call(index)
+                                || tools.own.as_deref() == Some(callee))
+                    });
                 if !tool && (rule != Rule::NoCommand || !self.takes_a_command) {
                     broken.push(self.broken(rule, word.at.clone(), message));
                 }
@@ -1394,10 +1459,13 @@ impl<'t> Scan<'t> {
         let method = heads && is_method_heading(text, self.words[index].followed_by);
         // `InvalidParameter,Microsoft.HyperV..`: names of a list, glued.
         let member = text.split(',').any(is_qualified_member);
-        if method
+        // Not a name the text gives as an object's key, whatever its form:
+        // Azure DevOps' field `Microsoft.VSTS.Scheduling.StoryPoints`.
+        if (method
             || member
             || is_qualified_function(text, self.words[index].followed_by)
-                && (!text.ends_with('(') || self.closed_on_its_line(self.words[index].at.end))
+                && (!text.ends_with('(') || self.closed_on_its_line(self.words[index].at.end)))
+            && !self.is_dotted_key(text)
         {
             return Some((
                 Rule::NoTypeName,
@@ -1569,8 +1637,9 @@ impl<'t> Scan<'t> {
         }
         // "Failed to get route: 400": a status alone after a colon, the
         // whole of what the text says went wrong, where no word before it
-        // says it is HTTP's ("HTTP 403", "API Error: 404", "status code:
-        // 401" each do) and its reason phrase stands nowhere.
+        // says it is HTTP's ("HTTP 403", "status code: 401" each do; "API
+        // Error: 404" does not, an API being no protocol) and its reason
+        // phrase stands nowhere.
         if self.bare_status(index, text) {
             return Some((
                 Rule::NoLookup,
@@ -1595,6 +1664,29 @@ impl<'t> Scan<'t> {
                     "`os error {}` is an operating system's error code, which the model cannot \
                      look up; say in words what went wrong",
                     text.trim_end_matches(')')
+                ),
+            ));
+        }
+        // "(kCLErrorDomain error 8.)": an `NSError`'s code after its domain,
+        // as its localized description ends.
+        let code = text.trim_end_matches([')', '.']);
+        if before(1).as_deref() == Some("error")
+            && before(2).is_some_and(|word| {
+                let domain = word.trim_start_matches('(');
+                domain.len() > "errordomain".len() && domain.ends_with("errordomain")
+            })
+            && code
+                .trim_start_matches('-')
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+            && !code.is_empty()
+            && !self.said_beside(index - 2, index)
+        {
+            return Some((
+                Rule::NoLookup,
+                format!(
+                    "`error {code}` is a library's error code, which the model cannot look up; \
+                     say in words what went wrong"
                 ),
             ));
         }
@@ -1985,7 +2077,14 @@ impl<'t> Scan<'t> {
             return false;
         };
         let sent = &sent[..sent.len().min(ECHOED_VALUES)];
-        sent.iter().any(|value| value == path)
+        // A dump escapes a Windows path's backslashes: `C:\\src\\Shop.sln`
+        // in a JSON string is the `C:\src\Shop.sln` the call sent.
+        let escaped = |value: &str| {
+            value.contains('\\')
+                && path.len() == value.len() + value.matches('\\').count()
+                && path.split("\\\\").eq(value.split('\\'))
+        };
+        sent.iter().any(|value| value == path || escaped(value))
             || sent.iter().any(|root| {
                 root.starts_with('/')
                     && path
@@ -2193,12 +2292,20 @@ impl<'t> Scan<'t> {
 
     /// Whether word `index`, `text`, is a status standing bare at the end
     /// of a sentence that says something failed: "Failed to get route:
-    /// 400", "unknown error: 400".
+    /// 400", "unknown error: 400", "Metabase API error: 404", or a body
+    /// left empty, "EspoCRM API error 401: ".
     pub(crate) fn bare_status(&self, index: usize, text: &str) -> bool {
         let status = text.len() == 3 && text.parse::<u16>().is_ok_and(|n| (100..600).contains(&n));
+        // "EspoCRM API error 401: ", its body empty: the status after
+        // "error", then a colon that ends the text.
+        let emptied = index > 0
+            && self.lower(index - 1).as_deref() == Some("error")
+            && self.masked[self.words[index].at.end..]
+                .strip_prefix(':')
+                .is_some_and(|rest| rest.trim().is_empty());
         if !status
             || index == 0
-            || self.words[index - 1].followed_by != Some(':')
+            || self.words[index - 1].followed_by != Some(':') && !emptied
             || !(self.words[index].ends_sentence
                 || index + 1 == self.words.len()
                 || self.masked[self.words[index].at.end..].starts_with('"'))
@@ -2215,7 +2322,7 @@ impl<'t> Scan<'t> {
         let http = sentence.iter().take(3).any(|word| {
             matches!(
                 word.as_str(),
-                "http" | "https" | "status" | "api" | "code" | "statuscode" | "response"
+                "http" | "https" | "status" | "code" | "statuscode" | "response"
             )
         });
         let failed = sentence.iter().any(|word| {
@@ -2456,18 +2563,29 @@ impl<'t> Scan<'t> {
                         && is_documentation(text)
                         && !self.fetched(index)
                         && !self.gets_a_key(index);
-                let referred = (index.saturating_sub(2)..index)
+                // "Learn more about Generating Tokens <url>": the page its
+                // sentence offers to read, a few words on.
+                let learn_more = (index.saturating_sub(LEARN_MORE_READ)..index)
                     .rev()
                     .take_while(|&i| !self.words[i].ends_sentence)
-                    .filter_map(|i| self.lower(i).map(|word| (i, word)))
-                    .any(|(i, word)| match word.trim_matches(MARKS) {
-                        // "at" sends the model to read a page only where its
-                        // sentence names one ("API key at <url>"); else the
-                        // URL is where the failure happened (`net::ERR_.. at
-                        // <url>`, "the server at <url>").
-                        "at" => self.names_a_page(i),
-                        word => REFERRING.contains(&word),
+                    .any(|i| {
+                        self.lower(i)
+                            .is_some_and(|word| matches!(word.as_str(), "learn" | "read"))
+                            && self.lower(i + 1).as_deref() == Some("more")
                     });
+                let referred = learn_more
+                    || (index.saturating_sub(2)..index)
+                        .rev()
+                        .take_while(|&i| !self.words[i].ends_sentence)
+                        .filter_map(|i| self.lower(i).map(|word| (i, word)))
+                        .any(|(i, word)| match word.trim_matches(MARKS) {
+                            // "at" sends the model to read a page only where its
+                            // sentence names one ("API key at <url>"); else the
+                            // URL is where the failure happened (`net::ERR_.. at
+                            // <url>`, "the server at <url>").
+                            "at" => self.names_a_page(i),
+                            word => REFERRING.contains(&word),
+                        });
                 // `Post "http://127.0.0.1:40000/api/sync": dial tcp ..`, as
                 // Go's net/http writes it, `GET https://..`: the request the
                 // server made, where the failure happened.
@@ -4350,9 +4468,11 @@ impl<'t> Scan<'t> {
             };
             let name = self.word(word);
             // `start_kernel(notebook_path=...)`: a tool of the server
-            // written as a call, the one that failed too.
+            // written as a call, the one that failed too; not in Python's
+            // words about the call that failed, `get_kline() missing ..`.
             if let Some((callee, _)) = name.split_once('(')
                 && depth == 0
+                && !self.python_reports_a_call(index)
                 && (tools.get(callee).is_some() || self.called_near_tool(index, tools).is_some())
             {
                 return true;
@@ -4480,7 +4600,8 @@ pub(crate) fn mask_values(text: &str) -> String {
         let opens = c == '\''
             && previous.is_none_or(|p| p.is_whitespace() || "([{\"".contains(p))
             && !heads_an_error_tuple(&text[..at])
-            && !keys_a_message(&text[..at]);
+            && !keys_a_message(&text[..at])
+            && !key_error_of_a_variable(&text[..at], &text[at + 1..]);
         let end = match opens && !unclosed {
             true => closing_quote(&text[at + 1..]),
             false => None,
@@ -4524,6 +4645,20 @@ pub(crate) fn keys_a_message(before: &str) -> bool {
             .iter()
             .any(|key| before.ends_with(key))
     })
+}
+
+/// Whether the quote between `before` and `rest` opens a variable's name
+/// that is all a label's colon heads, to the text's end: Python's
+/// `KeyError` for a variable `os.environ` lacks prints only the key
+/// (`Error executing tool x: 'NOTES_API_KEY'`), the server's, not a value
+/// the model sent. Only a name of a variable's ending
+/// ([`ENV_SUFFIXES`]) and at most [`KEY_ERROR_BYTES`] long is read.
+pub(crate) fn key_error_of_a_variable(before: &str, rest: &str) -> bool {
+    rest.len() <= KEY_ERROR_BYTES
+        && before.trim_end().ends_with(':')
+        && rest.trim_end().strip_suffix('\'').is_some_and(|name| {
+            is_capital_snake(name) && ENV_SUFFIXES.iter().any(|suffix| name.ends_with(suffix))
+        })
 }
 
 /// `masked` with a JSON dump's escapes read as what they stand for, of

@@ -2356,6 +2356,139 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the forty-third round showed.
+#[test]
+fn what_the_forty_third_round_showed() {
+    // An `NSError`'s code after its domain, after words that say only
+    // that something failed; Core Location's domain, with Apple's `k`.
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["Sync stopped. The operation couldn’t be completed. (NSCocoaErrorDomain error 4.)"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["The place was not found (kCLErrorDomain error 8.)"],
+    );
+    // A status after "API error" with nothing said of it, or its body
+    // empty: a code to look up, an API being no protocol (the fourteenth
+    // round's made-up case, "Notes API Error: 404", turned: four servers'
+    // texts are labelled so, none the other way).
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["Notes API error: 404", "Notes API error 401: "],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Notes API error 401: Unauthorized",
+            "Notes API error: 404 Not Found",
+        ],
+    );
+    // "Learn more about .. <url>": a page to read.
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "The token expired. Learn more about Generating Tokens https://notes.example.com/go/?id=42",
+        ],
+    );
+    // Python's `KeyError` for a variable the server's environment lacks.
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["Error executing tool sync_notes: 'NOTES_API_KEY'"],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoEnvVar,
+        &["Error: 'NOTES_API_KEY' is not a format. Call export_notes with 'md'."],
+    );
+    // Python's words about a call of this call's tool name the tool that
+    // failed: no type, and no step; of another tool's, a function.
+    let tools = notes().answering("search_notes");
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "Error calling search_notes: search_notes() missing 1 required positional argument: 'query'",
+        ],
+    );
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &[
+            "Error calling search_notes: search_notes() missing 1 required positional argument: 'query'",
+        ],
+    );
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["Batch failed: read_note() got an unexpected keyword argument 'page'"],
+    );
+    // A dotted name the text gives as an object's key is a field's.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "The field \"Microsoft.VSTS.Common.Priority\" is required. Call write_note with fields: {\"Microsoft.VSTS.Common.Priority\": 2}",
+        ],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["The note store failed in Microsoft.Data.SqlClient.SqlConnection."],
+    );
+    // A dump passed on escaped as a string: its keys are no sentences.
+    keeps(
+        Outcome::Invalid,
+        Rule::Short,
+        &[
+            "{\"error\": true, \"message\": \"[\\n  {\\n    \\\"code\\\": \\\"too_small\\\",\\n    \\\"message\\\": \\\"Title is required\\\",\\n    \\\"path\\\": [\\\"title\\\"]\\n  }\\n]\"}",
+        ],
+    );
+    // A Windows path the call sent, its backslashes escaped in a dump.
+    let tools = notes().answering("read_note");
+    keeps_with(
+        &tools.clone().sent(["C:\\notes\\inbox.md"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["{\"error\": \"No note at C:\\\\notes\\\\inbox.md\"}"],
+    );
+    flags_with(
+        &tools.clone().sent(["C:\\notes\\other.md"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["{\"error\": \"No note at C:\\\\notes\\\\inbox.md\"}"],
+    );
+    // A file of a user's home the server made from a value sent, not the
+    // value as a segment (`/Users/<id>/..`): the server's.
+    flags_with(
+        &tools.clone().sent(["thesis"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["No autosave at '/Users/alice/Notes/thesis.md.autosave.md'."],
+    );
+    keeps_with(
+        &tools.sent(["thesis"]),
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["No note at '/Users/thesis/Notes/inbox.md'."],
+    );
+    // A TypeScript project's compiler settings are the user's file.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoPath,
+        &["tsconfig.json already exists in the folder. Call write_note with another path."],
+    );
+}
+
 /// What the forty-second round showed.
 #[test]
 fn what_the_forty_second_round_showed() {
@@ -3139,7 +3272,6 @@ fn what_the_fourteenth_round_showed() {
         Rule::NoLookup,
         &[
             "Failed to sync the notes: HTTP 403",
-            "Failed to sync the notes: Notes API Error: 404",
             "Failed to sync the notes: unexpected status code: 401",
             "Failed to sync the notes: 403 Forbidden",
         ],

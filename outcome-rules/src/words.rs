@@ -110,10 +110,14 @@ pub(crate) fn is_settings_file(word: &str) -> bool {
     };
     let stem = stem.to_ascii_lowercase();
     let spring = stem == "application" || stem.starts_with("application-");
+    // TypeScript's `tsconfig.json` and `jsconfig.json` are a project's
+    // compiler settings, the user's as its `package.json` is.
+    let project = stem.starts_with("tsconfig") || stem.starts_with("jsconfig");
     // Java's `.properties` holds settings whatever its name
     // (`database.properties`).
     !word.contains(['/', '\\'])
         && !stem.is_empty()
+        && !project
         && (extension == "properties"
             || (stem.contains("config") || stem.contains("settings") || spring)
                 && matches!(
@@ -589,9 +593,10 @@ pub(crate) fn is_type_name(word: &str) -> bool {
     };
     match word.strip_prefix("Domain=") {
         Some(domain) if capitalised(domain) => return true,
+        // Core Location's `kCLErrorDomain` too, an Apple constant's `k`.
         _ if word.len() > "ErrorDomain".len()
             && word.ends_with("ErrorDomain")
-            && capitalised(word) =>
+            && (capitalised(word) || capitalised(word.strip_prefix('k').unwrap_or_default())) =>
         {
             return true;
         }
@@ -1313,6 +1318,13 @@ pub(crate) const SAY_NOTHING: &[&str] = &[
     "something",
     "went",
     "wrong",
+    // Foundation's "The operation couldn’t be completed. (.. error 8.)".
+    "could",
+    "couldn't",
+    "couldn’t",
+    "not",
+    "be",
+    "completed",
 ];
 
 /// Words that label the code after them in parentheses: `(code: 6)`,

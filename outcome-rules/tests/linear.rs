@@ -651,4 +651,26 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
         .tool_with_parameters("f", ["path"])
         .answering("f");
     check_message(Outcome::Invalid, &text, &tools.sent(sent));
+    // The forty-third round's: domains' codes, statuses after "error",
+    // "Learn more", each a few words around it; a dotted key for every
+    // member, found in one pass; escaped dumps in strings, each read
+    // once; quotes near the end read for a variable; escaped paths and
+    // values sent in a home's paths, each a bounded number of times.
+    let text = repeated("(kCLErrorDomain error 8.) API error 401: Learn more about x https://a.b ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let text = repeated("Microsoft.A.B.C {\"Microsoft.A.B.D\": 1} ");
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    let text = format!(
+        "{{\"m\": \"[{}\"}}",
+        repeated("{\\\"a\\\": \\\"b c d\\\"} ")
+    );
+    check_message(Outcome::Invalid, &text, &Tools::unknown());
+    let text = format!("{}: 'NOTES_API_KEY'", repeated("'x' "));
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    let sent: Vec<String> = (0..40).map(|i| format!("C:\\r{i}")).collect();
+    let text = repeated("\"C:\\\\r30\" /Users/a/r3.md.x.md ");
+    let tools = Tools::new()
+        .tool_with_parameters("f", ["path"])
+        .answering("f");
+    check_message(Outcome::Invalid, &text, &tools.sent(sent));
 }
