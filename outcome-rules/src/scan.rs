@@ -75,6 +75,14 @@ pub(crate) const KEY_ERROR_BYTES: usize = 64;
 /// How many words before a URL are read for "Learn more" ("Learn more
 /// about Generating Tokens for API Requests <url>").
 pub(crate) const LEARN_MORE_READ: usize = 8;
+
+/// Verbs a method's name in camel case opens with, lowercase: `getIssue`,
+/// `ListSites`, `readAndProcessContent`.
+pub(crate) const METHOD_VERBS: &[&str] = &[
+    "get", "list", "create", "update", "delete", "fetch", "find", "load", "save", "send",
+    "execute", "search", "remove", "parse", "process", "handle", "resolve", "build", "read",
+    "write", "upload", "download",
+];
 pub(crate) const ECHOED_BYTES: usize = 4;
 
 /// How far a code's name in parentheses after the code is read.
@@ -475,6 +483,59 @@ impl<'t> Scan<'t> {
             .any(|key| &self.text[key.clone()] == name)
     }
 
+    /// Whether the word at `index` is a method's name heading what failed
+    /// in it, before a colon (`GetInfo: execute request: ..`,
+    /// `getIssue: Issue #9 not found`): a name in camel case that opens
+    /// with a verb ([`METHOD_VERBS`]), not one of the server's tools, nor
+    /// one a word before it says is a tool or an operation ("for tool
+    /// getMonitor:", "calling getBrowseNodes:"), nor a parameter's.
+    fn method_heads_a_chain(&self, index: usize, tools: &Tools) -> bool {
+        let word = &self.words[index];
+        let name = self.word(word);
+        let mut words = crate::camel_words(name);
+        let opens_with_verb = words
+            .next()
+            .is_some_and(|verb| METHOD_VERBS.contains(&verb.to_ascii_lowercase().as_str()));
+        // Not a key of an object written out (MongoDB's `{ listDatabases:
+        // 1 }`).
+        let key = self.masked[..word.at.start]
+            .trim_end()
+            .ends_with(['{', ',']);
+        word.followed_by == Some(':')
+            && !word.in_dump
+            && !key
+            && &self.text[word.at.clone()] == name
+            && name.bytes().all(|b| b.is_ascii_alphanumeric())
+            && opens_with_verb
+            && words.next().is_some()
+            && !tools.is_tool(name)
+            && !(tools.complete && tools.restyled(name).is_some())
+            && !tools.is_parameter(name)
+            && !index
+                .checked_sub(1)
+                .and_then(|i| self.lower(i))
+                .is_some_and(|before| {
+                    matches!(
+                        before.trim_matches(MARKS),
+                        "tool"
+                            | "for"
+                            | "calling"
+                            | "call"
+                            | "in"
+                            | "from"
+                            | "of"
+                            | "by"
+                            | "invoking"
+                            | "method"
+                            | "to"
+                            | "at"
+                            | "on"
+                            | "with"
+                            | "operation"
+                    )
+                })
+    }
+
     /// Whether the word at `index` is the method Spring AI's "Error invoking
     /// method: x" names, and none of the server's tools.
     fn spring_method(&self, index: usize, tools: &Tools) -> bool {
@@ -758,6 +819,21 @@ impl<'t> Scan<'t> {
                 ));
                 continue;
             }
+            // Go's and PHP's chains of what failed, `ListSites:
+            // getWithQuery: limit must be <= 1000`: a method of the
+            // server's code heading the words after it.
+            if !self.sure_only && self.method_heads_a_chain(index, tools) {
+                let text = self.word(word);
+                broken.push(self.broken(
+                    Rule::NoTypeName,
+                    word.at.clone(),
+                    format!(
+                        "`{text}` is a method of the server's code, which means nothing to the \
+                         model; say in words what went wrong"
+                    ),
+                ));
+                continue;
+            }
             // A tool that takes a command line sends its commands; one the
             // text says to run "in your terminal" is the user's all the
             // same.
@@ -910,6 +986,26 @@ impl<'t> Scan<'t> {
         let original = &self.text[self.words[index].at.clone()];
         if text != original && text.bytes().all(|b| b == b'x') {
             return self.quoted_rule(index, original);
+        }
+        // `(mcp-server-lib-tool-error "Library not found: x")`: an Emacs
+        // Lisp condition as it prints, its symbol then its message.
+        let word = &self.words[index];
+        if self.masked[..word.at.start].ends_with('(')
+            && original == text
+            && text.len() > "-error".len()
+            && text.ends_with("-error")
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && self.text[word.at.end..].starts_with(" \"")
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is a condition of the server's Lisp code, which means nothing to \
+                     the model; say in words what went wrong"
+                ),
+            ));
         }
         // `./pom.xml`, `logs/app.log`: a file named relative to the
         // server's working directory, where no tool of the server takes a
@@ -4048,8 +4144,11 @@ impl<'t> Scan<'t> {
             _ if after_tool => {
                 (snake || kebab || tools.is_tool(name)) && !self.reported_missing(index)
             }
-            // "first using X": a preposition, whatever word comes before it.
-            Some("with" | "using" | "via") => (snake || known()) && self.ends_clause(index),
+            // "first using X": a preposition, whatever word comes before it;
+            // "via set_context tool", one the text calls a tool.
+            Some("with" | "using" | "via") => {
+                (snake || known()) && (self.ends_clause(index) || snake && before_tool)
+            }
             _ if !verb => false,
             // A kebab-case name is a tool's after the verbs that only call
             // one; "use read-only mode" and "try re-running" are English.
@@ -4059,6 +4158,18 @@ impl<'t> Scan<'t> {
                 snake
                     || known()
                     || kebab && before_tool && self.masked[word.at.end..].starts_with(" tool")
+            }
+            // "via set_context tool", "Use the set_context tool": one the
+            // text calls a tool, after a word that calls it.
+            Some("the") if before_tool && snake => {
+                index >= 2
+                    && self.words[index - 2].followed_by.is_none()
+                    && self.lower(index - 2).is_some_and(|word| {
+                        matches!(
+                            word.as_str(),
+                            "use" | "run" | "call" | "invoke" | "via" | "with" | "using"
+                        )
+                    })
             }
             _ => false,
         };

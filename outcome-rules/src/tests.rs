@@ -2356,6 +2356,50 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the forty-fourth round showed.
+#[test]
+fn what_the_forty_fourth_round_showed() {
+    // A name the text calls a tool, after a word that calls it: named,
+    // and not the server's.
+    for text in [
+        "No folder is set. Set a default folder via set_context tool.",
+        "No folder is set. Set one with the set_context tool.",
+    ] {
+        keeps(Outcome::Invalid, Rule::NamesTool, &[text]);
+        flags(Outcome::Invalid, Rule::KnownTool, &[text]);
+    }
+    // The tool's input schema, which the text sends the model back to.
+    flags(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["The path is not valid. Correct the supplied fields using the tool input schema."],
+    );
+    // A method of the server's code heading what failed in it; not a tool
+    // named after "tool", nor an object's key written out.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "Failed to read the note: getNote: HTTP 403",
+            "sync failed: FetchRemote: execute request: connection refused",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[
+            "Invalid arguments for tool getNote: path: Required",
+            "Not authorized to execute command { listNotes: 1, nameOnly: false }",
+        ],
+    );
+    // An Emacs Lisp condition as it prints.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Error: (notes-lib-tool-error \"Library not found: notes-extra\")"],
+    );
+}
+
 /// What the forty-third round showed.
 #[test]
 fn what_the_forty_third_round_showed() {

@@ -23,6 +23,9 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("check the tool's", Rule::NoLookup, LOOKUP),
     ("check the tool schema", Rule::NoLookup, LOOKUP),
     ("according to the tool's", Rule::NoLookup, LOOKUP),
+    // "Correct the supplied fields using the tool input schema".
+    ("using the tool input schema", Rule::NoLookup, LOOKUP),
+    ("using the tool's input schema", Rule::NoLookup, LOOKUP),
     ("see the documentation", Rule::NoLookup, LOOKUP),
     ("see the docs", Rule::NoLookup, LOOKUP),
     ("see the logs", Rule::NoLookup, LOOKUP),

@@ -673,4 +673,8 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
         .tool_with_parameters("f", ["path"])
         .answering("f");
     check_message(Outcome::Invalid, &text, &tools.sent(sent));
+    // The forty-fourth round's: tools named before "tool", methods
+    // heading chains, Lisp conditions, each a few words around it.
+    let text = repeated("set it via set_context tool. x: getNote: (a-error \"b\") { listX: 1 } ");
+    check_message(Outcome::Fault, &text, &Tools::new().tool("read_note"));
 }
