@@ -509,7 +509,9 @@ pub fn check_part(part: Part, text: &str, tools: &Tools) -> Vec<Broken> {
         scan.names_tool(tools, &mut broken);
     }
     let limit = part.sentences();
-    let count = scan.sentences();
+    let count = scan
+        .sentences()
+        .saturating_sub(usize::from(scan.ends_with_a_lone_value()));
     if count > limit {
         let what = match limit {
             1 => "one sentence",

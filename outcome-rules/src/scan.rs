@@ -738,6 +738,21 @@ impl<'t> Scan<'t> {
         }
     }
 
+    /// Whether the text ends with a value alone after its last sentence
+    /// (`Did you mean one of these?\n\n{}`): what it holds is written at
+    /// run time, a list as often as a sentence, so the compiler does not
+    /// count it as one.
+    pub(crate) fn ends_with_a_lone_value(&self) -> bool {
+        let tail = self
+            .words
+            .iter()
+            .rposition(|w| w.ends_sentence)
+            .map_or(0, |last| last + 1);
+        tail > 0
+            && self.words.len() == tail + 1
+            && self.text[self.words[tail].at.clone()] == VALUE.to_string()
+    }
+
     /// The rules about words: each is checked on every word, and phrases
     /// on the lowercase text.
     pub(crate) fn words(&self, tools: &Tools, broken: &mut Vec<Broken>) {

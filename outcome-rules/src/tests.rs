@@ -2356,6 +2356,19 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the forty-fifth round's false compile error showed: a value
+/// alone after the step's last sentence is written at run time, a list as
+/// often as a sentence, which the compiler does not count.
+#[test]
+fn a_value_alone_after_the_last_sentence_is_not_counted_at_compile_time() {
+    let step = format!("Did you mean one of these?\n\n{VALUE}");
+    let broken = check_part(Part::NextStep, &step, &notes());
+    assert!(broken.iter().all(|b| b.rule != Rule::Short), "{broken:?}");
+    let step = format!("Call list_notes. Then call read_note with {VALUE}.");
+    let broken = check_part(Part::NextStep, &step, &notes());
+    assert!(broken.iter().any(|b| b.rule == Rule::Short), "{broken:?}");
+}
+
 /// What the forty-fourth round showed.
 #[test]
 fn what_the_forty_fourth_round_showed() {

@@ -252,6 +252,16 @@ impl Text {
         let mut spans = sentences(&written);
         let step = match (self.outcome, spans.len()) {
             (Outcome::Fault, _) | (_, 0 | 1) => None,
+            // A value alone at the end (`Did you mean one of these?\n\n{}`,
+            // a list filled at run time) is what the sentence before it
+            // heads: the two are the step.
+            (_, 3..) if written[spans[spans.len() - 1].clone()].trim() == VALUE.to_string() => {
+                let value = spans.pop();
+                spans
+                    .pop()
+                    .zip(value)
+                    .map(|(head, value)| head.start..value.end)
+            }
             _ => spans.pop(),
         };
         let problem_end = spans.last().map_or(0, |span| span.end);
@@ -1146,6 +1156,44 @@ fn the_harness_picks_the_statement_that_writes_the_text() {
     assert_eq!(
         literal_for(template, "No params for 'bar'. Call get_params first."),
         "No params for '${kind}'. Call get_params first."
+    );
+}
+
+#[test]
+fn the_harness_gives_a_value_alone_at_the_end_to_the_sentence_that_heads_it() {
+    let text = |template: &str| Text {
+        id: "harness".to_owned(),
+        text: String::new(),
+        template: template.to_owned(),
+        language: "typescript".to_owned(),
+        literal: true,
+        outcome: Outcome::Invalid,
+        tool: None,
+        tools: Vec::new(),
+        parameters: BTreeMap::new(),
+        sent: None,
+        breaks: Vec::new(),
+        set: None,
+        note: String::new(),
+        labels: Vec::new(),
+    };
+    let v = VALUE;
+    let parts = text("`No note \"${name}\". Did you mean one of these?\\n\\n${list}`").parts();
+    assert_eq!(
+        parts,
+        [
+            (Part::Problem, format!("No note \"{v}\".")),
+            (Part::NextStep, format!("Did you mean one of these?\n\n{v}")),
+        ]
+    );
+    // A value inside the last sentence: that sentence is the step.
+    let parts = text("`No note ${name}. Call read_note with ${other}.`").parts();
+    assert_eq!(
+        parts,
+        [
+            (Part::Problem, format!("No note {v}.")),
+            (Part::NextStep, format!("Call read_note with {v}.")),
+        ]
     );
 }
 
