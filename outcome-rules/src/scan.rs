@@ -834,6 +834,23 @@ impl<'t> Scan<'t> {
                 ));
                 continue;
             }
+            // A structured log line (zap's, Caddy's): a level under its key,
+            // `{"level":"info","ts":..,"msg":..}`.
+            if !self.sure_only
+                && LEVELS.contains(&self.word(word).to_ascii_uppercase().as_str())
+                && self.dump_key(index) == Some("level")
+            {
+                let text = self.word(word);
+                broken.push(self.broken(
+                    Rule::NoLogLine,
+                    word.at.clone(),
+                    format!(
+                        "`\"level\": \"{text}\"` belongs to a log line, which is the operator's; \
+                         say what went wrong in the model's terms"
+                    ),
+                ));
+                continue;
+            }
             // Go's and PHP's chains of what failed, `ListSites:
             // getWithQuery: limit must be <= 1000`: a method of the
             // server's code heading the words after it.
@@ -852,7 +869,11 @@ impl<'t> Scan<'t> {
             // A tool that takes a command line sends its commands; one the
             // text says to run "in your terminal" is the user's all the
             // same.
-            if !self.takes_a_command || self.in_a_terminal(index) {
+            // Nor one that opens with a tool of the server's, its shorthand
+            // for calling it ("run `policy payments team` to allow").
+            if (!self.takes_a_command || self.in_a_terminal(index))
+                && !(tools.complete && tools.is_tool(self.word(word)))
+            {
                 self.command(index, broken);
             }
         }
@@ -908,8 +929,9 @@ impl<'t> Scan<'t> {
             // server's own repository, which the model cannot open.
             if let Some(next) = self.words.get(index + 1) {
                 let file = self.word(next);
+                // Rooted too (`See /docs/API_RESOURCES.md`), which is a path
+                // by its form already.
                 let document = file.contains('/')
-                    && !file.starts_with('/')
                     && !is_url(file)
                     && [".md", ".rst", ".txt", ".adoc"]
                         .iter()
@@ -923,14 +945,16 @@ impl<'t> Scan<'t> {
                              failed call; say in this text what it must change"
                         ),
                     ));
-                    broken.push(self.broken(
-                        Rule::NoPath,
-                        next.at.clone(),
-                        format!(
-                            "`{file}` is a file of the server's, which the model cannot open; \
-                             say in this text what it must know"
-                        ),
-                    ));
+                    if !file.starts_with('/') {
+                        broken.push(self.broken(
+                            Rule::NoPath,
+                            next.at.clone(),
+                            format!(
+                                "`{file}` is a file of the server's, which the model cannot \
+                                 open; say in this text what it must know"
+                            ),
+                        ));
+                    }
                     continue;
                 }
             }
@@ -1672,7 +1696,16 @@ impl<'t> Scan<'t> {
                 ),
             ));
         }
-        if ERRNO_NAMES.contains(&text) && !self.said_beside(index, index) {
+        // Erlang's and Elixir's atom for it, `%Mint.TransportError{reason:
+        // :econnrefused}`, and DNS's `:nxdomain`.
+        let atom = text.strip_prefix(':').is_some_and(|name| {
+            name.bytes().all(|b| b.is_ascii_lowercase())
+                && (name == "nxdomain"
+                    || ERRNO_NAMES
+                        .iter()
+                        .any(|errno| errno.eq_ignore_ascii_case(name)))
+        });
+        if (ERRNO_NAMES.contains(&text) || atom) && !self.said_beside(index, index) {
             return Some((
                 Rule::NoLookup,
                 format!(
@@ -2360,6 +2393,18 @@ impl<'t> Scan<'t> {
             return true;
         }
         let rest = rest[marks..].trim_start_matches([' ', '\t']);
+        // TrueNAS's `[EEXIST] app_create.app_name: Application with this
+        // name already exists`: the field the code is about, then the
+        // words.
+        let rest = head(rest, CODE_NAME_READ)
+            .split_once(": ")
+            .filter(|(field, _)| {
+                field.contains(['.', '_'])
+                    && field
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_'))
+            })
+            .map_or(rest, |(field, _)| &rest[field.len() + 2..]);
         let word: &str = rest
             .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':'))
             .next()
@@ -2850,7 +2895,11 @@ impl<'t> Scan<'t> {
                             | "BLACKLIST"
                     ) || *part == "ALLOWED" && at.checked_sub(1).is_none_or(|i| parts[i] != "NOT")
                 });
-                let named = ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix)) || switch;
+                // A root by its name (`SYMFONY_PROJECT_ROOT`), at run time
+                // only: "inside FILE_ROOT" may name a place, not a variable.
+                let root = !self.sure_only && text.ends_with("_ROOT");
+                let named =
+                    ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix)) || switch || root;
                 if named
                     || after
                     || before(&["set", "export", "env", "unset"])
@@ -5045,8 +5094,15 @@ pub(crate) fn split_words(text: &str, masked: &str) -> (Vec<Word>, Vec<Range<usi
                         .take(LINE_LABEL_WORDS)
                         .any(|word| word.ends_with(':'))
             });
-        let mut ends_sentence = (mark && starts_sentence && !abbreviation)
-            || (broken_line && !wrapped && (mark || !list_goes_on));
+        // A question that heads a list ("Did you mean one of these?\n- a.md")
+        // goes on into it, as a line ending in a colon does.
+        let asks_of_a_list = broken_line
+            && followed_by == Some('?')
+            && !clause
+            && next.is_some_and(|n| is_list_item(&masked[n..]));
+        let mut ends_sentence = !asks_of_a_list
+            && ((mark && starts_sentence && !abbreviation)
+                || (broken_line && !wrapped && (mark || !list_goes_on)));
         // In a dump, a value in words ends a sentence wherever it ends
         // (`{"message":"Not found.","status":404}` is one), and a line
         // that gives a key a literal or a word (`"success": false,`,

@@ -2356,6 +2356,73 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the forty-fifth round showed.
+#[test]
+fn what_the_forty_fifth_round_showed() {
+    // A structured log line's level under its key.
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["Reload failed\n{\"level\":\"info\",\"ts\":1746180672.44,\"msg\":\"using config\"}"],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["The note store refused: {\"detail\": \"quota reached\", \"level\": \"account\"}"],
+    );
+    // Erlang's atom for an operating system's code, or DNS's; not one of
+    // words (`:timeout`).
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Sync failed: %Mint.TransportError{reason: :econnrefused}",
+            "Sync failed: %Mint.TransportError{reason: :nxdomain}",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["Sync failed: %Req.TransportError{reason: :timeout}"],
+    );
+    // The tool's description, and a document of the server's rooted after
+    // "see", to read.
+    flags(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "The id is not valid. Review the tool description for expected input formats.",
+            "The code is not valid. See /docs/CODES.md for the codes.",
+        ],
+    );
+    // A code, then the field it is about, then its words.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["Saving failed: [EEXIST] note_create.title: A note with this title already exists"],
+    );
+    // A command line that opens with one of the server's tools is its
+    // shorthand for calling it.
+    keeps_with(
+        &notes().tool("policy"),
+        Outcome::Invalid,
+        Rule::NoCommand,
+        &["The note is private. Run `policy inbox team` to share it."],
+    );
+    // A question that heads a list goes on into it.
+    keeps(
+        Outcome::Invalid,
+        Rule::Short,
+        &["No note \"a.md\". Did you mean one of these?\n\n  • A.md\n  • b.md"],
+    );
+    // A root by its name is a variable, at run time.
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["Make sure `NOTES_PROJECT_ROOT` points to the notes' folder."],
+    );
+}
+
 /// What the forty-fifth round's false compile error showed: a value
 /// alone after the step's last sentence is written at run time, a list as
 /// often as a sentence, which the compiler does not count.

@@ -18,6 +18,7 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("into go value of type", Rule::NoTypeName, GO_TYPE),
     ("see the description", Rule::NoLookup, LOOKUP),
     ("see the tool description", Rule::NoLookup, LOOKUP),
+    ("review the tool description", Rule::NoLookup, LOOKUP),
     // "Check the tool's input schema", "according to the tool's schema":
     // the tool's definition, which the text sends the model back to.
     ("check the tool's", Rule::NoLookup, LOOKUP),

@@ -677,4 +677,8 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // heading chains, Lisp conditions, each a few words around it.
     let text = repeated("set it via set_context tool. x: getNote: (a-error \"b\") { listX: 1 } ");
     check_message(Outcome::Fault, &text, &Tools::new().tool("read_note"));
+    // The forty-fifth round's: levels under their key, atoms, fields
+    // between a code and its words, questions heading lists.
+    let text = repeated("{\"level\":\"info\"} :econnrefused [EEXIST] a.b_c: d e. Which?\n- a\n");
+    check_message(Outcome::Fault, &text, &Tools::new().tool("read_note"));
 }
