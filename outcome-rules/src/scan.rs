@@ -76,6 +76,10 @@ pub(crate) const KEY_ERROR_BYTES: usize = 64;
 /// about Generating Tokens for API Requests <url>").
 pub(crate) const LEARN_MORE_READ: usize = 8;
 
+/// How many words after a name in capitals are read for "env" or
+/// "environment" ("missing NTFY_TOPIC (set via env)").
+pub(crate) const ENV_WORDS_READ: usize = 3;
+
 /// Verbs a method's name in camel case opens with, lowercase: `getIssue`,
 /// `ListSites`, `readAndProcessContent`.
 pub(crate) const METHOD_VERBS: &[&str] = &[
@@ -830,6 +834,25 @@ impl<'t> Scan<'t> {
                     format!(
                         "`{text}` is a method of the server's code, not the tool's name, which \
                          means nothing to the model; say in words what went wrong"
+                    ),
+                ));
+                continue;
+            }
+            // Ruby's json-schema: "did not match .. in schema 9a1f7c32-..",
+            // a schema named by an id the model cannot open.
+            if !self.sure_only
+                && is_uuid(self.word(word))
+                && index >= 2
+                && self.lower(index - 1).as_deref() == Some("schema")
+                && self.lower(index - 2).as_deref() == Some("in")
+            {
+                let text = self.word(word);
+                broken.push(self.broken(
+                    Rule::NoLookup,
+                    word.at.clone(),
+                    format!(
+                        "`in schema {text}` points to a schema the model cannot open; say in \
+                         this text what the value must be"
                     ),
                 ));
                 continue;
@@ -2459,7 +2482,16 @@ impl<'t> Scan<'t> {
             && self.masked[self.words[index].at.end..]
                 .strip_prefix(':')
                 .is_some_and(|rest| rest.trim().is_empty());
+        // "Task not found with ID: 412": the value its label names.
+        let valued = index > 0
+            && self.lower(index - 1).is_some_and(|label| {
+                matches!(
+                    label.trim_matches(MARKS),
+                    "id" | "ids" | "number" | "no" | "index" | "page" | "line" | "port" | "count"
+                )
+            });
         if !status
+            || valued
             || index == 0
             || self.words[index - 1].followed_by != Some(':') && !emptied
             || !(self.words[index].ends_sentence
@@ -2874,9 +2906,15 @@ impl<'t> Scan<'t> {
                 None
             }
             Rule::NoEnvVar if is_capital_snake(text) => {
-                let after = self.lower(index + 1).is_some_and(|next| {
-                    matches!(next.as_str(), "environment" | "env" | "variable")
-                }) || self.in_env_file(index);
+                // Or a few words on, in its sentence: "(set via env)".
+                let after = (index + 1..(index + 1 + ENV_WORDS_READ).min(self.words.len()))
+                    .take_while(|&at| at == index + 1 || !self.words[at - 1].ends_sentence)
+                    .any(|at| {
+                        self.lower(at).is_some_and(|next| {
+                            matches!(next.trim_matches(MARKS), "environment" | "env" | "variable")
+                        })
+                    })
+                    || self.in_env_file(index);
                 // A switch or a list of the server's own settings, by its
                 // words: `ALLOW_DANGEROUS_TOOLS`, `TRUENAS_ENABLE_DESTRUCTIVE_OPS`,
                 // `SSH_HOSTS_ALLOWLIST` (not a code's state, `NOT_ENABLED`).
@@ -4745,6 +4783,16 @@ pub(crate) fn is_name(word: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
         && !word.ends_with(['.', '-', '_'])
         && !word.contains('.')
+}
+
+/// Whether `word` is a UUID as it prints: `9a1f7c32-5b7e-5d6a-8c4e-2f0b1d3e6a77`.
+pub(crate) fn is_uuid(word: &str) -> bool {
+    let groups: Vec<&str> = word.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(group, len)| group.len() == len && group.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 pub(crate) fn is_word_byte(b: u8) -> bool {

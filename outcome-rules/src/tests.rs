@@ -2356,6 +2356,33 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the forty-sixth round showed.
+#[test]
+fn what_the_forty_sixth_round_showed() {
+    // Ruby's json-schema names the schema by an id the model cannot open.
+    flags(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "The property '#/limit' of type string did not match the following type: integer in schema 9a1f7c32-5b7e-5d6a-8c4e-2f0b1d3e6a77",
+        ],
+    );
+    // A number its label names is a value, no status standing for what
+    // went wrong.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["Error: Note not found with ID: 412"],
+    );
+    // A variable its sentence says is set in the environment, a few
+    // words on.
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["notes: missing NOTES_TOPIC (set via env)"],
+    );
+}
+
 /// What the forty-fifth round showed.
 #[test]
 fn what_the_forty_fifth_round_showed() {

@@ -681,4 +681,9 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // between a code and its words, questions heading lists.
     let text = repeated("{\"level\":\"info\"} :econnrefused [EEXIST] a.b_c: d e. Which?\n- a\n");
     check_message(Outcome::Fault, &text, &Tools::new().tool("read_note"));
+    // The forty-sixth round's: schemas by id, labelled numbers, variables
+    // set in the environment a few words on.
+    let text =
+        repeated("in schema 9a1f7c32-5b7e-5d6a-8c4e-2f0b1d3e6a77 ID: 412 X_Y (set via env) ");
+    check_message(Outcome::Fault, &text, &Tools::unknown());
 }
