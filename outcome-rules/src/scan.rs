@@ -4255,11 +4255,15 @@ impl<'t> Scan<'t> {
             // A kebab-case name is a tool's after the verbs that only call
             // one; "use read-only mode" and "try re-running" are English.
             Some("call" | "invoke") => snake || kebab || known(),
-            // "Use get-job-parameters tool": one the text calls a tool.
+            // "Use get-job-parameters tool": one the text calls a tool; "Use
+            // [get-message-reactions] to ..": one set apart in brackets.
             Some("use" | "run" | "try" | "retry") => {
+                let bracketed = self.masked[..word.at.start].ends_with('[')
+                    && self.masked[word.at.end..].starts_with(']');
                 snake
                     || known()
                     || kebab && before_tool && self.masked[word.at.end..].starts_with(" tool")
+                    || kebab && bracketed
             }
             // "via set_context tool", "Use the set_context tool": one the
             // text calls a tool, after a word that calls it.

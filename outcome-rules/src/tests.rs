@@ -2356,6 +2356,24 @@ fn what_the_thirty_seventh_round_showed() {
     );
 }
 
+/// What the forty-seventh round's false compile error showed: a name in
+/// kebab case set apart in brackets after "Use" is a tool named, one the
+/// server lacks where its tools end `-tool`.
+#[test]
+fn a_name_in_brackets_after_use_names_a_tool() {
+    let tools = Tools::new().tool("get-note-tool").tool("list-notes-tool");
+    let broken = check_part(Part::NextStep, "Use [get-note] to see the note.", &tools);
+    let rules: Vec<Rule> = broken.iter().map(|b| b.rule).collect();
+    assert!(!rules.contains(&Rule::NamesTool), "{broken:?}");
+    assert!(rules.contains(&Rule::KnownTool), "{broken:?}");
+    // Not a tag in brackets heading a text.
+    let broken = check_part(Part::Problem, "[get-note] The note is gone.", &tools);
+    assert!(
+        broken.iter().all(|b| b.rule != Rule::KnownTool),
+        "{broken:?}"
+    );
+}
+
 /// What the forty-sixth round showed.
 #[test]
 fn what_the_forty_sixth_round_showed() {

@@ -686,4 +686,7 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     let text =
         repeated("in schema 9a1f7c32-5b7e-5d6a-8c4e-2f0b1d3e6a77 ID: 412 X_Y (set via env) ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // The forty-seventh round's: names in brackets after "Use".
+    let text = repeated("Use [get-a-b] to see it. ");
+    check_message(Outcome::Invalid, &text, &Tools::new().tool("get-a-b-tool"));
 }
