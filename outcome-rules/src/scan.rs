@@ -495,23 +495,33 @@ impl<'t> Scan<'t> {
     /// getMonitor:", "calling getBrowseNodes:"), nor a parameter's.
     fn method_heads_a_chain(&self, index: usize, tools: &Tools) -> bool {
         let word = &self.words[index];
+        if word.followed_by != Some(':') || word.in_dump {
+            return false;
+        }
         let name = self.word(word);
-        let mut words = crate::camel_words(name);
-        let opens_with_verb = words
-            .next()
-            .is_some_and(|verb| METHOD_VERBS.contains(&verb.to_ascii_lowercase().as_str()));
+        // The verb is the name's first word in camel case: its first
+        // letter, then its lower-case ones, a capital after them.
+        let verb_end = 1 + name
+            .bytes()
+            .skip(1)
+            .take_while(|b| b.is_ascii_lowercase())
+            .count();
+        let opens_with_verb = name.len() > verb_end
+            && name.as_bytes()[verb_end].is_ascii_uppercase()
+            && METHOD_VERBS
+                .iter()
+                .any(|verb| verb.eq_ignore_ascii_case(&name[..verb_end]));
         // Not a key of an object written out (MongoDB's `{ listDatabases:
         // 1 }`).
-        let key = self.masked[..word.at.start]
-            .trim_end()
-            .ends_with(['{', ',']);
-        word.followed_by == Some(':')
-            && !word.in_dump
-            && !key
-            && &self.text[word.at.clone()] == name
+        let key = || {
+            self.masked[..word.at.start]
+                .trim_end()
+                .ends_with(['{', ','])
+        };
+        opens_with_verb
             && name.bytes().all(|b| b.is_ascii_alphanumeric())
-            && opens_with_verb
-            && words.next().is_some()
+            && self.text[word.at.clone()] == *name
+            && !key()
             && !tools.is_tool(name)
             && !(tools.complete && tools.restyled(name).is_some())
             && !tools.is_parameter(name)
@@ -860,7 +870,10 @@ impl<'t> Scan<'t> {
             // A structured log line (zap's, Caddy's): a level under its key,
             // `{"level":"info","ts":..,"msg":..}`.
             if !self.sure_only
-                && LEVELS.contains(&self.word(word).to_ascii_uppercase().as_str())
+                && word.in_dump
+                && LEVELS
+                    .iter()
+                    .any(|level| level.eq_ignore_ascii_case(self.word(word)))
                 && self.dump_key(index) == Some("level")
             {
                 let text = self.word(word);
@@ -4791,10 +4804,10 @@ pub(crate) fn is_name(word: &str) -> bool {
 
 /// Whether `word` is a UUID as it prints: `9a1f7c32-5b7e-5d6a-8c4e-2f0b1d3e6a77`.
 pub(crate) fn is_uuid(word: &str) -> bool {
-    let groups: Vec<&str> = word.split('-').collect();
-    groups.len() == 5
-        && groups
-            .iter()
+    word.len() == 36
+        && word.split('-').count() == 5
+        && word
+            .split('-')
             .zip([8, 4, 4, 4, 12])
             .all(|(group, len)| group.len() == len && group.bytes().all(|b| b.is_ascii_hexdigit()))
 }
