@@ -50,6 +50,9 @@ pub(crate) struct Scan<'t> {
     /// The dotted names the text gives as a JSON object's keys
     /// (`{"Microsoft.VSTS.Common.Priority": 2}`), found once.
     dotted_keys: std::cell::OnceCell<Vec<std::ops::Range<usize>>>,
+    /// The names of code the values the call sent hold, found once
+    /// ([`Scan::sent_code_names`]).
+    sent_names: std::cell::OnceCell<std::collections::HashSet<&'t str>>,
     /// The string values the call sent, where known.
     pub(crate) sent: Option<&'t [String]>,
     /// Where the text echoes a value the call sent, whole, as a word or
@@ -62,6 +65,7 @@ pub(crate) struct Scan<'t> {
 /// the fewest bytes one must have: a longer call's other values, and a
 /// value as short as `id` or `a`, are as often words of the text's own.
 pub(crate) const ECHOED_VALUES: usize = 32;
+pub(crate) const ECHOED_BYTES: usize = 4;
 
 /// The dotted keys of a text's objects read, at most, and the bytes of a
 /// key read back from its closing quote ([`Scan::is_dotted_key`]).
@@ -87,7 +91,11 @@ pub(crate) const METHOD_VERBS: &[&str] = &[
     "execute", "search", "remove", "parse", "process", "handle", "resolve", "build", "read",
     "write", "upload", "download",
 ];
-pub(crate) const ECHOED_BYTES: usize = 4;
+
+/// Verbs a method's name in camel case ends with after a resource's name,
+/// lowercase: `branchCreate`, `fileUpdate`. Only those no field is named
+/// by (not `fileList`, `itemSearch`).
+pub(crate) const ENDING_VERBS: &[&str] = &["create", "update", "delete", "remove", "execute"];
 
 /// How far a code's name in parentheses after the code is read.
 pub(crate) const CODE_NAME_READ: usize = 48;
@@ -318,6 +326,7 @@ impl<'t> Scan<'t> {
             listed: std::cell::OnceCell::new(),
             message_lines: std::cell::OnceCell::new(),
             dotted_keys: std::cell::OnceCell::new(),
+            sent_names: std::cell::OnceCell::new(),
             sent: None,
             echoes: Vec::new(),
         }
@@ -352,6 +361,24 @@ impl<'t> Scan<'t> {
             }
         }
         self.echoes.sort_by_key(|range| range.start);
+        // A dump's whole string value that echoes one: the call's, no
+        // sentence of the server's (`"citation":"Roe v. Wade"`).
+        for echo in &self.echoes {
+            let before = self.text[..echo.start].strip_suffix('"').map(str::trim_end);
+            let after = self.text[echo.end..].strip_prefix('"').map(str::trim_start);
+            let whole = before.is_some_and(|b| b.ends_with([':', '[', ',']))
+                && after.is_some_and(|a| a.starts_with([',', '}', ']']));
+            if whole {
+                let first = self.words.partition_point(|w| w.at.start < echo.start);
+                for word in &mut self.words[first..] {
+                    if word.at.end > echo.end {
+                        break;
+                    }
+                    word.in_dump = true;
+                    word.ends_sentence = false;
+                }
+            }
+        }
     }
 
     /// Whether `path` may hold a value the call sent: always where what it
@@ -489,16 +516,37 @@ impl<'t> Scan<'t> {
 
     /// Whether the word at `index` is a method's name heading what failed
     /// in it, before a colon (`GetInfo: execute request: ..`,
-    /// `getIssue: Issue #9 not found`): a name in camel case that opens
-    /// with a verb ([`METHOD_VERBS`]), not one of the server's tools, nor
+    /// `getIssue: Issue #9 not found`, `getNotes failed: 401`): a name in
+    /// camel case that opens with a verb ([`METHOD_VERBS`]), or, a
+    /// resource's name first, ends with one (`branchCreate: ..`, as
+    /// GraphQL's mutations are named), not one of the server's tools, nor
     /// one a word before it says is a tool or an operation ("for tool
     /// getMonitor:", "calling getBrowseNodes:"), nor a parameter's.
     fn method_heads_a_chain(&self, index: usize, tools: &Tools) -> bool {
         let word = &self.words[index];
-        if word.followed_by != Some(':') || word.in_dump {
+        let failed = word.followed_by.is_none()
+            && self
+                .words
+                .get(index + 1)
+                .is_some_and(|next| next.followed_by == Some(':'))
+            && self.lower(index + 1).as_deref() == Some("failed");
+        if !(word.followed_by == Some(':') || failed) || word.in_dump {
             return false;
         }
         let name = self.word(word);
+        // The verb is the name's last word in camel case: a capital, then
+        // lower-case letters to the end, after a resource's name that
+        // opens in lower case.
+        let verb_start = name
+            .bytes()
+            .rposition(|b| b.is_ascii_uppercase())
+            .unwrap_or(0);
+        let ends_with_verb = verb_start > 1
+            && name.as_bytes()[0].is_ascii_lowercase()
+            && name.bytes().filter(u8::is_ascii_uppercase).count() == 1
+            && ENDING_VERBS
+                .iter()
+                .any(|verb| verb.eq_ignore_ascii_case(&name[verb_start..]));
         // The verb is the name's first word in camel case: its first
         // letter, then its lower-case ones, a capital after them.
         let verb_end = 1 + name
@@ -518,7 +566,7 @@ impl<'t> Scan<'t> {
                 .trim_end()
                 .ends_with(['{', ','])
         };
-        opens_with_verb
+        (opens_with_verb || ends_with_verb)
             && name.bytes().all(|b| b.is_ascii_alphanumeric())
             && self.text[word.at.clone()] == *name
             && !key()
@@ -579,12 +627,35 @@ impl<'t> Scan<'t> {
                 .is_some_and(|verb| matches!(verb.as_str(), "got" | "missing" | "takes"))
     }
 
+    /// Whether `name` stands as a name of code in a value the call sent
+    /// (not inside a longer name): the model's own code, which the
+    /// language's words about it quote back (`services.notes.find` in the
+    /// snippet a tool ran).
+    fn sent_code_names(&self, name: &str) -> bool {
+        let Some(sent) = self.sent else {
+            return false;
+        };
+        name.len() >= ECHOED_BYTES
+            && self
+                .sent_names
+                .get_or_init(|| {
+                    let part = |c: char| !(c.is_alphanumeric() || "_$.".contains(c));
+                    sent.iter()
+                        .take(ECHOED_VALUES)
+                        .flat_map(|value| value.split(part))
+                        .filter(|name| name.len() >= ECHOED_BYTES)
+                        .collect()
+                })
+                .contains(name)
+    }
+
     /// JavaScript's words about a name of the server's code, which the word
     /// at `index` opens as a clause and they end: "fn is not a function",
     /// "Client is not a constructor", and, after a label's colon, a
     /// ReferenceError's "address is not defined". Not a name quoted
     /// ("Property 'x' is not defined"), nor the words going on ("is not
-    /// defined in any property source").
+    /// defined in any property source"), nor a name of code the call sent,
+    /// the model's own.
     fn javascript_reports_a_name(&self, index: usize) -> Option<&'static str> {
         let word = &self.words[index];
         let name = self.word(word);
@@ -597,7 +668,7 @@ impl<'t> Scan<'t> {
             && word.followed_by.is_none();
         let after_colon = index > 0 && self.words[index - 1].followed_by == Some(':');
         let opens = index == 0 || after_colon || self.words[index - 1].ends_sentence;
-        if !code || !opens {
+        if !code || !opens || self.sent_code_names(name) {
             return None;
         }
         let said = |words: &[&str]| {
@@ -730,21 +801,29 @@ impl<'t> Scan<'t> {
             // No sentence at all: a dump's keys and one-word values.
             (false, None) => return ends,
         };
-        let prose = || self.words[first..past].iter().filter(|w| !w.in_dump);
-        let annotates = first > 0
-            && prose().count() <= ANNOTATION_WORDS
-            && prose()
-                .next()
-                .is_some_and(|word| self.masked[..word.at.start].trim_end().ends_with('('))
-            && prose().next_back().is_some_and(|last| {
-                let after = self.masked[last.at.end..].trim_start_matches(['\'', '"', '`']);
-                after.strip_prefix(')').is_some_and(|rest| {
-                    let rest = rest.trim_start();
-                    match open && !self.words[tail..].iter().any(|w| w.in_dump) {
-                        true => rest.is_empty(),
-                        false => !rest.starts_with(char::is_alphanumeric),
-                    }
-                })
+        // Several such in a row annotate it too: `(Status: 401) (URL: ..)`.
+        let mut annotates = first > 0;
+        let (mut held, mut closed) = (0, None);
+        for word in self.words[first..past].iter().filter(|w| !w.in_dump) {
+            if !annotates {
+                break;
+            }
+            let opens = held > 0 || self.masked[..word.at.start].trim_end().ends_with('(');
+            held += 1;
+            annotates = opens && held <= ANNOTATION_WORDS;
+            let after = self.masked[word.at.end..].trim_start_matches(['\'', '"', '`']);
+            closed = after.strip_prefix(')');
+            if closed.is_some() {
+                held = 0;
+            }
+        }
+        annotates = annotates
+            && closed.is_some_and(|rest| {
+                let rest = rest.trim_start();
+                match open && !self.words[tail..].iter().any(|w| w.in_dump) {
+                    true => rest.is_empty(),
+                    false => !rest.starts_with(char::is_alphanumeric),
+                }
             });
         match open {
             true => ends + usize::from(!annotates),
@@ -966,12 +1045,23 @@ impl<'t> Scan<'t> {
             if let Some(next) = self.words.get(index + 1) {
                 let file = self.word(next);
                 // Rooted too (`See /docs/API_RESOURCES.md`), which is a path
-                // by its form already.
-                let document = file.contains('/')
-                    && !is_url(file)
-                    && [".md", ".rst", ".txt", ".adoc"]
-                        .iter()
-                        .any(|extension| file.to_ascii_lowercase().ends_with(extension));
+                // by its form already. Bare, a document the repository's
+                // top holds, named in capitals (`see README.md`), or the
+                // example of its settings (`see .env.example`).
+                let text =
+                    file.to_ascii_lowercase()
+                        .rsplit_once('.')
+                        .is_some_and(|(_, extension)| {
+                            matches!(extension, "md" | "rst" | "txt" | "adoc")
+                        });
+                let capitals = file.split('.').next().is_some_and(|stem| {
+                    stem.len() > 1 && !stem.bytes().any(|b| b.is_ascii_lowercase())
+                });
+                let settings =
+                    file == ".env" || file.starts_with(".env.") || is_settings_file(file);
+                let document = !is_url(file)
+                    && (file.contains('/') && text
+                        || !file.contains('/') && (text && capitals || settings));
                 if document {
                     broken.push(self.broken(
                         Rule::NoLookup,
@@ -981,7 +1071,7 @@ impl<'t> Scan<'t> {
                              failed call; say in this text what it must change"
                         ),
                     ));
-                    if !file.starts_with('/') {
+                    if file.contains('/') && !file.starts_with('/') {
                         broken.push(self.broken(
                             Rule::NoPath,
                             next.at.clone(),
@@ -1486,6 +1576,30 @@ impl<'t> Scan<'t> {
                 format!(
                     "`{text}` is a type of the server's code, which means nothing to the model; \
                      say in words what went wrong"
+                ),
+            ));
+        }
+        // `"error": "connectionerror"`: a class's name lower-cased whole
+        // (Python's `type(e).__name__.lower()`), the whole of the value
+        // under the dump's key for the error or its type.
+        let word = &self.words[index];
+        if ["error", "exception"].iter().any(|end| {
+            text.strip_suffix(end)
+                .is_some_and(|kind| kind.len() > 3 && kind.bytes().all(|b| b.is_ascii_lowercase()))
+        }) && self.text[..word.at.start].ends_with('"')
+            && self.text[word.at.end..].starts_with('"')
+            && self.dump_key(index).is_some_and(|key| {
+                matches!(
+                    letters(key).as_str(),
+                    "error" | "type" | "errortype" | "exceptiontype"
+                )
+            })
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{text}` is an exception's type, which means nothing to the model; say in \
+                     words what went wrong"
                 ),
             ));
         }
@@ -4462,7 +4576,16 @@ impl<'t> Scan<'t> {
                     .lower(i)
                     .is_some_and(|verb| verb == "call" || verb == "invoke")
         });
+        // "already forwarded; unforward first": the tool as the verb that
+        // opens a clause, done before this call again.
+        let opens = index.checked_sub(1).is_none_or(|i| {
+            self.words[i].ends_sentence || matches!(self.words[i].followed_by, Some(';' | ':'))
+        });
+        let first = word.followed_by.is_none()
+            && self.lower(index + 1).as_deref() == Some("first")
+            && (index + 2 == self.words.len() || self.words[index + 1].followed_by.is_some());
         called
+            || opens && first
             || !name.bytes().all(|b| b.is_ascii_lowercase())
             || self.masked[..word.at.start].ends_with(['\'', '"', '`'])
             || word.followed_by.is_none_or(|c| "'\"`".contains(c))

@@ -2374,6 +2374,113 @@ fn a_name_in_brackets_after_use_names_a_tool() {
     );
 }
 
+/// What the forty-seventh round showed.
+#[test]
+fn what_the_forty_seventh_round_showed() {
+    // One of the server's tools as the verb opening a clause, done first.
+    let tools = Tools::new()
+        .tool("forward")
+        .tool("unforward")
+        .answering("forward");
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &["local port 5432 already forwarded; unforward first"],
+    );
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &["local port 5432 already forwarded; first unforward it"],
+    );
+    // Parentheses of a few words each, one after another, annotate the
+    // sentence before them.
+    keeps(
+        Outcome::Fault,
+        Rule::Short,
+        &["Sync failed. Check the token. (Status: 401) (URL: https://notes.example.com/api)"],
+    );
+    flags(
+        Outcome::Fault,
+        Rule::Short,
+        &[
+            "Sync failed. Check the token. (Status: 401) and then (URL: https://notes.example.com/api)",
+        ],
+    );
+    // A dump's whole value that echoes one the call sent is no sentence.
+    let sent = notes().answering("search_notes").sent(["Roe v. Wade"]);
+    let text = "{\"error\":\"No note matched\",\"title\":\"Roe v. Wade\",\"hint\":\"Call search_notes with fewer words\"}";
+    keeps_with(&sent, Outcome::Invalid, Rule::Short, &[text]);
+    flags(Outcome::Invalid, Rule::Short, &[text]);
+    // JavaScript's words about a name of the code the call sent: the
+    // model's own.
+    let code = "const hits = await notes.index.findNotes({ q: 'a' });";
+    let text = "notes.index.findNotes is not a function. Call search_notes instead.";
+    keeps_with(
+        &notes().sent([code]),
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &[text],
+    );
+    flags(Outcome::Invalid, Rule::NoTypeName, &[text]);
+    // A method named for its resource, then a verb, heading what failed
+    // in it; and one opening with a verb before "failed:". Not a field
+    // named for a list.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &[
+            "noteCreate: bad request: a note with this title exists",
+            "getFeeds failed: 401 Unauthorized",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["noteList: must not be empty. Call read_note with one path."],
+    );
+    // Other Linux distributions' package managers.
+    flags(
+        Outcome::Fault,
+        Rule::NoCommand,
+        &["The host lacks ss (Alpine: apk add iproute2)."],
+    );
+    // A variable someone is asked to change, the verb in its -ing form.
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["Timed out. Try raising NOTES_TIMEOUT_MS if the store is slow."],
+    );
+    // A document at the repository's top, or the settings' example,
+    // after "see".
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "NOTES_USER must be set (see .env.example).",
+            "The store is not set up (see SETUP.md).",
+        ],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &["No note named todo.md; see notes.md for the list, or call search_notes."],
+    );
+    // A class's name lower-cased whole, under the dump's key for the
+    // error.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["{\"error\": \"connectionerror\", \"message\": \"The note store did not answer.\"}"],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["{\"error\": \"error\", \"message\": \"The note store did not answer.\"}"],
+    );
+}
+
 /// What the forty-sixth round showed.
 #[test]
 fn what_the_forty_sixth_round_showed() {

@@ -153,6 +153,11 @@ pub(crate) const COMMANDS: &[(&str, &[&str])] = &[
     ("apt", &["install", "get", "update"]),
     ("apt-get", &[]),
     ("brew", &["install", "services"]),
+    // Other Linux distributions' package managers: `apk add iproute2`.
+    ("apk", &["add"]),
+    ("dnf", &["install"]),
+    ("yum", &["install"]),
+    ("pacman", &["-S", "-Sy", "-Syu"]),
     // Languages' toolchains and package managers.
     (
         "rustup",
@@ -1378,15 +1383,21 @@ pub(crate) const OUTSIDE_READ: usize = 4;
 /// administrator to update X".
 pub(crate) const CHANGE_WORDS: &[&str] = &[
     "update",
+    "updating",
     "change",
+    "changing",
     "configure",
     "adjust",
+    "adjusting",
     "define",
     "increase",
     "increasing",
     "raise",
+    "raising",
     "decrease",
+    "decreasing",
     "lower",
+    "lowering",
 ];
 
 /// Words before a quoted command that say to run it: "using 'aws

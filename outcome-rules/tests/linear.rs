@@ -689,4 +689,17 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // The forty-seventh round's: names in brackets after "Use".
     let text = repeated("Use [get-a-b] to see it. ");
     check_message(Outcome::Invalid, &text, &Tools::new().tool("get-a-b-tool"));
+    // Its opening's: tools opening clauses, parentheses in a row, dumps'
+    // values echoing one sent, names of the code sent (each looked up
+    // among the names of half a megabyte of code, read once), methods
+    // named for a resource, package managers, verbs in -ing, documents
+    // after "see", classes lower-cased.
+    let text = repeated(
+        "a; unforward first. (A: 1) (B: 2) {\"t\":\"Roe v. Wade\"} a.bcde is not a function. \
+         noteCreate: x getFeeds failed: y apk add z raising X_Y see README.md \
+         {\"error\": \"queryerror\"} ",
+    );
+    let sent = vec!["Roe v. Wade".to_owned(), repeated("a.bcde(x); ")];
+    let tools = Tools::new().tool("unforward").sent(sent);
+    check_message(Outcome::Invalid, &text, &tools);
 }
