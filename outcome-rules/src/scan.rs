@@ -4165,6 +4165,18 @@ impl<'t> Scan<'t> {
                 broken.push(self.broken(Rule::KnownTool, at, message));
                 continue;
             }
+            if !self.sure_only
+                && let Some(callee) = self.called_bare(index, tools)
+            {
+                let message = format!(
+                    "`{callee}` is not a tool of this server; name the tool as the server lists \
+                     it: {}",
+                    tool_list(tools)
+                );
+                let at = word.at.start..word.at.start + callee.len();
+                broken.push(self.broken(Rule::KnownTool, at, message));
+                continue;
+            }
             // "Missing required argument: 'files'", "the 'token' parameter":
             // a name, quoted or not, the model did not send.
             let surely = self.names_a_parameter(index);
@@ -4472,6 +4484,32 @@ impl<'t> Scan<'t> {
         }
         let close = self.closest(callee, tools.tools.iter().map(|tool| tool.name.as_str()))?;
         Some((callee, close))
+    }
+
+    /// The name word `index` writes as a call with nothing in its
+    /// parentheses, in snake case, right after a verb that calls a tool,
+    /// where it is none of the server's tools or parameters: "Use
+    /// list_documentation_sections() to see them" names a tool for the
+    /// step, one the server lacks. At compile time only the step reads it:
+    /// a SQL function's call, `gen_random_uuid()`, is written the same.
+    pub(crate) fn called_bare<'a>(&'a self, index: usize, tools: &Tools) -> Option<&'a str> {
+        let word = &self.words[index];
+        let (callee, _) = self.word(word).split_once('(')?;
+        let past = word.at.start + callee.len();
+        if !self.text[past..].starts_with("()") {
+            return None;
+        }
+        let verb = index.checked_sub(1).is_some_and(|i| {
+            self.words[i].followed_by.is_none()
+                && self
+                    .lower(i)
+                    .is_some_and(|word| matches!(word.as_str(), "use" | "call" | "invoke" | "run"))
+        });
+        let snake = is_name(callee)
+            && callee.contains('_')
+            && !callee.bytes().any(|b| b.is_ascii_uppercase());
+        (tools.complete && verb && snake && !tools.is_tool(callee) && !tools.is_parameter(callee))
+            .then_some(callee)
     }
 
     /// Whether word `index` follows an SDK's words heading the server's
@@ -4826,7 +4864,9 @@ impl<'t> Scan<'t> {
             if let Some((callee, _)) = name.split_once('(')
                 && depth == 0
                 && !self.python_reports_a_call(index)
-                && (tools.get(callee).is_some() || self.called_near_tool(index, tools).is_some())
+                && (tools.get(callee).is_some()
+                    || self.called_near_tool(index, tools).is_some()
+                    || self.called_bare(index, tools).is_some())
             {
                 return true;
             }

@@ -2374,6 +2374,28 @@ fn a_name_in_brackets_after_use_names_a_tool() {
     );
 }
 
+/// What the forty-eighth round's false compile error showed: a name in
+/// snake case written as a call with nothing in its parentheses, right
+/// after "Use", names a tool for the step, one the server lacks; the
+/// compiler, which cannot tell it from a SQL function's call, only lets
+/// the step stand.
+#[test]
+fn a_bare_call_after_use_names_a_tool_the_server_lacks() {
+    let step = "Use list_note_folders() to see the folders";
+    let broken = check_part(Part::NextStep, step, &notes());
+    assert_eq!(broken, [], "{broken:?}");
+    let text = format!("No folder named 'x'. {step}.");
+    keeps(Outcome::Invalid, Rule::NamesTool, &[&text]);
+    flags(Outcome::Invalid, Rule::KnownTool, &[&text]);
+    // With something in its parentheses, a name far from every tool is
+    // a function's call (`date_trunc('day', ts)`), and names no tool.
+    flags(
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &["No folder named 'x'. Use date_trunc('day', ts) to group the notes."],
+    );
+}
+
 /// What the forty-seventh round showed.
 #[test]
 fn what_the_forty_seventh_round_showed() {

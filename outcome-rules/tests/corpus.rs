@@ -374,6 +374,8 @@ fn literals(template: &str) -> Vec<String> {
     // (`createHelpfulError('No key set.', { hint: 'Set NOTES_KEY.' })`):
     // the call's options, which it may keep without writing them.
     let mut options = false;
+    // Whether a key (`"hint":`) stood since the last value.
+    let mut keyed = false;
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
         // `&'static str`, `<'a>`: a lifetime's mark, no quote.
@@ -465,7 +467,7 @@ fn literals(template: &str) -> Vec<String> {
             joined.push_str(one);
         };
         match chars.peek() {
-            Some(':') => {}
+            Some(':') => keyed = true,
             // An option's value, after the message: not what the call
             // writes.
             _ if options && !arguments.is_empty() => {}
@@ -477,6 +479,18 @@ fn literals(template: &str) -> Vec<String> {
                 let held = std::mem::take(&mut arguments);
                 if !held.is_empty() {
                     push(&mut joined, &held);
+                    // A value held before a comma that ends a quote or a
+                    // sentence, then one after a key that opens a sentence:
+                    // two values of a dict (`"No section matching
+                    // '{name}'", "hint": "Use .."`), not one word; not a
+                    // code (`"errorCode": "INVALID_X"`).
+                    if std::mem::take(&mut keyed)
+                        && held.ends_with(['\'', '"', ')', '.', '!', '?'])
+                        && one.starts_with(char::is_uppercase)
+                        && one.chars().nth(1).is_some_and(char::is_lowercase)
+                    {
+                        joined.push(' ');
+                    }
                 }
                 push(&mut joined, &one);
             }
@@ -1093,6 +1107,12 @@ fn the_harness_reads_the_literal_the_macro_sees() {
         ),
         // Two values of a tuple, not concatenated.
         (r#"("note_error", "Note failed")"#, "note_error Note failed"),
+        // Two values of a dict, the first ending a quote, the second a
+        // sentence.
+        (
+            r#"{"message": f"No note '{name}'", "hint": "Use list_notes()."}"#,
+            "No note '{name}' Use list_notes().",
+        ),
         // The message, then an object beside it: the object's keys are no
         // part of it, and its brace opens no block.
         (

@@ -702,4 +702,8 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     let sent = vec!["Roe v. Wade".to_owned(), repeated("a.bcde(x); ")];
     let tools = Tools::new().tool("unforward").sent(sent);
     check_message(Outcome::Invalid, &text, &tools);
+    // The forty-eighth round's: bare calls after "Use".
+    let text = repeated("Use a_b() or use c_d() now. ");
+    check_message(Outcome::Invalid, &text, &Tools::new().tool("e_f"));
+    check_part(Part::NextStep, &text, &Tools::new().tool("e_f"));
 }
