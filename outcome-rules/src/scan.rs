@@ -1010,7 +1010,12 @@ impl<'t> Scan<'t> {
         for (index, word) in self.words.iter().enumerate() {
             let verb = self.word(word);
             let sends = verb.eq_ignore_ascii_case("see") || verb.eq_ignore_ascii_case("check");
-            if !sends || word.followed_by.is_some() {
+            // "Please follow GMAIL_SETUP.md": a document to read, by other
+            // verbs.
+            let reads = ["follow", "consult"]
+                .iter()
+                .any(|reads| verb.eq_ignore_ascii_case(reads));
+            if !(sends || reads) || word.followed_by.is_some() {
                 continue;
             }
             let page = |at: usize| {
@@ -1037,7 +1042,7 @@ impl<'t> Scan<'t> {
                 ));
                 continue;
             }
-            if !verb.eq_ignore_ascii_case("see") {
+            if !(verb.eq_ignore_ascii_case("see") || reads) {
                 continue;
             }
             // "see docs/filter-dsl.md for fields": a document of the
@@ -1083,6 +1088,9 @@ impl<'t> Scan<'t> {
                     }
                     continue;
                 }
+            }
+            if reads {
+                continue;
             }
             // "See the Exception Log for details.": a log the operator
             // keeps, named within a few words.
@@ -2102,6 +2110,27 @@ impl<'t> Scan<'t> {
                 ));
             }
         }
+        // Ruby's backtrace, `tool.rb:27:in 'DocumentTool#call'` (3.4 quotes
+        // the method with its class): a method of the server's code.
+        let frame = self.masked[..self.words[index].at.start]
+            .strip_suffix('\'')
+            .is_some_and(|before| before.ends_with(":in "));
+        if frame
+            && !sent
+            && original.split_once('#').is_some_and(|(class, method)| {
+                class.split("::").all(|part| {
+                    is_identifier(part) && part.starts_with(|c: char| c.is_ascii_uppercase())
+                }) && is_identifier(method.trim_end_matches(['!', '?', '=']))
+            })
+        {
+            return Some((
+                Rule::NoTypeName,
+                format!(
+                    "`{original}` is a method of the server's code, which means nothing to the \
+                     model; say in words what went wrong"
+                ),
+            ));
+        }
         // go-playground/validator's `Key: 'ScannerInput.Host' Error:Field
         // validation for 'Host' failed`: the Go struct and its field.
         if original.split_once('.').is_some_and(|(kind, field)| {
@@ -3018,6 +3047,37 @@ impl<'t> Scan<'t> {
             {
                 None
             }
+            // `"values": ["Ticket", "KnowledgeBase::Answer::Translation"]`:
+            // a value a validator lists as one the parameter takes, written
+            // as the upstream names its objects.
+            Rule::NoTypeName
+                if self.list_key(index).is_some_and(|key| {
+                    matches!(
+                        letters(key).as_str(),
+                        "values"
+                            | "options"
+                            | "enum"
+                            | "choices"
+                            | "allowed"
+                            | "allowedvalues"
+                            | "validvalues"
+                            | "expected"
+                    )
+                }) =>
+            {
+                None
+            }
+            // `Error [INVALID_API_KEY]: ..`: a log's category, in brackets
+            // after its level, which no-log-line reads.
+            Rule::NoEnvVar if self.heading_tag(index).is_some() => (!self.sure_only).then(|| {
+                (
+                    Rule::NoLogLine,
+                    format!(
+                        "`[{text}]` is a log line's tag, which is the operator's; say what went \
+                         wrong in the model's terms"
+                    ),
+                )
+            }),
             // `"code":"INVALID_ACCESS_TOKEN"`: a dump's code, in capitals,
             // the whole of its value.
             Rule::NoEnvVar
@@ -3065,8 +3125,30 @@ impl<'t> Scan<'t> {
                 let root = !self.sure_only && text.ends_with("_ROOT");
                 let named =
                     ENV_SUFFIXES.iter().any(|suffix| text.ends_with(suffix)) || switch || root;
+                // "X_CLIENT_ID is required" opening its clause, "when
+                // X_PASSTHROUGH is true": a setting needed, or a switch's
+                // state, at run time only (a parameter in capitals reads the
+                // same); not a constant a noun before it names ("Permission
+                // MANAGE_MESSAGES is required").
+                let opens = index == 0 || {
+                    let before = &self.words[index - 1];
+                    before.ends_sentence
+                        || before.followed_by == Some(':')
+                        || self.masked[..self.words[index].at.start].ends_with('"')
+                };
+                let state = !self.sure_only
+                    && self.words[index].followed_by.is_none()
+                    && self
+                        .lower(index + 1)
+                        .is_some_and(|verb| verb == "is" || verb == "are")
+                    && self.words[index + 1].followed_by.is_none()
+                    && self.lower(index + 2).is_some_and(|word| match word.as_str() {
+                        "required" | "missing" => opens,
+                        word => word == "true" || word == "false",
+                    });
                 if named
                     || after
+                    || state
                     || before(&["set", "export", "env", "unset"])
                     || self.said_unset(index)
                 {
@@ -3417,6 +3499,34 @@ impl<'t> Scan<'t> {
         Some(before[before.rfind('"')? + 1..].trim())
     }
 
+    /// The key of the dump's list of strings word `index` is an item of,
+    /// the whole of one, read back over the items before it within
+    /// [`LIST_KEY_READ`] bytes (`"values": ["Ticket", "User"]`).
+    pub(crate) fn list_key(&self, index: usize) -> Option<&str> {
+        let word = &self.words[index];
+        if !self.masked[word.at.end..].starts_with('"') {
+            return None;
+        }
+        let start = word.at.start;
+        let near = start.saturating_sub(LIST_KEY_READ);
+        let mut before = self.masked.get(near..start)?.strip_suffix('"')?;
+        loop {
+            before = before.trim_end();
+            if let Some(rest) = before.strip_suffix('[') {
+                before = rest;
+                break;
+            }
+            let item = before.strip_suffix(',')?.trim_end().strip_suffix('"')?;
+            before = &item[..item.rfind('"')?];
+        }
+        let key = before
+            .trim_end()
+            .strip_suffix(':')?
+            .trim_end()
+            .strip_suffix('"')?;
+        Some(key[key.rfind('"')? + 1..].trim())
+    }
+
     /// Whether word `index`, a dump's code, follows a message in words in
     /// its own object (`{"message": "Missing Permissions", "code":
     /// 50013}`), read a bounded stretch back.
@@ -3468,8 +3578,19 @@ impl<'t> Scan<'t> {
             .strip_suffix('"')
             .is_some_and(|key| key.trim_end().ends_with(':'));
         // Or right after an SDK's prefix: "Error calling tool 'x':
-        // [CONNECTION_ERROR] ..".
-        if !(line.is_empty() || line.ends_with('\n') || value || self.after_sdk_prefix(index)) {
+        // [CONNECTION_ERROR] ..". Or after a level heading the line, as a
+        // log's level and category: "Error [NOT_FOUND]: ..".
+        let level = line.rsplit('\n').next().is_some_and(|heading| {
+            LEVELS
+                .iter()
+                .any(|level| level.eq_ignore_ascii_case(heading))
+        });
+        if !(line.is_empty()
+            || line.ends_with('\n')
+            || value
+            || level
+            || self.after_sdk_prefix(index))
+        {
             return None;
         }
         let rest = &self.masked[start..];
@@ -3609,7 +3730,11 @@ impl<'t> Scan<'t> {
                     continue;
                 }
                 let starts_word = start == 0 || !is_word_byte(lower.as_bytes()[start - 1]);
-                let ends_word = end == lower.len() || !is_word_byte(lower.as_bytes()[end]);
+                // A phrase that ends opening a quote (`<class '`) ends
+                // where the quoted name begins.
+                let ends_word = end == lower.len()
+                    || !is_word_byte(lower.as_bytes()[end])
+                    || phrase.ends_with('\'');
                 // "error code 7" asks for a look-up; "returned an error
                 // code" names none, "Error Code: NoSuchKey" one in words.
                 // "Table 'x' doesn't exist (errno 1146)": the code in
@@ -3685,7 +3810,17 @@ impl<'t> Scan<'t> {
     /// an HTTP method, or "for", "fetch" or "URL", one word between at most
     /// ("HTTP 404 for <url>", "Failed to fetch robots.txt <url>").
     pub(crate) fn fetched(&self, index: usize) -> bool {
-        self.requested(index, false)
+        // "404 Not Found - <url>": the address that answered the status.
+        let answered = (index.saturating_sub(STATUS_URL_READ)..index)
+            .rev()
+            .take_while(|&i| !self.words[i].ends_sentence)
+            .any(|i| {
+                self.word(&self.words[i])
+                    .parse::<u16>()
+                    .is_ok_and(|status| (400..600).contains(&status))
+            });
+        answered
+            || self.requested(index, false)
             || (index.saturating_sub(2)..index)
                 .rev()
                 .take_while(|&i| self.words[i].followed_by.is_none())
@@ -5104,19 +5239,31 @@ pub(crate) fn eol_lines(masked: String) -> String {
 }
 
 /// Whether `url` is a page of documentation by its address: a host
-/// `docs.` (`https://docs.github.com/graphql/..`) or a folder `docs` or
-/// `documentation`, as an upstream's error points at its guide.
+/// `docs.` (`https://docs.github.com/graphql/..`), pydantic's
+/// `errors.pydantic.dev`, or a folder `docs` or `documentation`, as an
+/// upstream's error points at its guide.
 pub(crate) fn is_documentation(url: &str) -> bool {
     let Some((_, address)) = url.split_once("://") else {
         return false;
     };
     let mut parts = address.split(['/', '?', '#']);
     let host = parts.next().unwrap_or_default();
+    // pydantic's page for each of its errors, which its messages and its
+    // errors' `"url"` give.
     host.starts_with("docs.")
+        || host == "errors.pydantic.dev"
         || parts
             .take(DOCUMENTATION_DEPTH)
             .any(|folder| matches!(folder, "docs" | "documentation"))
 }
+
+/// How many bytes before an item of a dump's list are read for the list's
+/// key ([`Scan::list_key`]).
+pub(crate) const LIST_KEY_READ: usize = 256;
+
+/// How many words before a URL are read for the HTTP status it answered
+/// (`404 Not Found - <url>`).
+pub(crate) const STATUS_URL_READ: usize = 4;
 
 /// How many folders of a URL are read for one of documentation.
 pub(crate) const DOCUMENTATION_DEPTH: usize = 3;

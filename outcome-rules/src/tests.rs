@@ -2374,6 +2374,92 @@ fn a_name_in_brackets_after_use_names_a_tool() {
     );
 }
 
+/// What the forty-eighth round showed.
+#[test]
+fn what_the_forty_eighth_round_showed() {
+    // A category in brackets after the level heading the text is a log's
+    // prefix, in capitals with a key's words too; not a number.
+    flags(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &[
+            "Error [NOT_FOUND]: No note at that path",
+            "Error [INVALID_API_KEY]: The key is invalid",
+        ],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &["Error [INVALID_API_KEY]: The key is invalid"],
+    );
+    keeps(
+        Outcome::Fault,
+        Rule::NoLogLine,
+        &["Error [404]: No note at that path"],
+    );
+    // Python's repr of a class.
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["The limit must be a number, got: ten (type: <class 'str'>). Call search_notes with 10."],
+    );
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["The style <class> is unknown. Call export_notes with 'md'."],
+    );
+    // Ruby's backtrace, the method quoted with its class.
+    flags(
+        Outcome::Fault,
+        Rule::NoTypeName,
+        &["Note not found, /srv/app/tools/read_tool.rb:27:in 'ReadTool#call'"],
+    );
+    // A setting needed, or a switch's state, by a name in capitals.
+    flags(
+        Outcome::Fault,
+        Rule::NoEnvVar,
+        &[
+            "NOTES_CLIENT_ID is required to sign in",
+            "A token is required when NOTES_PASSTHROUGH is true",
+        ],
+    );
+    // pydantic's page for an error, under a dump's key.
+    flags(
+        Outcome::Invalid,
+        Rule::NoLookup,
+        &[
+            "{\"msg\": \"Value error, title must not be blank\", \"url\": \"https://errors.pydantic.dev/2.12/v/value_error\"}",
+        ],
+    );
+    // A document of the repository after "follow".
+    flags(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &["The store has no credentials. Please follow NOTES_SETUP.md to add them."],
+    );
+    // The address that answered an HTTP status is the page the server
+    // fetched, documentation or not.
+    keeps(
+        Outcome::Fault,
+        Rule::NoLookup,
+        &[
+            "Failed to fetch the page: 404 Not Found - https://docs.example.com/notes/9.9.9/all.html",
+        ],
+    );
+    // A value a validator lists as one the parameter takes, written as
+    // the upstream names its objects.
+    keeps(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["[{\"code\": \"invalid_value\", \"values\": [\"Note\", \"Notes::Folder::Link\"]}]"],
+    );
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["[{\"code\": \"invalid_value\", \"error\": [\"Note\", \"Notes::Folder::Link\"]}]"],
+    );
+}
+
 /// What the forty-eighth round's false compile error showed: a name in
 /// snake case written as a call with nothing in its parentheses, right
 /// after "Use", names a tool for the step, one the server lacks; the

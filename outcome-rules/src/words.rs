@@ -71,6 +71,10 @@ pub(crate) const PHRASES: &[(&str, Rule, &str)] = &[
     ("[object object]", Rule::NoTypeName, OBJECT),
     ("cannot read properties of undefined", Rule::NoTypeName, BUG),
     ("cannot read properties of null", Rule::NoTypeName, BUG),
+    // Python's repr of a class (`<class 'str'>`). Not its `IndexError`'s
+    // "list index out of range", nor `int()`'s "invalid literal for
+    // int()", which the corpora read both ways.
+    ("<class '", Rule::NoTypeName, PYTHON_CLASS),
     ("environment variable", Rule::NoEnvVar, ENV),
     ("environment variables", Rule::NoEnvVar, ENV),
     ("env var", Rule::NoEnvVar, ENV),
@@ -85,6 +89,8 @@ pub(crate) const DOTNET_TYPE: &str = "names a type of the server's .NET code, wh
 pub(crate) const CODE: &str = "asks the model to look up a code; say in words what went wrong";
 pub(crate) const BUG: &str = "is JavaScript's words about a bug in the server's code, which \
      mean nothing to the model; say in words what went wrong";
+pub(crate) const PYTHON_CLASS: &str = "is how Python prints a class of the server's code, which \
+     means nothing to the model; say in words what was wrong";
 pub(crate) const OBJECT: &str = "is how JavaScript prints an object as text, a bug of the \
      server's code the model cannot read; say in words what was wrong";
 pub(crate) const FRAME: &str =

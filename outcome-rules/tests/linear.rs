@@ -702,6 +702,19 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     let sent = vec!["Roe v. Wade".to_owned(), repeated("a.bcde(x); ")];
     let tools = Tools::new().tool("unforward").sent(sent);
     check_message(Outcome::Invalid, &text, &tools);
+    // The forty-eighth round's opening: tags after a level, classes'
+    // reprs, Ruby's frames, settings' states, documents after "follow",
+    // addresses after a status, and items of a long list, each read
+    // back a bounded stretch for its key.
+    let text = format!(
+        "Error [A_KEY]: x {} {{\"values\": [{}\"A::B\"]}}",
+        repeated(
+            "<class 'x'> a.rb:1:in 'A#b' X_ID is required when X_Y is true. follow X.md \
+             404 Not Found - https://docs.x/y "
+        ),
+        repeated("\"A::B\", ")
+    );
+    check_message(Outcome::Fault, &text, &Tools::unknown());
     // The forty-eighth round's: bare calls after "Use".
     let text = repeated("Use a_b() or use c_d() now. ");
     check_message(Outcome::Invalid, &text, &Tools::new().tool("e_f"));
