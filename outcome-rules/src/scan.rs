@@ -3142,10 +3142,12 @@ impl<'t> Scan<'t> {
                         .lower(index + 1)
                         .is_some_and(|verb| verb == "is" || verb == "are")
                     && self.words[index + 1].followed_by.is_none()
-                    && self.lower(index + 2).is_some_and(|word| match word.as_str() {
-                        "required" | "missing" => opens,
-                        word => word == "true" || word == "false",
-                    });
+                    && self
+                        .lower(index + 2)
+                        .is_some_and(|word| match word.as_str() {
+                            "required" | "missing" => opens,
+                            word => word == "true" || word == "false",
+                        });
                 if named
                     || after
                     || state
