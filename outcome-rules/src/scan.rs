@@ -89,7 +89,7 @@ pub(crate) const ENV_WORDS_READ: usize = 3;
 pub(crate) const METHOD_VERBS: &[&str] = &[
     "get", "list", "create", "update", "delete", "fetch", "find", "load", "save", "send",
     "execute", "search", "remove", "parse", "process", "handle", "resolve", "build", "read",
-    "write", "upload", "download",
+    "write", "upload", "download", "validate",
 ];
 
 /// Verbs a method's name in camel case ends with after a resource's name,
@@ -4496,7 +4496,11 @@ impl<'t> Scan<'t> {
             return None;
         }
         // "call" is the verb, not the noun of "this call fails", nor of
-        // "API call get_project_by_id failed", a kind of call.
+        // "API call get_project_by_id failed", a kind of call, nor of
+        // "call get_resource failed", a report.
+        if self.reports_a_failed_call(index) {
+            return None;
+        }
         let verb = index < 2
             || self.words[index - 2].ends_sentence
             || self.words[index - 2].followed_by.is_some()
@@ -4570,9 +4574,22 @@ impl<'t> Scan<'t> {
         perhaps.then_some(Mention::Perhaps)
     }
 
+    /// Whether word `index` is a name after "call" that the next word says
+    /// failed: "call get_resource failed: not found" reports the call, a
+    /// noun, and names no step.
+    pub(crate) fn reports_a_failed_call(&self, index: usize) -> bool {
+        index > 0
+            && self.words[index - 1].followed_by.is_none()
+            && self.lower(index - 1).as_deref() == Some("call")
+            && self.words[index].followed_by.is_none()
+            && self
+                .lower(index + 1)
+                .is_some_and(|next| next.trim_end_matches(MARKS) == "failed")
+    }
+
     /// Whether word `index`, a path, is what the text names as the
     /// server's root: right after "workspace", "workdir", "cwd", "working
-    /// directory" or "project root", past a colon, a quote or a
+    /// directory", "allowed directory" or "project root", past a colon, a quote or a
     /// parenthesis.
     pub(crate) fn names_a_root(&self, index: usize) -> bool {
         let word = |back: usize| {
@@ -4586,7 +4603,8 @@ impl<'t> Scan<'t> {
         };
         match last.as_str() {
             "workspace" | "workdir" | "cwd" => true,
-            "directory" => word(2).as_deref() == Some("working"),
+            // "resolves outside allowed directory '/home/dev/shop'".
+            "directory" => matches!(word(2).as_deref(), Some("working" | "allowed")),
             "root" => word(2).as_deref() == Some("project"),
             _ => false,
         }

@@ -2374,6 +2374,40 @@ fn a_name_in_brackets_after_use_names_a_tool() {
     );
 }
 
+/// What the forty-ninth round showed.
+#[test]
+fn what_the_forty_ninth_round_showed() {
+    // A name after "call" that the next word says failed reports the
+    // call, a noun, and names no step.
+    let tools = notes().answering("read_note");
+    flags_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &["call read_note failed: note not found"],
+    );
+    keeps_with(
+        &tools,
+        Outcome::Invalid,
+        Rule::NamesTool,
+        &["The note is gone. Call read_note with another path."],
+    );
+    // A method that opens with "validate", heading what failed in it.
+    flags(
+        Outcome::Invalid,
+        Rule::NoTypeName,
+        &["validateInput: the title must not be blank. Call write_note with one."],
+    );
+    // A quoted path after "allowed directory": the server's root.
+    flags(
+        Outcome::Invalid,
+        Rule::NoPath,
+        &[
+            "Path \"../a.md\" resolves outside allowed directory \"/srv/notes\". Call read_note with a path inside it.",
+        ],
+    );
+}
+
 /// What the forty-eighth round showed.
 #[test]
 fn what_the_forty_eighth_round_showed() {

@@ -715,6 +715,10 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
         repeated("\"A::B\", ")
     );
     check_message(Outcome::Fault, &text, &Tools::unknown());
+    // The forty-ninth round's opening: failed calls, methods that
+    // validate, allowed directories.
+    let text = repeated("call a_b failed: x validateX: y outside allowed directory \"/a\" ");
+    check_message(Outcome::Invalid, &text, &Tools::new().tool("a_b"));
     // The forty-eighth round's: bare calls after "Use".
     let text = repeated("Use a_b() or use c_d() now. ");
     check_message(Outcome::Invalid, &text, &Tools::new().tool("e_f"));
