@@ -4619,24 +4619,7 @@ impl<'t> Scan<'t> {
         index: usize,
         tools: &'a Tools,
     ) -> Option<(&'a str, &'a str)> {
-        let (callee, _) = self.word(&self.words[index]).split_once('(')?;
-        let verb = index.checked_sub(1).is_some_and(|i| {
-            self.words[i].followed_by.is_none()
-                && self
-                    .lower(i)
-                    .is_some_and(|word| matches!(word.as_str(), "use" | "call" | "invoke" | "run"))
-        });
-        let snake = is_name(callee)
-            && callee.contains('_')
-            && !callee.bytes().any(|b| b.is_ascii_uppercase());
-        if !(tools.complete
-            && verb
-            && snake
-            && !tools.is_tool(callee)
-            && !tools.is_parameter(callee))
-        {
-            return None;
-        }
+        let callee = self.called_unknown(index, tools)?;
         let close = self.closest(callee, tools.tools.iter().map(|tool| tool.name.as_str()))?;
         Some((callee, close))
     }
@@ -4648,12 +4631,16 @@ impl<'t> Scan<'t> {
     /// step, one the server lacks. At compile time only the step reads it:
     /// a SQL function's call, `gen_random_uuid()`, is written the same.
     pub(crate) fn called_bare<'a>(&'a self, index: usize, tools: &Tools) -> Option<&'a str> {
-        let word = &self.words[index];
-        let (callee, _) = self.word(word).split_once('(')?;
-        let past = word.at.start + callee.len();
-        if !self.text[past..].starts_with("()") {
-            return None;
-        }
+        let callee = self.called_unknown(index, tools)?;
+        let past = self.words[index].at.start + callee.len();
+        self.text[past..].starts_with("()").then_some(callee)
+    }
+
+    /// The name word `index` writes as a call, in snake case, right after
+    /// a verb that calls a tool ("use", "call", "invoke", "run"), where
+    /// the tools are known and it is none of them nor a parameter.
+    fn called_unknown<'a>(&'a self, index: usize, tools: &Tools) -> Option<&'a str> {
+        let (callee, _) = self.word(&self.words[index]).split_once('(')?;
         let verb = index.checked_sub(1).is_some_and(|i| {
             self.words[i].followed_by.is_none()
                 && self
