@@ -639,10 +639,10 @@ impl<'t> Scan<'t> {
             && self
                 .sent_names
                 .get_or_init(|| {
-                    let part = |c: char| !(c.is_alphanumeric() || "_$.".contains(c));
+                    let between = |c: char| !(c.is_alphanumeric() || "_$.".contains(c));
                     sent.iter()
                         .take(ECHOED_VALUES)
-                        .flat_map(|value| value.split(part))
+                        .flat_map(|value| value.split(between))
                         .filter(|name| name.len() >= ECHOED_BYTES)
                         .collect()
                 })
@@ -1053,7 +1053,7 @@ impl<'t> Scan<'t> {
                 // by its form already. Bare, a document the repository's
                 // top holds, named in capitals (`see README.md`), or the
                 // example of its settings (`see .env.example`).
-                let text =
+                let prose =
                     file.to_ascii_lowercase()
                         .rsplit_once('.')
                         .is_some_and(|(_, extension)| {
@@ -1065,8 +1065,8 @@ impl<'t> Scan<'t> {
                 let settings =
                     file == ".env" || file.starts_with(".env.") || is_settings_file(file);
                 let document = !is_url(file)
-                    && (file.contains('/') && text
-                        || !file.contains('/') && (text && capitals || settings));
+                    && (file.contains('/') && prose
+                        || !file.contains('/') && (prose && capitals || settings));
                 if document {
                     broken.push(self.broken(
                         Rule::NoLookup,
@@ -3810,7 +3810,9 @@ impl<'t> Scan<'t> {
 
     /// Whether the URL at word `index` is one the server requested: after
     /// an HTTP method, or "for", "fetch" or "URL", one word between at most
-    /// ("HTTP 404 for <url>", "Failed to fetch robots.txt <url>").
+    /// ("HTTP 404 for <url>", "Failed to fetch robots.txt <url>"), or a
+    /// few words after the error status it answered with ("404 Not Found -
+    /// <url>").
     pub(crate) fn fetched(&self, index: usize) -> bool {
         // "404 Not Found - <url>": the address that answered the status.
         let answered = (index.saturating_sub(STATUS_URL_READ)..index)
@@ -4589,8 +4591,8 @@ impl<'t> Scan<'t> {
 
     /// Whether word `index`, a path, is what the text names as the
     /// server's root: right after "workspace", "workdir", "cwd", "working
-    /// directory", "allowed directory" or "project root", past a colon, a quote or a
-    /// parenthesis.
+    /// directory", "allowed directory" or "project root", past a colon, a
+    /// quote or a parenthesis.
     pub(crate) fn names_a_root(&self, index: usize) -> bool {
         let word = |back: usize| {
             index
