@@ -376,7 +376,8 @@ fn literals(template: &str) -> Vec<String> {
     // (`createHelpfulError('No key set.', { hint: 'Set NOTES_KEY.' })`):
     // the call's options, which it may keep without writing them.
     let mut options = false;
-    // Whether a key (`"hint":`) stood since the last value.
+    // Whether a key (`"hint":`) stood since the last value held before a
+    // comma.
     let mut keyed = false;
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
@@ -473,7 +474,10 @@ fn literals(template: &str) -> Vec<String> {
             // An option's value, after the message: not what the call
             // writes.
             _ if options && !arguments.is_empty() => {}
-            Some(',') if !comment => push(&mut arguments, &one),
+            Some(',') if !comment => {
+                keyed = false;
+                push(&mut arguments, &one);
+            }
             _ => {
                 if comment {
                     arguments.clear();
