@@ -3582,11 +3582,16 @@ impl<'t> Scan<'t> {
         // Or right after an SDK's prefix: "Error calling tool 'x':
         // [CONNECTION_ERROR] ..". Or after a level heading the line, as a
         // log's level and category: "Error [NOT_FOUND]: ..".
-        let level = line.rsplit('\n').next().is_some_and(|heading| {
-            LEVELS
+        // Only the word before the tag is read back, and the one byte
+        // before that word: a long line of tags is read once.
+        let heading = line.rsplit(char::is_whitespace).next().unwrap_or_default();
+        let level = line[..line.len() - heading.len()]
+            .chars()
+            .next_back()
+            .is_none_or(|c| c == '\n')
+            && LEVELS
                 .iter()
-                .any(|level| level.eq_ignore_ascii_case(heading))
-        });
+                .any(|level| level.eq_ignore_ascii_case(heading));
         if !(line.is_empty()
             || line.ends_with('\n')
             || value

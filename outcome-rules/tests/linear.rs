@@ -14,6 +14,13 @@ fn repeated(unit: &str) -> String {
     unit.repeat(SIZE / unit.len())
 }
 
+/// A server of one tool, `f`, that takes a path, answering its call.
+fn path_tool() -> Tools {
+    Tools::new()
+        .tool_with_parameters("f", ["path"])
+        .answering("f")
+}
+
 fn rules(broken: &[outcome_rules::Broken]) -> Vec<Rule> {
     let mut rules: Vec<Rule> = broken.iter().map(|b| b.rule).collect();
     rules.dedup();
@@ -564,9 +571,7 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Files in a home, each against every value sent.
     let text = repeated("/home/a/x/y.md ");
     let sent: Vec<String> = (0..40).map(|i| format!("x/{i}.md")).collect();
-    let tools = Tools::new()
-        .tool_with_parameters("f", ["path"])
-        .answering("f");
+    let tools = path_tool();
     check_message(Outcome::Invalid, &text, &tools.sent(sent));
     // Help quoted after "see", opened and never closed.
     let text = repeated("see 'go help x' see `a ");
@@ -589,9 +594,7 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
         "a_".repeat(100_000),
         repeated("Use 'mcp_x_f'. ")
     );
-    let tools = Tools::new()
-        .tool_with_parameters("f", ["path"])
-        .answering("f");
+    let tools = path_tool();
     check_message(Outcome::Invalid, &text, &tools);
     let text = repeated("Set read_only = false in config. ");
     check_message(Outcome::Invalid, &text, &tools);
@@ -618,9 +621,7 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // Paths ending with many values sent, each stripped in turn.
     let sent: Vec<String> = (0..40).map(|i| format!("s{i}")).collect();
     let text = repeated(&format!("/home/a/{}.md ", sent.join("/")));
-    let tools = Tools::new()
-        .tool_with_parameters("f", ["path"])
-        .answering("f");
+    let tools = path_tool();
     check_message(Outcome::Invalid, &text, &tools.sent(sent));
     // Commands in a terminal, for a tool that takes a command line.
     let text = repeated("run `glab auth login` in a terminal ");
@@ -647,9 +648,7 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     // number of the values sent.
     let sent: Vec<String> = (0..40).map(|i| format!("/r{i}")).collect();
     let text = repeated("'/r30/a.kts' ");
-    let tools = Tools::new()
-        .tool_with_parameters("f", ["path"])
-        .answering("f");
+    let tools = path_tool();
     check_message(Outcome::Invalid, &text, &tools.sent(sent));
     // The forty-third round's: domains' codes, statuses after "error",
     // "Learn more", each a few words around it; a dotted key for every
@@ -669,9 +668,7 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
     check_message(Outcome::Fault, &text, &Tools::unknown());
     let sent: Vec<String> = (0..40).map(|i| format!("C:\\r{i}")).collect();
     let text = repeated("\"C:\\\\r30\" /Users/a/r3.md.x.md ");
-    let tools = Tools::new()
-        .tool_with_parameters("f", ["path"])
-        .answering("f");
+    let tools = path_tool();
     check_message(Outcome::Invalid, &text, &tools.sent(sent));
     // The forty-fourth round's: tools named before "tool", methods
     // heading chains, Lisp conditions, each a few words around it.
@@ -714,6 +711,10 @@ fn the_readings_of_the_twenty_third_to_twenty_eighth_rounds_read_a_few_bytes_eac
         ),
         repeated("\"A::B\", ")
     );
+    check_message(Outcome::Fault, &text, &Tools::unknown());
+    // Tags after a level, many on one long line: each read back to its
+    // line's start only as far as the word before it.
+    let text = repeated("x Error [A_B]: y ");
     check_message(Outcome::Fault, &text, &Tools::unknown());
     // The forty-ninth round's opening: failed calls, methods that
     // validate, allowed directories.
